@@ -1,0 +1,36 @@
+# Quick start: `make run` (build + the end-to-end demo) and `make test` (build + every test except
+# those labelled long). Each installs the missing Debian packages first.
+BUILD ?= build
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: deps configure build test test-long test-asan run bench clean
+
+deps:
+	@./.ci/install-deps.sh
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+configure: deps $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	cd $(BUILD) && ctest -LE long --output-on-failure -j $(JOBS) --timeout 900
+
+test-long: build
+	cd $(BUILD) && ctest -L long --output-on-failure --timeout 3600
+
+test-asan: deps
+	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLTLKIT_SANITIZE=ON
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest -LE long --output-on-failure -j $(JOBS) --timeout 3600
+
+run: build
+	./$(BUILD)/cli/ltlkit verify --suite examples/quick.suite --profile quick \
+	  --archs global,local-1,hybrid-1 --out results/quick
+
+clean:
+	rm -rf $(BUILD) build-asan

@@ -1,0 +1,40 @@
+// A language as the user gives it (formula, regex or DFA file) resolved to its minimal DFA, and
+// suites of languages (SPEC §8). Every command that takes a language goes through here.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "automata/dfa.hh"
+#include "ltl/formula.hh"
+
+namespace ltlkit::automata {
+
+enum class InputKind { Formula, Regex, DfaFile };
+
+struct LanguageSpec {
+    InputKind kind = InputKind::Formula;
+    std::string text;                   // formula / regex / path of the DFA JSON
+    std::vector<std::string> alphabet;  // explicit alphabet (may be empty)
+    std::string name;                   // suite name or the text itself
+    std::string base_dir;               // for DFA paths relative to a suite file
+    std::size_t max_states = 1'000'000;
+};
+
+struct Language {
+    LanguageSpec spec;
+    std::optional<ltl::Formula> formula;  // only for InputKind::Formula
+    std::optional<std::string> fragment;  // fragment name (SPEC §4) for formulas; nullopt otherwise
+    Dfa dfa;                              // minimal, complete, canonical
+};
+
+Result<Language> load_language(const LanguageSpec& spec);
+
+// Suite file: name<TAB>alphabet<TAB>formula|regex|dfa<TAB>text, '#' comments, blank lines ignored.
+Result<std::vector<LanguageSpec>> read_suite(const std::string& path);
+
+// "a,b,c" -> {"a","b","c"}; empty -> {}. Rejects empty or duplicate symbols.
+Result<std::vector<std::string>> parse_alphabet(const std::string& csv);
+
+}  // namespace ltlkit::automata

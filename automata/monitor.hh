@@ -1,0 +1,30 @@
+// Formula -> DFA by the past-time monitor construction: after reading w the state holds what is
+// needed to evaluate every subformula at the EOS position |w|+1 (the truth values of the temporal
+// subformulas at the last position plus the window history Y<=k needs). Only reachable states.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "automata/dfa.hh"
+#include "ltl/formula.hh"
+
+namespace ltlkit::automata {
+
+struct CompileOptions {
+    std::size_t max_states = 1'000'000;  // monitor states built before giving up (--max-states)
+    bool minimize = true;                // false: the reachable monitor, canonically numbered
+};
+
+// The alphabet of f: its atoms, sorted, unless `alphabet` is non-empty, in which case it must
+// contain every atom (the error names the first missing one). A formula with no atom and no
+// alphabet is an error that asks for --alphabet.
+Result<std::vector<std::string>> formula_alphabet(ltl::Formula f,
+                                                  const std::vector<std::string>& alphabet);
+
+// Compiles f over `alphabet` (already resolved by formula_alphabet).
+Result<Dfa> compile(ltl::Formula f, const std::vector<std::string>& alphabet,
+                    const CompileOptions& options = {});
+
+}  // namespace ltlkit::automata

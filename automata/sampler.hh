@@ -1,0 +1,53 @@
+// Exact uniform sampling of words of a given length and label from a DFA (count DP over
+// (state, remaining length)), used by the dataset generator and by training (PROTOCOL.md).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "automata/dfa.hh"
+#include "automata/random.hh"
+
+namespace ltlkit::automata {
+
+class Sampler {
+public:
+    // Count tables for lengths 0..max_length. Fails (with the option to raise) when the tables
+    // would exceed max_table_bytes.
+    static Result<Sampler> create(const Dfa& d, std::size_t max_length,
+                                  std::size_t max_table_bytes = std::size_t{2} << 30);
+
+    const Dfa& dfa() const;
+    std::size_t max_length() const;
+
+    // Number of words of length n with the label (accepted = true), as an exact decimal string,
+    // and as a double (may be +inf for huge counts when the double route is used).
+    std::string count_exact(std::size_t n, bool label) const;
+    double count(std::size_t n, bool label) const;
+    bool has_words(std::size_t n, bool label) const;
+    // True when at least `at_least` words of length n with the label exist.
+    bool has_at_least(std::size_t n, bool label, std::uint64_t at_least) const;
+
+    // A word drawn uniformly among the words of length n with the label. Precondition: has_words.
+    Word sample(std::size_t n, bool label, Rng& rng) const;
+
+    // All words of length n with the label, in lexicographic order (symbol indices); only call
+    // when the count is small.
+    std::vector<Word> enumerate(std::size_t n, bool label, std::size_t limit) const;
+
+    // "exact" (big integers) or "log-double"; recorded in meta.json.
+    std::string count_method() const;
+
+    Sampler(Sampler&&) noexcept;
+    Sampler& operator=(Sampler&&) noexcept;
+    ~Sampler();
+
+private:
+    struct Impl;
+    explicit Sampler(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ltlkit::automata

@@ -1,0 +1,73 @@
+#include "cli/common.hh"
+
+#include <fstream>
+#include <iostream>
+
+#include "automata/dfa.hh"
+#include "cli/command.hh"
+
+namespace ltlkit::cli {
+
+void add_language_options(CLI::App& app, LanguageArgs& args, bool positional_formula) {
+    if (positional_formula)
+        app.add_option("FORMULA", args.formula, "Past-LTL formula (SPEC §2), e.g. 'P(b & Y a)'");
+    app.add_option("--regex", args.regex, "Extended regular expression instead of a formula");
+    app.add_option("--dfa", args.dfa_file, "DFA JSON file instead of a formula");
+    app.add_option("--alphabet", args.alphabet, "Alphabet, comma-separated, in this order (a,b,c)");
+    app.add_option("--max-states", args.max_states,
+                   "Stop when a construction exceeds this many states (default 1000000)");
+}
+
+automata::LanguageSpec language_spec(const LanguageArgs& args) {
+    int given = !args.formula.empty() + !args.regex.empty() + !args.dfa_file.empty();
+    if (given != 1)
+        fail(given == 0 ? "no language given: pass a FORMULA, --regex R or --dfa FILE"
+                        : "give exactly one of FORMULA, --regex and --dfa");
+    automata::LanguageSpec spec;
+    if (!args.formula.empty()) {
+        spec.kind = automata::InputKind::Formula;
+        spec.text = args.formula;
+    } else if (!args.regex.empty()) {
+        spec.kind = automata::InputKind::Regex;
+        spec.text = args.regex;
+    } else {
+        spec.kind = automata::InputKind::DfaFile;
+        spec.text = args.dfa_file;
+    }
+    spec.name = spec.text;
+    spec.alphabet = take(automata::parse_alphabet(args.alphabet));
+    spec.max_states = args.max_states;
+    return spec;
+}
+
+automata::Language load_language_or_fail(const LanguageArgs& args) {
+    return take(automata::load_language(language_spec(args)));
+}
+
+std::vector<std::string> read_batch_lines(const std::string& path) {
+    std::vector<std::string> lines;
+    auto consume = [&](std::istream& in) {
+        std::string line;
+        while (std::getline(in, line)) {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            auto first = line.find_first_not_of(" \t");
+            if (first == std::string::npos || line[first] == '#') continue;
+            lines.push_back(line);
+        }
+    };
+    if (path == "-") {
+        consume(std::cin);
+    } else {
+        std::ifstream in(path);
+        if (!in) fail(path + ": cannot open file for reading");
+        consume(in);
+    }
+    return lines;
+}
+
+std::vector<std::string> word_to_symbols(const std::vector<std::string>& alphabet,
+                                         const automata::Word& w) {
+    return automata::word_symbols(alphabet, w);
+}
+
+}  // namespace ltlkit::cli

@@ -1,0 +1,37 @@
+// Options and helpers shared by the commands: the language input (FORMULA | --regex | --dfa,
+// --alphabet), JSON output, batch input.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "automata/language.hh"
+
+namespace ltlkit::cli {
+
+struct LanguageArgs {
+    std::string formula;   // positional FORMULA
+    std::string regex;     // --regex
+    std::string dfa_file;  // --dfa
+    std::string alphabet;  // --alphabet a,b,c
+    std::size_t max_states = 1'000'000;
+};
+
+// Adds FORMULA (positional, optional when `positional_formula`), --regex, --dfa, --alphabet,
+// --max-states.
+void add_language_options(CLI::App& app, LanguageArgs& args, bool positional_formula = true);
+
+// Exactly one of FORMULA / --regex / --dfa must be given (else exit 2 with a clear message).
+automata::LanguageSpec language_spec(const LanguageArgs& args);
+automata::Language load_language_or_fail(const LanguageArgs& args);
+
+// Reads lines from FILE ("-" = stdin), dropping blank lines and '#' comment lines.
+std::vector<std::string> read_batch_lines(const std::string& path);
+
+// The symbol names of a word, for JSON output.
+std::vector<std::string> word_to_symbols(const std::vector<std::string>& alphabet,
+                                         const automata::Word& w);
+
+}  // namespace ltlkit::cli
