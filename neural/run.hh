@@ -1,0 +1,114 @@
+// The neural verifier's public API (PROTOCOL.md): configure, train, checkpoint/resume and evaluate
+// one recognizer run. Torch-free header (pimpl in the .cc files), so the CLI and the verifier do not
+// pay the LibTorch compile cost.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "automata/dfa.hh"
+#include "ltl/error.hh"
+
+namespace ltlkit::neural {
+
+// Every hyperparameter of one run (nanoGPT style). Saved in each checkpoint and in result.json.
+struct Config {
+    // model
+    std::string arch = "global";  // global | local-K | hybrid-K | lstm
+    int layers = 5;
+    int d_model = 64;
+    int heads = 8;
+    int d_ff = 256;                  // feed-forward width
+    std::string pe = "none";         // none | learned | sinusoidal | rope
+    bool strict = true;              // strict masks (j < i); false: non-strict (j <= i)
+    bool pre_ln = false;             // post-LN by default
+    bool hybrid_by_layer = false;    // hybrid: alternate whole layers (local first) instead of heads
+    int lstm_hidden = 256;
+    int max_positions = 0;           // learned PE rows (0: derived from the lengths, +1 for EOS)
+    // training
+    int steps = 20000;
+    int batch = 128;
+    double lr = 3e-4;
+    double grad_clip = 1.0;
+    std::uint64_t seed = 1;
+    int train_min = 1, train_max = 40;
+    int threads = 1;
+    std::string device = "auto";     // auto | cpu | cuda
+    int checkpoint_every = 500;      // steps between checkpoints (and at the end)
+    int log_every = 100;             // steps between progress lines (0: silent)
+    // evaluation
+    int test_min = 41, test_max = 500;
+    int per_length = 512;
+    int fit_words = 1000;            // fresh training-distribution words for the failed_to_fit check
+    std::string success_rule = "exact";  // exact (100% at every length) | bins99 (quick profile)
+};
+
+// Parses "global", "local-K", "hybrid-K", "lstm" (K >= 1); Error otherwise.
+struct ArchSpec {
+    enum Kind { Global, Local, Hybrid, Lstm } kind = Global;
+    int k = 0;
+};
+Result<ArchSpec> parse_arch(const std::string& arch);
+
+// A labelled word set used in evaluation; pair ids are kept for boundary/adversarial sets.
+struct LabelledWord {
+    automata::Word word;
+    bool label = false;
+    long pair = -1;
+};
+
+struct EvalSets {
+    std::vector<LabelledWord> test;         // empty: sampled uniformly per length from the DFA
+    std::vector<LabelledWord> boundary;     // optional
+    std::vector<LabelledWord> adversarial;  // optional (from the classifier's certificates)
+};
+
+// result.json (PROTOCOL.md "Per run"); to_json/from_json in run.cc.
+struct RunResult {
+    Config config;
+    std::string language;                        // a name for the report
+    std::map<int, double> per_length_accuracy;   // length -> accuracy in [0,1]
+    double mean_accuracy = 0;
+    double min_bin_accuracy = 0;
+    std::map<std::string, double> bin_accuracy;  // "41-100" -> accuracy
+    int n_star = 0;
+    double train_accuracy = 0;
+    std::optional<double> adversarial_accuracy;
+    std::optional<double> boundary_accuracy;
+    bool failed_to_fit = false;
+    bool success = false;
+    double wall_seconds = 0;      // training + evaluation
+    double train_seconds = 0;
+    double tokens_per_second = 0;
+    int steps_done = 0;
+    std::uint64_t seed = 0;
+    std::string git_revision;
+    std::string device;
+};
+std::string result_to_json(const RunResult& r);
+Result<RunResult> result_from_json(const std::string& text);
+
+struct Progress {
+    int step = 0, total = 0;
+    double loss = 0, train_accuracy = 0, tokens_per_second = 0, eta_seconds = 0;
+};
+using ProgressFn = std::function<void(const Progress&)>;
+
+// Trains (resuming from RUNDIR/checkpoint.pt when it exists and its config matches), writing
+// checkpoints atomically, then evaluates and writes RUNDIR/result.json atomically.
+Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& config,
+                                     const std::string& rundir, const EvalSets& sets,
+                                     const std::string& language_name,
+                                     const ProgressFn& progress = nullptr);
+
+// Re-evaluates a finished run (ltlkit eval) with other lengths or sets; rewrites result.json.
+Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rundir,
+                               const Config& overrides, const EvalSets& sets);
+
+}  // namespace ltlkit::neural
