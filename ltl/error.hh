@@ -43,15 +43,21 @@ private:
     std::variant<T, Error> v_;
 };
 
-inline Error make_error(std::string message) { return Error{std::move(message)}; }
+inline Error make_error(std::string message) {
+    Error e;
+    e.message = std::move(message);
+    return e;
+}
 // A construction exceeded a limit; the message must name the option that raises it.
 inline Error limit_error(std::string message) {
-    Error e{std::move(message)};
+    Error e;
+    e.message = std::move(message);
     e.exit_code = 3;
     return e;
 }
 inline Error io_error(std::string message) {
-    Error e{std::move(message)};
+    Error e;
+    e.message = std::move(message);
     e.exit_code = 4;
     return e;
 }
