@@ -1,0 +1,110 @@
+#include "neural/verify/profiles.hh"
+
+#include <cstdio>
+
+namespace ltlkit::neural::verify {
+
+namespace {
+
+// PROTOCOL.md `paper`: LC25/LC26's settings (5 layers, d 64, 8 heads; 1M steps of batch 128).
+Profile paper() {
+    Profile p;
+    p.name = "paper";
+    p.base.layers = 5;
+    p.base.d_model = 64;
+    p.base.heads = 8;
+    p.base.d_ff = 256;
+    p.base.steps = 1'000'000;
+    p.base.batch = 128;
+    p.base.test_min = 41;
+    p.base.test_max = 500;
+    p.base.per_length = 512;
+    p.base.success_rule = "exact";
+    p.base.checkpoint_every = 5000;
+    p.base.log_every = 5000;
+    p.seeds = 5;
+    p.lrs = {1e-4, 3e-4, 5e-4};
+    p.adversarial_pairs = 256;
+    p.note = "LC25/LC26 settings; a GPU cluster";
+    return p;
+}
+
+// PROTOCOL.md `standard`: the paper's model, 20k steps, 3 seeds at 3e-4; one GPU.
+Profile standard() {
+    Profile p = paper();
+    p.name = "standard";
+    p.base.steps = 20'000;
+    p.base.per_length = 128;
+    p.base.checkpoint_every = 1000;
+    p.base.log_every = 1000;
+    p.seeds = 3;
+    p.lrs = {3e-4};
+    p.adversarial_pairs = 128;
+    p.note = "the paper's model, 20k steps; one GPU";
+    return p;
+}
+
+// PROTOCOL.md `quick`: small enough for a 2-core CPU (the README demo, `make run`); success is
+// judged per length bin at >= 99% because 32 words per length is a small sample.
+Profile quick() {
+    Profile p;
+    p.name = "quick";
+    p.base.layers = 2;
+    p.base.d_model = 32;
+    p.base.heads = 4;
+    p.base.d_ff = 64;
+    p.base.steps = 400;
+    p.base.batch = 32;
+    p.base.test_min = 41;
+    p.base.test_max = 200;
+    p.base.per_length = 32;
+    p.base.success_rule = "bins99";
+    p.base.checkpoint_every = 100;
+    p.base.log_every = 100;
+    p.seeds = 1;
+    p.lrs = {3e-3};
+    p.adversarial_pairs = 32;
+    p.note = "a laptop CPU, minutes per run";
+    return p;
+}
+
+}  // namespace
+
+Profile tiny_profile() {
+    Profile p = quick();
+    p.name = "tiny";
+    p.base.layers = 1;
+    p.base.d_model = 8;
+    p.base.heads = 2;
+    p.base.d_ff = 16;
+    p.base.steps = 20;
+    p.base.batch = 8;
+    p.base.train_min = 1;
+    p.base.train_max = 8;
+    p.base.test_min = 9;
+    p.base.test_max = 16;
+    p.base.per_length = 4;
+    p.base.fit_words = 50;
+    p.base.checkpoint_every = 10;
+    p.base.log_every = 10;
+    p.adversarial_pairs = 4;
+    p.note = "tests only";
+    return p;
+}
+
+std::vector<std::string> profile_names() { return {"quick", "standard", "paper"}; }
+
+Result<Profile> profile_by_name(const std::string& name) {
+    if (name == "quick") return quick();
+    if (name == "standard") return standard();
+    if (name == "paper") return paper();
+    return make_error("unknown profile '" + name + "' (expected quick, standard or paper)");
+}
+
+std::string format_lr(double lr) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", lr);
+    return buf;
+}
+
+}  // namespace ltlkit::neural::verify

@@ -1,0 +1,282 @@
+#include "neural/verify/verdict.hh"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "neural/verify/profiles.hh"
+
+namespace ltlkit::neural::verify {
+
+std::string to_string(Expectation e) {
+    switch (e) {
+        case Expectation::Recognizes: return "recognizes";
+        case Expectation::Fails: return "fails";
+        case Expectation::Unknown: return "unknown";
+    }
+    return "unknown";
+}
+
+Result<Expectation> expectation_from_string(const std::string& s) {
+    if (s == "recognizes") return Expectation::Recognizes;
+    if (s == "fails") return Expectation::Fails;
+    if (s == "unknown") return Expectation::Unknown;
+    return make_error("unknown prediction '" + s + "' (expected recognizes, fails or unknown)");
+}
+
+namespace {
+
+// Continued fraction for I_x(a, b) by the modified Lentz method (Numerical Recipes 3rd ed. §6.4,
+// `betacf`); converges fast for x < (a+1)/(a+b+2).
+double beta_continued_fraction(double a, double b, double x) {
+    constexpr int kMaxIterations = 10000;
+    constexpr double kEps = 1e-15, kTiny = 1e-300;
+    const double qab = a + b, qap = a + 1, qam = a - 1;
+    double c = 1, d = 1 - qab * x / qap;
+    if (std::fabs(d) < kTiny) d = kTiny;
+    d = 1 / d;
+    double h = d;
+    for (int m = 1; m <= kMaxIterations; ++m) {
+        const int m2 = 2 * m;
+        double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+        d = 1 + aa * d;
+        if (std::fabs(d) < kTiny) d = kTiny;
+        c = 1 + aa / c;
+        if (std::fabs(c) < kTiny) c = kTiny;
+        d = 1 / d;
+        h *= d * c;
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+        d = 1 + aa * d;
+        if (std::fabs(d) < kTiny) d = kTiny;
+        c = 1 + aa / c;
+        if (std::fabs(c) < kTiny) c = kTiny;
+        d = 1 / d;
+        const double del = d * c;
+        h *= del;
+        if (std::fabs(del - 1) < kEps) break;
+    }
+    return h;
+}
+
+}  // namespace
+
+// Numerical Recipes 3rd ed. §6.4 (`betai`).
+double incomplete_beta(double x, double a, double b) {
+    if (x <= 0) return 0;
+    if (x >= 1) return 1;
+    const double log_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) +
+                             a * std::log(x) + b * std::log1p(-x);
+    const double front = std::exp(log_front);
+    if (x < (a + 1) / (a + b + 2)) return front * beta_continued_fraction(a, b, x) / a;
+    return 1 - front * beta_continued_fraction(b, a, 1 - x) / b;
+}
+
+// Bisection on the monotone map x -> I_x(a, b) (to 1e-15, at most 200 halvings).
+double beta_quantile(double p, double a, double b) {
+    if (p <= 0) return 0;
+    if (p >= 1) return 1;
+    double lo = 0, hi = 1;
+    for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        if (incomplete_beta(mid, a, b) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+// Clopper & Pearson (1934), "The use of confidence or fiducial limits illustrated in the case of
+// the binomial", Biometrika 26(4): the bounds are beta quantiles.
+std::pair<double, double> clopper_pearson(int k, int n, double confidence) {
+    if (n <= 0) return {0, 1};
+    k = std::clamp(k, 0, n);
+    const double alpha = 1 - confidence;
+    const double lower = k == 0 ? 0.0 : beta_quantile(alpha / 2, k, n - k + 1);
+    const double upper = k == n ? 1.0 : beta_quantile(1 - alpha / 2, k + 1, n - k);
+    return {lower, upper};
+}
+
+RunStats run_stats(const std::vector<RunResult>& runs) {
+    RunStats s;
+    s.runs = static_cast<int>(runs.size());
+    std::vector<double> acc;
+    double adv_sum = 0;
+    int adv_n = 0;
+    bool first_nstar = true;
+    for (const auto& r : runs) {
+        if (r.failed_to_fit) {
+            ++s.failed_to_fit;
+            continue;
+        }
+        ++s.fitted;
+        if (r.success) ++s.successes;
+        acc.push_back(r.mean_accuracy);
+        if (first_nstar || r.n_star > s.n_star_max) s.n_star_max = r.n_star;
+        first_nstar = false;
+        if (r.adversarial_accuracy) {
+            s.adversarial_accuracy = std::max(s.adversarial_accuracy.value_or(0.0), *r.adversarial_accuracy);
+            adv_sum += *r.adversarial_accuracy;
+            ++adv_n;
+        }
+        if (r.boundary_accuracy)
+            s.boundary_accuracy = std::max(s.boundary_accuracy.value_or(0.0), *r.boundary_accuracy);
+    }
+    if (adv_n > 0) s.adversarial_mean_accuracy = adv_sum / adv_n;
+    if (!acc.empty()) {
+        s.max_accuracy = *std::max_element(acc.begin(), acc.end());
+        double sum = 0;
+        for (double a : acc) sum += a;
+        s.mean_accuracy = sum / static_cast<double>(acc.size());
+        if (acc.size() > 1) {
+            double ss = 0;
+            for (double a : acc) ss += (a - s.mean_accuracy) * (a - s.mean_accuracy);
+            s.std_accuracy = std::sqrt(ss / static_cast<double>(acc.size() - 1));
+        }
+    }
+    s.success_interval = clopper_pearson(s.successes, s.fitted);
+    return s;
+}
+
+namespace {
+
+std::string fmt(const char* f, double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, x);
+    return buf;
+}
+
+std::string pct(double x) { return fmt("%.1f%%", 100 * x); }
+
+// The theory (SPEC §7) speaks about strict masks without positional encoding, and about
+// transformers only.
+bool theory_applies(const std::string& arch, const std::vector<RunResult>& runs) {
+    if (arch == "lstm") return false;
+    for (const auto& r : runs)
+        if (r.config.pe != "none" || !r.config.strict || r.config.arch == "lstm") return false;
+    return true;
+}
+
+}  // namespace
+
+Verdict judge(const std::string& language, const std::string& arch, Expectation prediction,
+              const std::vector<RunResult>& runs, const std::vector<std::string>& labels) {
+    Verdict v;
+    v.language = language;
+    v.arch = arch;
+    v.prediction = theory_applies(arch, runs) ? prediction : Expectation::Unknown;
+    v.stats = run_stats(runs);
+    std::map<double, std::vector<RunResult>> by_lr;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        by_lr[runs[i].config.lr].push_back(runs[i]);
+        if (runs[i].failed_to_fit)
+            v.failed_to_fit_runs.push_back(i < labels.size() ? labels[i]
+                                                             : "seed " + std::to_string(runs[i].seed) +
+                                                                   " lr " + format_lr(runs[i].config.lr));
+    }
+    for (const auto& [lr, rs] : by_lr) v.per_config.push_back({lr, run_stats(rs)});
+    const RunStats& s = v.stats;
+    const std::string ratio = std::to_string(s.successes) + "/" + std::to_string(s.fitted);
+
+    // Rule 1: only runs that fit are judged.
+    if (s.fitted == 0) {
+        v.rule = 1;
+        v.verdict = "inconclusive";
+        v.reason = s.runs == 0 ? "no finished run"
+                               : "every run (" + std::to_string(s.runs) +
+                                     ") failed to fit its training distribution";
+        return v;
+    }
+    // Rule 2: no prediction to test.
+    if (v.prediction == Expectation::Unknown) {
+        v.rule = 2;
+        v.verdict = "evidence";
+        v.reason = (prediction == Expectation::Unknown ? "no prediction" : "the theory does not cover this setup") +
+                   std::string("; ") + ratio + " runs succeed, best mean accuracy " + pct(s.max_accuracy);
+        return v;
+    }
+    if (v.prediction == Expectation::Recognizes) {
+        if (s.successes > 0) {  // Rule 3
+            v.rule = 3;
+            v.verdict = "confirmed";
+            v.reason = ratio + " runs succeed";
+        } else {  // Rule 4
+            v.rule = 4;
+            v.verdict = "not_reproduced";
+            v.reason = "no run succeeds (0/" + std::to_string(s.fitted) + "); best N* = " +
+                       std::to_string(s.n_star_max) + ", best mean accuracy " + pct(s.max_accuracy);
+        }
+        return v;
+    }
+    // Rule 5: a predicted failure that a run passes on the random test AND on the adversarial set.
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const RunResult& r = runs[i];
+        if (!r.failed_to_fit && r.success && r.adversarial_accuracy && *r.adversarial_accuracy >= 0.99) {
+            v.rule = 5;
+            v.verdict = "contradicted";
+            v.reason = "run " +
+                       (i < labels.size() ? labels[i] : "seed " + std::to_string(r.seed)) +
+                       " succeeds on the random test and scores " + pct(*r.adversarial_accuracy) +
+                       " on the adversarial set; investigate";
+            return v;
+        }
+    }
+    // Rule 6.
+    v.rule = 6;
+    v.verdict = "confirmed";
+    if (s.successes == 0)
+        v.reason = "no run succeeds (0/" + std::to_string(s.fitted) + "); best mean accuracy " +
+                   pct(s.max_accuracy);
+    else if (s.adversarial_accuracy)
+        v.reason = ratio + " runs pass the random test, but the adversarial set exposes them (best " +
+                   pct(*s.adversarial_accuracy) + ")";
+    else
+        v.reason = ratio + " runs pass the random test and no adversarial set was available";
+    return v;
+}
+
+namespace {
+
+nlohmann::json opt(const std::optional<double>& x) {
+    return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
+}
+
+nlohmann::json stats_json(const RunStats& s) {
+    return {{"runs", s.runs},
+            {"fitted", s.fitted},
+            {"failed_to_fit", s.failed_to_fit},
+            {"successes", s.successes},
+            {"success_interval", {s.success_interval.first, s.success_interval.second}},
+            {"max_accuracy", s.max_accuracy},
+            {"mean_accuracy", s.mean_accuracy},
+            {"std_accuracy", s.std_accuracy},
+            {"adversarial_accuracy", opt(s.adversarial_accuracy)},
+            {"adversarial_mean_accuracy", opt(s.adversarial_mean_accuracy)},
+            {"boundary_accuracy", opt(s.boundary_accuracy)},
+            {"n_star_max", s.n_star_max}};
+}
+
+}  // namespace
+
+std::string verdict_to_json(const Verdict& v) {
+    nlohmann::json j = stats_json(v.stats);
+    j["language"] = v.language;
+    j["arch"] = v.arch;
+    j["prediction"] = to_string(v.prediction);
+    j["verdict"] = v.verdict;
+    j["rule"] = v.rule;
+    j["reason"] = v.reason;
+    j["failed_to_fit_runs"] = v.failed_to_fit_runs;
+    nlohmann::json pc = nlohmann::json::array();
+    for (const auto& c : v.per_config) {
+        nlohmann::json cj = stats_json(c.stats);
+        cj["lr"] = c.lr;
+        pc.push_back(cj);
+    }
+    j["per_config"] = pc;
+    return j.dump();
+}
+
+}  // namespace ltlkit::neural::verify
