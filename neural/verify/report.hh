@@ -1,0 +1,96 @@
+// The verification report (issue 7): the plan of a verify run (languages, predictions, run list)
+// as OUT/plan.json, and from it plus the runs' result.json files: OUT/report.md, a self-contained
+// OUT/report.html (inline CSS and SVG), OUT/results.jsonl, OUT/verdicts.json, and a one-screen
+// summary. `ltlkit report DIR...` merges the folders of shards. Torch-free.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ltl/error.hh"
+#include "neural/run.hh"
+#include "neural/verify/verdict.hh"
+
+namespace ltlkit::neural::verify {
+
+struct ArchPlan {
+    std::string arch;
+    Expectation prediction = Expectation::Unknown;
+    std::string reason;               // from the classifier
+    std::string witness;              // the witness family in words ("x=… p=… y=… z=…"), may be empty
+    std::size_t adversarial_words = 0;  // size of the adversarial set used (0: none)
+};
+
+struct LanguagePlan {
+    std::string name;  // as given (suite name or the formula/regex/path itself)
+    std::string dir;   // folder name under data/ and runs/ (a safe spelling of the name)
+    std::string kind;  // formula | regex | dfa
+    std::string text;
+    std::vector<std::string> alphabet;
+    std::string dfa_json;  // the minimal complete DFA (SPEC §8)
+    std::size_t states = 0;
+    std::optional<std::string> fragment;
+    std::map<std::string, std::optional<bool>> classes;  // class id -> member (null: undecided)
+    std::vector<ArchPlan> archs;
+    std::size_t test_words = 0;
+};
+
+struct RunPlan {
+    std::size_t index = 0;  // position in the run list (shards take index mod n == i)
+    std::string language;   // LanguagePlan::dir
+    std::string arch;
+    int seed_index = 1;
+    double lr = 0;
+    std::uint64_t seed = 0;  // derived from (language, arch, seed index, lr)
+    std::string rundir;      // relative to OUT: runs/<language>/<arch>/seed<i>-lr<lr>
+    std::string label() const;  // "seed<i>-lr<lr>"
+};
+
+struct Plan {
+    std::string profile;
+    std::string profile_note;
+    Config base;  // the profile's settings (arch, lr and seed vary per run)
+    std::vector<std::string> archs;
+    int seeds = 1;
+    std::uint64_t base_seed = 1;
+    std::vector<double> lrs;
+    std::vector<LanguagePlan> languages;
+    std::vector<RunPlan> runs;
+};
+
+std::string plan_to_json(const Plan& p);
+Result<Plan> plan_from_json(const std::string& text);
+
+// A run's result as found on disk: the parsed result and its JSON text (for results.jsonl).
+struct LoadedRun {
+    RunResult result;
+    std::string json;  // one line
+    std::string from;  // the file it was read from
+};
+
+struct ReportFiles {
+    std::string markdown, html, jsonl, verdicts;  // paths written
+    std::vector<Verdict> verdicts_list;
+    std::string summary;     // the one-screen summary
+    std::size_t runs_found = 0, runs_planned = 0;
+};
+
+// Writes the report of `plan` with the finished runs (keyed by RunPlan::rundir) into `out`.
+Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, LoadedRun>& runs,
+                                 const std::string& out);
+
+// Reads DIR/<rundir>/result.json for every run of the plan that has one.
+Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::string& dir);
+
+// `ltlkit report DIR...`: the plan of the first DIR (every DIR must hold the same plan), the runs
+// of all of them (the first DIR that has a run wins), the report written into `out`.
+Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std::string& out);
+
+// The minimal DFA as an inline <svg> through `dot -Tsvg` (Graphviz, run as a subprocess);
+// nullopt (with the reason in *why) when dot is missing or fails.
+std::optional<std::string> dfa_svg(const std::string& dfa_json, std::string* why = nullptr);
+
+}  // namespace ltlkit::neural::verify
