@@ -1,0 +1,46 @@
+// `ltlkit report DIR...`: merge verification folders (shards) into one report (issue 7).
+#ifdef LTLKIT_HAVE_ALGEBRA
+#include <iostream>
+
+#include "automata/io.hh"
+#include "cli/command.hh"
+#include "neural/verify/report.hh"
+
+namespace ltlkit::cli {
+namespace {
+
+namespace nv = ltlkit::neural::verify;
+
+struct ReportArgs {
+    std::vector<std::string> dirs;
+    std::string out;
+    bool json = false;
+};
+
+LTLKIT_COMMAND(CommandDef{
+    "report",
+    "Merge verification output folders (shards) into one report.\n"
+    "Example: ltlkit report results/shard-0 results/shard-1 --out results/all",
+    [](CLI::App& app) -> Runner {
+        auto a = std::make_shared<ReportArgs>();
+        app.add_option("DIR", a->dirs, "Folders written by `ltlkit verify` (the same plan, e.g. its shards)")
+            ->required();
+        app.add_option("--out", a->out, "Where to write the merged report (default: the first DIR)");
+        app.add_flag("--json", a->json, "Print verdicts.json on stdout");
+        return [a] {
+            const std::string out = a->out.empty() ? a->dirs.front() : a->out;
+            auto r = take(nv::merge_report(a->dirs, out));
+            if (a->json) {
+                std::cout << take(automata::read_file(r.verdicts));
+            } else {
+                std::cout << r.summary << "(prediction→verdict successes/fitted runs; " << r.runs_found << " of "
+                          << r.runs_planned << " runs finished)\n";
+            }
+            (a->json ? std::cerr : std::cout) << "Report: " << r.html << "\n";
+            return 0;
+        };
+    }});
+
+}  // namespace
+}  // namespace ltlkit::cli
+#endif

@@ -1,0 +1,145 @@
+// `ltlkit verify`: classify → predict → datasets → train → evaluate → verdicts → report (issue 7).
+#ifdef LTLKIT_HAVE_ALGEBRA
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "automata/io.hh"
+#include "cli/command.hh"
+#include "cli/common.hh"
+#include "neural/verify/verify.hh"
+
+namespace ltlkit::cli {
+namespace {
+
+namespace nv = ltlkit::neural::verify;
+
+std::vector<std::string> split_csv(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    std::string part;
+    while (std::getline(in, part, ','))
+        if (!part.empty()) out.push_back(part);
+    return out;
+}
+
+// This process's own command line, to start worker copies of it (argv[0] made absolute).
+std::vector<std::string> own_command_line() {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::vector<std::string> args;
+    std::string arg;
+    while (std::getline(in, arg, '\0')) args.push_back(arg);
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (args.empty() || ec) return {};
+    args[0] = exe.string();
+    return args;
+}
+
+struct VerifyArgs {
+    LanguageArgs lang;
+    std::string suite;
+    std::string archs = "global,local-1,local-2,hybrid-1,hybrid-2";
+    std::string profile = "quick";
+    int seeds = 0;
+    std::uint64_t seed = 1;
+    std::string out = "results/verify";
+    std::string shard;
+    int threads = 0;
+    int steps = 0;
+    std::string device = "auto";
+    bool json = false;
+    std::string worker, worker_session;
+};
+
+int run_verify_command(const VerifyArgs& a) {
+    nv::VerifyOptions o;
+    if (!a.suite.empty()) {
+        if (!a.lang.formula.empty() || !a.lang.regex.empty() || !a.lang.dfa_file.empty())
+            fail("give either --suite or one language (FORMULA, --regex, --dfa), not both");
+        o.languages = take(automata::read_suite(a.suite));
+        if (!a.lang.alphabet.empty()) {
+            const auto alphabet = take(automata::parse_alphabet(a.lang.alphabet));
+            for (auto& spec : o.languages)
+                if (spec.alphabet.empty()) spec.alphabet = alphabet;
+        }
+        for (auto& spec : o.languages) spec.max_states = a.lang.max_states;
+        if (o.languages.empty()) fail(a.suite + ": the suite has no language");
+    } else {
+        o.languages.push_back(language_spec(a.lang));
+    }
+    o.archs = split_csv(a.archs);
+    if (o.archs.empty()) fail("--archs: no architecture given");
+    for (const auto& arch : o.archs) take(neural::parse_arch(arch));
+    o.profile = take(nv::profile_by_name(a.profile));
+    if (a.steps > 0) o.profile.base.steps = a.steps;
+    if (a.seeds < 0) fail("--seeds must be at least 1");
+    if (a.seeds > 0) o.seeds = a.seeds;
+    o.base_seed = a.seed;
+    o.out = a.out;
+    if (!a.shard.empty()) std::tie(o.shard_index, o.shard_count) = take(nv::parse_shard(a.shard));
+    o.device = a.device;
+    if (a.threads < 0) fail("--threads must be at least 1");
+    o.threads = a.threads > 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
+    if (!a.worker.empty()) {
+        const auto [j, n] = take(nv::parse_shard(a.worker));
+        o.worker_index = j;
+        o.worker_count = n;
+        o.worker_session = a.worker_session;
+        o.write_report = false;
+        o.threads = 1;
+    } else {
+        o.worker_command = own_command_line();
+    }
+    auto summary = take(nv::run_verify(o));
+    if (!a.worker.empty()) return 0;
+    if (summary.report) {
+        const auto& r = *summary.report;
+        if (a.json) {
+            std::cout << take(automata::read_file(r.verdicts));
+        } else {
+            std::cout << "\n" << r.summary;
+            std::cout << "(prediction→verdict successes/fitted runs; " << r.runs_found << " of " << r.runs_planned
+                      << " runs finished)\n";
+        }
+        if (o.shard_count > 1)
+            std::cerr << "shard " << o.shard_index << "/" << o.shard_count
+                      << " finished; merge the shards with: ltlkit report DIR... (one DIR per shard)\n";
+        (a.json ? std::cerr : std::cout) << "Report: " << r.html << "  (also report.md, verdicts.json, results.jsonl in "
+                                         << o.out << ")\n";
+    }
+    return 0;
+}
+
+LTLKIT_COMMAND(CommandDef{
+    "verify",
+    "End to end: classify, predict, generate, train, evaluate, judge, report.\n"
+    "Example: ltlkit verify --suite examples/quick.suite --profile quick --archs global,local-1,hybrid-1",
+    [](CLI::App& app) -> Runner {
+        auto a = std::make_shared<VerifyArgs>();
+        add_language_options(app, a->lang);
+        app.add_option("--suite", a->suite, "Suite file: name<TAB>alphabet<TAB>formula|regex|dfa<TAB>text per line");
+        app.add_option("--archs", a->archs, "Architectures, comma-separated (global, local-K, hybrid-K, lstm)")
+            ->capture_default_str();
+        app.add_option("--profile", a->profile, "quick | standard | paper (PROTOCOL.md)")->capture_default_str();
+        app.add_option("--seeds", a->seeds, "Seeds per learning rate (default: the profile's)");
+        app.add_option("--seed", a->seed, "First seed index (runs use seed indices S..S+N-1)")->capture_default_str();
+        app.add_option("--out", a->out, "Output folder")->capture_default_str();
+        app.add_option("--shard", a->shard, "i/n: run only the runs whose index mod n == i");
+        app.add_option("--threads", a->threads,
+                       "Runs trained at once, one torch thread each (default: the number of cores)");
+        app.add_option("--steps", a->steps, "Override the profile's training steps");
+        app.add_option("--device", a->device, "auto | cpu | cuda")->capture_default_str();
+        app.add_flag("--json", a->json, "Print verdicts.json on stdout");
+        app.add_option("--worker", a->worker)->group("");
+        app.add_option("--worker-session", a->worker_session)->group("");
+        return [a] { return run_verify_command(*a); };
+    }});
+
+}  // namespace
+}  // namespace ltlkit::cli
+#endif

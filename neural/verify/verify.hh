@@ -1,0 +1,67 @@
+// `ltlkit verify` (issue 7): for each language, classify → predictions per architecture →
+// datasets (test, boundary, adversarial) → every (language, arch, seed, lr) run through
+// neural::train_and_evaluate → verdicts → report. Reruns skip finished runs and resume
+// interrupted ones; --shard i/n takes the runs with index mod n == i; --threads N trains N runs at
+// once in worker processes (one torch thread each, so results do not depend on N).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "automata/language.hh"
+#include "ltl/error.hh"
+#include "neural/run.hh"
+#include "neural/verify/profiles.hh"
+#include "neural/verify/report.hh"
+
+namespace ltlkit::neural::verify {
+
+struct VerifyOptions {
+    std::vector<automata::LanguageSpec> languages;  // the suite, or one language
+    std::vector<std::string> archs = {"global", "local-1", "local-2", "hybrid-1", "hybrid-2"};
+    Profile profile;
+    std::optional<int> seeds;      // overrides the profile's seeds per learning rate
+    std::uint64_t base_seed = 1;   // seed indices base_seed .. base_seed + seeds - 1
+    std::string out = "results/verify";
+    int shard_index = 0, shard_count = 1;
+    int threads = 1;               // runs trained at once (worker processes when > 1)
+    std::string device = "auto";   // auto | cpu | cuda, passed to every run
+    // argv that starts this program as a worker (the CLI passes its own command line); the library
+    // appends --worker j/J --worker-session S. Empty: runs are trained in this process.
+    std::vector<std::string> worker_command;
+    int worker_index = -1, worker_count = 0;  // set in worker processes
+    std::string worker_session;
+    // Stop after training this many runs (tests: simulates a run killed midway).
+    std::size_t max_runs = std::numeric_limits<std::size_t>::max();
+    bool write_report = true;
+    // Progress lines (default: stdout), and a hook on every training progress report (tests).
+    std::function<void(const std::string&)> log;
+    std::function<void(const RunPlan&, const std::string& rundir, const Progress&)> on_progress;
+};
+
+struct VerifySummary {
+    Plan plan;
+    std::size_t runs_in_shard = 0, runs_skipped = 0, runs_trained = 0;
+    std::optional<ReportFiles> report;
+};
+
+// Builds the plan (classify, predict, datasets in OUT/data/<language>/), writes OUT/plan.json.
+Result<Plan> prepare(const VerifyOptions& options);
+
+// The whole pipeline; the report is written with every run found in OUT (a shard's report only
+// shows its own runs until `ltlkit report` merges the shards).
+Result<VerifySummary> run_verify(const VerifyOptions& options);
+
+// A folder name for a language: [A-Za-z0-9._-] kept, anything else replaced, a short hash of the
+// name appended when something was replaced (so different names never collide).
+std::string language_dir_name(const std::string& name);
+
+// "i/n" with 0 <= i < n.
+Result<std::pair<int, int>> parse_shard(const std::string& text);
+
+}  // namespace ltlkit::neural::verify
