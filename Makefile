@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build test test-long test-asan run bench clean
+.PHONY: deps configure build test test-long test-asan fuzz run clean
 
 deps:
 	@./.ci/install-deps.sh
@@ -28,9 +28,16 @@ test-asan: deps
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest -LE long --output-on-failure -j $(JOBS) --timeout 3600
 
+# libFuzzer targets with clang-14 (torch-free); run each with e.g.
+#   build-fuzz/tests/fuzz/fuzz_formula -max_total_time=600 tests/fuzz/corpus/formula
+fuzz: deps
+	cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLTLKIT_FUZZ=ON \
+	  -DCMAKE_CXX_COMPILER=clang++-14
+	cmake --build build-fuzz -j $(JOBS)
+
 run: build
 	./$(BUILD)/cli/ltlkit verify --suite examples/quick.suite --profile quick \
 	  --archs global,local-1,hybrid-1 --out results/quick
 
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan build-fuzz

@@ -1,0 +1,33 @@
+// Fuzz target: the suite reader (SPEC §8), through a temporary file as users give it.
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "automata/language.hh"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace ltlkit;
+    if (size > 8192) return 0;
+    char path[] = "/tmp/ltlkit-fuzz-suite-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return 0;
+    if (write(fd, data, size) != static_cast<ssize_t>(size)) {
+        close(fd);
+        unlink(path);
+        return 0;
+    }
+    close(fd);
+    auto suite = automata::read_suite(path);
+    if (suite.ok()) {
+        for (auto spec : suite.value()) {
+            if (spec.kind == automata::InputKind::DfaFile) continue;  // no file system walks
+            spec.max_states = 5000;
+            (void)automata::load_language(spec);
+        }
+    }
+    unlink(path);
+    return 0;
+}
