@@ -1,0 +1,197 @@
+#include "automata/language.hh"
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "automata/algorithms.hh"
+#include "automata/io.hh"
+#include "automata/monitor.hh"
+#include "automata/regex.hh"
+#include "ltl/fragment.hh"
+#include "ltl/parser.hh"
+
+namespace ltlkit::automata {
+
+namespace {
+
+// Line, column (characters) and line text of the first occurrence of atom `symbol` in formula
+// text (outside '#' comments), so an out-of-alphabet error points at it as a parse error does.
+bool locate_atom(const std::string& text, const std::string& symbol, Error& e) {
+    int line = 1, column = 1;
+    std::size_t line_start = 0;
+    auto is_start = [](char c) { return c >= 'a' && c <= 'z'; };
+    auto is_cont = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; };
+    for (std::size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        if (c == '#') {
+            while (i < text.size() && text[i] != '\n') ++i;
+            continue;
+        }
+        if (c == '\n') {
+            ++line;
+            column = 1;
+            line_start = ++i;
+            continue;
+        }
+        if (is_start(c) && !(i > 0 && is_cont(text[i - 1]))) {
+            std::size_t j = i;
+            while (j < text.size() && is_cont(text[j])) ++j;
+            if (text.compare(i, j - i, symbol) == 0 && j - i == symbol.size()) {
+                std::size_t end = text.find('\n', line_start);
+                e.line = line;
+                e.column = column;
+                e.source_line = text.substr(line_start, end == std::string::npos ? std::string::npos : end - line_start);
+                return true;
+            }
+            column += static_cast<int>(j - i);
+            i = j;
+            continue;
+        }
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++column;
+        ++i;
+    }
+    return false;
+}
+
+}  // namespace
+
+Result<Language> load_language(const LanguageSpec& spec) {
+    Language lang;
+    lang.spec = spec;
+    switch (spec.kind) {
+        case InputKind::Formula: {
+            auto f = ltl::parse_formula(spec.text);
+            if (!f.ok()) return f.error();
+            auto alphabet = formula_alphabet(*f, spec.alphabet);
+            if (!alphabet.ok()) {
+                Error e = alphabet.error();
+                for (const auto& s : ltl::atoms(*f))
+                    if (e.message.find("'" + s + "'") != std::string::npos && locate_atom(spec.text, s, e)) break;
+                return e;
+            }
+            CompileOptions options;
+            options.max_states = spec.max_states;
+            auto d = compile(*f, *alphabet, options);
+            if (!d.ok()) return d.error();
+            lang.formula = *f;
+            lang.fragment = ltl::fragment_of(*f).name();
+            lang.dfa = std::move(*d);
+            return lang;
+        }
+        case InputKind::Regex: {
+            auto d = compile_regex(spec.text, spec.alphabet, spec.max_states);
+            if (!d.ok()) return d.error();
+            lang.dfa = minimize(*d);
+            return lang;
+        }
+        case InputKind::DfaFile: {
+            std::filesystem::path path(spec.text);
+            if (path.is_relative() && !spec.base_dir.empty()) path = std::filesystem::path(spec.base_dir) / path;
+            auto d = read_dfa_file(path.string());
+            if (!d.ok()) return d.error();
+            Dfa dfa = std::move(*d);
+            if (!spec.alphabet.empty()) {
+                auto w = with_alphabet(dfa, spec.alphabet);
+                if (!w.ok()) {
+                    Error e = w.error();
+                    e.origin = path.string();
+                    return e;
+                }
+                dfa = std::move(*w);
+            }
+            if (dfa.num_states() > spec.max_states)
+                return limit_error(path.string() + ": the DFA has " + std::to_string(dfa.num_states()) +
+                                   " states, more than --max-states " + std::to_string(spec.max_states));
+            lang.dfa = minimize(dfa);
+            return lang;
+        }
+    }
+    return make_error("unknown input kind");
+}
+
+Result<std::vector<std::string>> parse_alphabet(const std::string& csv) {
+    std::vector<std::string> out;
+    auto first = csv.find_first_not_of(" \t");
+    if (first == std::string::npos) return out;
+    std::size_t start = 0;
+    for (;;) {
+        std::size_t comma = csv.find(',', start);
+        std::string sym = csv.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        auto b = sym.find_first_not_of(" \t");
+        auto e = sym.find_last_not_of(" \t");
+        sym = b == std::string::npos ? "" : sym.substr(b, e - b + 1);
+        if (sym.empty()) return make_error("alphabet '" + csv + "': empty symbol (write symbols separated by commas, e.g. a,b,c)");
+        if (sym.find_first_of(" \t\r\n") != std::string::npos)
+            return make_error("alphabet '" + csv + "': symbol '" + sym + "' contains a space");
+        for (const auto& s : out)
+            if (s == sym) return make_error("alphabet '" + csv + "': symbol '" + sym + "' appears twice");
+        out.push_back(sym);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+Result<std::vector<LanguageSpec>> read_suite(const std::string& path) {
+    auto text = read_file(path);
+    if (!text.ok()) return text.error();
+    const std::string base = std::filesystem::path(path).parent_path().string();
+    std::vector<LanguageSpec> out;
+    std::set<std::string> names;
+    std::istringstream in(*text);
+    std::string line;
+    int number = 0;
+    auto error_at = [&](const std::string& l, std::size_t byte, const std::string& message) {
+        Error e = make_error(message);
+        e.origin = path;
+        e.line = number;
+        int column = 1;
+        for (std::size_t i = 0; i < byte && i < l.size(); ++i)
+            if ((static_cast<unsigned char>(l[i]) & 0xC0) != 0x80) ++column;
+        e.column = column;
+        e.source_line = l;
+        return e;
+    };
+    while (std::getline(in, line)) {
+        ++number;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        auto first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] == '#') continue;
+        std::size_t t1 = line.find('\t');
+        std::size_t t2 = t1 == std::string::npos ? t1 : line.find('\t', t1 + 1);
+        std::size_t t3 = t2 == std::string::npos ? t2 : line.find('\t', t2 + 1);
+        if (t3 == std::string::npos) {
+            const int fields = 1 + (t1 != std::string::npos) + (t2 != std::string::npos);
+            return error_at(line, line.size(),
+                            "expected 4 tab-separated fields (name, alphabet, formula|regex|dfa, text), found " +
+                                std::to_string(fields));
+        }
+        LanguageSpec spec;
+        spec.name = line.substr(0, t1);
+        if (spec.name.empty() || spec.name.find_first_of(" /\\") != std::string::npos || spec.name[0] == '.')
+            return error_at(line, 0, "bad language name '" + spec.name + "' (non-empty, no spaces or slashes)");
+        if (!names.insert(spec.name).second)
+            return error_at(line, 0, "language name '" + spec.name + "' appears twice in the suite");
+        auto alphabet = parse_alphabet(line.substr(t1 + 1, t2 - t1 - 1));
+        if (!alphabet.ok()) return error_at(line, t1 + 1, alphabet.error().message);
+        spec.alphabet = *alphabet;
+        const std::string kind = line.substr(t2 + 1, t3 - t2 - 1);
+        if (kind == "formula")
+            spec.kind = InputKind::Formula;
+        else if (kind == "regex")
+            spec.kind = InputKind::Regex;
+        else if (kind == "dfa")
+            spec.kind = InputKind::DfaFile;
+        else
+            return error_at(line, t2 + 1, "expected formula, regex or dfa, not '" + kind + "'");
+        spec.text = line.substr(t3 + 1);
+        if (spec.text.find_first_not_of(" \t") == std::string::npos)
+            return error_at(line, t3 + 1, "empty " + kind + " for language '" + spec.name + "'");
+        spec.base_dir = base;
+        out.push_back(std::move(spec));
+    }
+    return out;
+}
+
+}  // namespace ltlkit::automata
