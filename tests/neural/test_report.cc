@@ -1,0 +1,336 @@
+// The verification report from a fixture of synthetic results (files, verdicts.json keys, the HTML
+// grid), shard + merge equal to one run, and a verify run killed midway then restarted giving the
+// same results as an uninterrupted one (tiny profile, seconds).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "automata/io.hh"
+#include "neural/verify/report.hh"
+#include "neural/verify/verify.hh"
+
+namespace fs = std::filesystem;
+using namespace ltlkit;
+using namespace ltlkit::neural;
+using namespace ltlkit::neural::verify;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        std::random_device rd;
+        path = fs::temp_directory_path() / ("ltlkit-test-report-" + std::to_string(rd()) + std::to_string(rd()));
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    std::string operator/(const std::string& s) const { return (path / s).string(); }
+};
+
+std::string slurp(const std::string& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Two languages × three architectures × two seeds, with hand-made results.
+Plan fixture_plan() {
+    Plan p;
+    p.profile = "fixture";
+    p.base.test_min = 41;
+    p.base.test_max = 60;
+    p.archs = {"global", "local-1", "hybrid-1"};
+    p.seeds = 2;
+    p.lrs = {3e-4};
+    const std::string last_a = R"({"alphabet":["a","b"],"initial":0,"accepting":[1],"transitions":[[1,0],[1,0]]})";
+    const std::string first_a =
+        R"({"alphabet":["a","b"],"initial":0,"accepting":[1],"transitions":[[1,2],[1,1],[2,2]]})";
+    for (auto [name, dfa, g, l] : {std::tuple{"last-a", last_a, Expectation::Fails, Expectation::Recognizes},
+                                   std::tuple{"first-a", first_a, Expectation::Recognizes, Expectation::Fails}}) {
+        LanguagePlan lp;
+        lp.name = name;
+        lp.dir = name;
+        lp.kind = "formula";
+        lp.text = name;
+        lp.alphabet = {"a", "b"};
+        lp.dfa_json = dfa;
+        lp.states = 3;
+        lp.classes = {{"definite", l == Expectation::Recognizes}, {"r_trivial", g == Expectation::Recognizes},
+                      {"star_free", std::nullopt}};
+        lp.archs = {{"global", g, "fixture", "", 0}, {"local-1", l, "fixture", "x=a p=b y=a z=b r≥1", 8},
+                    {"hybrid-1", Expectation::Recognizes, "fixture", "", 0}};
+        p.languages.push_back(lp);
+    }
+    for (const auto& lp : p.languages)
+        for (const auto& arch : p.archs)
+            for (int s = 1; s <= 2; ++s) {
+                RunPlan r;
+                r.index = p.runs.size();
+                r.language = lp.dir;
+                r.arch = arch;
+                r.seed_index = s;
+                r.lr = 3e-4;
+                r.seed = 1000 + r.index;
+                r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label();
+                p.runs.push_back(r);
+            }
+    return p;
+}
+
+RunResult fixture_result(const Plan& p, const RunPlan& r) {
+    RunResult res;
+    res.config.arch = r.arch;
+    res.config.lr = r.lr;
+    res.config.seed = r.seed;
+    res.seed = r.seed;
+    res.language = r.language;
+    Expectation pred = Expectation::Unknown;
+    for (const auto& l : p.languages)
+        if (l.dir == r.language)
+            for (const auto& a : l.archs)
+                if (a.arch == r.arch) pred = a.prediction;
+    const bool good = pred == Expectation::Recognizes && r.seed_index == 1;
+    for (int n = 41; n <= 60; ++n) res.per_length_accuracy[n] = good ? 1.0 : (n < 50 ? 1.0 : 0.6);
+    res.mean_accuracy = good ? 1.0 : 0.82;
+    res.n_star = good ? 60 : 49;
+    res.success = good;
+    res.train_accuracy = 1.0;
+    if (pred == Expectation::Fails) res.adversarial_accuracy = 0.5;
+    res.steps_done = 10;
+    return res;
+}
+
+void write_fixture(const Plan& p, const std::string& dir, std::size_t mod = 1, std::size_t rem = 0) {
+    REQUIRE(automata::write_file_atomic(dir + "/plan.json", plan_to_json(p)).ok());
+    for (const auto& r : p.runs) {
+        if (r.index % mod != rem) continue;
+        fs::create_directories(fs::path(dir) / r.rundir);
+        REQUIRE(automata::write_file_atomic(dir + "/" + r.rundir + "/result.json",
+                                            result_to_json(fixture_result(p, r)))
+                    .ok());
+    }
+}
+
+// The parts of a result that do not depend on timing.
+nlohmann::json essentials(const RunResult& r) {
+    nlohmann::json acc = nlohmann::json::object();
+    for (const auto& [n, a] : r.per_length_accuracy) acc[std::to_string(n)] = a;
+    return {{"arch", r.config.arch},
+            {"seed", r.seed},
+            {"acc", acc},
+            {"mean", r.mean_accuracy},
+            {"n_star", r.n_star},
+            {"train", r.train_accuracy},
+            {"adv", r.adversarial_accuracy ? nlohmann::json(*r.adversarial_accuracy) : nlohmann::json(nullptr)},
+            {"success", r.success},
+            {"ftf", r.failed_to_fit},
+            {"steps", r.steps_done}};
+}
+
+nlohmann::json essentials_of(const Plan& plan, const std::string& dir) {
+    auto runs = load_runs(plan, dir);
+    REQUIRE(runs.ok());
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [k, v] : *runs) j[k] = essentials(v.result);
+    return j;
+}
+
+VerifyOptions tiny_options(const std::string& out) {
+    VerifyOptions o;
+    automata::LanguageSpec spec;
+    spec.kind = automata::InputKind::Formula;
+    spec.text = "Y a";
+    spec.alphabet = {"a", "b"};
+    spec.name = "last-a";
+    o.languages = {spec};
+    o.archs = {"local-1", "global"};
+    o.profile = tiny_profile();
+    o.seeds = 2;
+    o.out = out;
+    o.threads = 1;
+    o.log = [](const std::string&) {};
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("plan.json round-trips", "[report]") {
+    const Plan p = fixture_plan();
+    auto back = plan_from_json(plan_to_json(p));
+    REQUIRE(back.ok());
+    CHECK(plan_to_json(*back) == plan_to_json(p));
+    CHECK_FALSE(plan_from_json("{\"x\": 1}").ok());
+}
+
+TEST_CASE("report from a fixture writes every file, the verdict keys and the HTML grid", "[report]") {
+    TempDir t;
+    const Plan p = fixture_plan();
+    write_fixture(p, t.path.string());
+    auto runs = load_runs(p, t.path.string());
+    REQUIRE(runs.ok());
+    CHECK(runs->size() == p.runs.size());
+    auto rep = write_report(p, *runs, t.path.string());
+    REQUIRE(rep.ok());
+    for (const char* f : {"report.md", "report.html", "results.jsonl", "verdicts.json"})
+        CHECK(fs::exists(t.path / f));
+
+    const auto verdicts = nlohmann::json::parse(slurp(t / "verdicts.json"));
+    REQUIRE(verdicts.is_array());
+    CHECK(verdicts.size() == 6);
+    for (const auto& v : verdicts)
+        for (const char* key : {"language", "arch", "prediction", "verdict", "runs", "successes", "max_accuracy",
+                                "mean_accuracy", "adversarial_accuracy", "n_star_max"})
+            CHECK(v.contains(key));
+    // Predicted recognizers succeed with seed 1: confirmed; predicted failures never succeed: confirmed.
+    for (const auto& v : verdicts) {
+        CHECK(v["verdict"] == "confirmed");
+        CHECK(v["runs"] == 2);
+    }
+
+    std::size_t lines = 0;
+    std::ifstream jl(t / "results.jsonl");
+    for (std::string line; std::getline(jl, line);) {
+        ++lines;
+        CHECK(nlohmann::json::parse(line).contains("per_length_accuracy"));
+    }
+    CHECK(lines == p.runs.size());
+
+    const std::string html = slurp(t / "report.html");
+    CHECK(html.find("id=\"verdict-grid\"") != std::string::npos);
+    std::size_t cells = 0;
+    for (std::size_t pos = 0; (pos = html.find("class=\"cell v-", pos)) != std::string::npos; ++pos) ++cells;
+    CHECK(cells == 6);
+    CHECK(html.find("<polyline") != std::string::npos);  // accuracy curves
+    CHECK(html.find("<link") == std::string::npos);      // self-contained
+    CHECK(html.find("<script src") == std::string::npos);
+    const std::string md = slurp(t / "report.md");
+    CHECK(md.find("| language | global | local-1 | hybrid-1 |") != std::string::npos);
+    CHECK(rep->summary.find("first-a") != std::string::npos);
+}
+
+TEST_CASE("merging shard folders gives the report of one folder", "[report]") {
+    TempDir t;
+    const Plan p = fixture_plan();
+    fs::create_directories(t.path / "one");
+    fs::create_directories(t.path / "s0");
+    fs::create_directories(t.path / "s1");
+    write_fixture(p, t / "one");
+    write_fixture(p, t / "s0", 2, 0);
+    write_fixture(p, t / "s1", 2, 1);
+    auto single = merge_report({t / "one"}, t / "one");
+    auto merged = merge_report({t / "s0", t / "s1"}, t / "merged");
+    REQUIRE(single.ok());
+    REQUIRE(merged.ok());
+    CHECK(slurp(t / "merged/verdicts.json") == slurp(t / "one/verdicts.json"));
+    CHECK(slurp(t / "merged/results.jsonl") == slurp(t / "one/results.jsonl"));
+    // A shard alone is partial.
+    auto partial = merge_report({t / "s0"}, t / "s0");
+    REQUIRE(partial.ok());
+    CHECK(partial->runs_found == p.runs.size() / 2);
+    // Folders of different verifications are refused.
+    Plan other = p;
+    other.runs.pop_back();
+    fs::create_directories(t.path / "other");
+    REQUIRE(automata::write_file_atomic(t / "other/plan.json", plan_to_json(other)).ok());
+    CHECK_FALSE(merge_report({t / "one", t / "other"}, t / "x").ok());
+}
+
+TEST_CASE("verify: shards merged equal one run, and a run killed midway resumes to the same results",
+          "[report][pipeline]") {
+    TempDir t;
+    // One uninterrupted run.
+    auto one = run_verify(tiny_options(t / "one"));
+    REQUIRE(one.ok());
+    REQUIRE(one->report);
+    CHECK(one->report->runs_found == 4);
+    CHECK(one->runs_trained == 4);
+    const Plan& plan = one->plan;
+    const auto reference = essentials_of(plan, t / "one");
+
+    // Rerunning the same command trains nothing.
+    auto again = run_verify(tiny_options(t / "one"));
+    REQUIRE(again.ok());
+    CHECK(again->runs_trained == 0);
+    CHECK(again->runs_skipped == 4);
+
+    // Two shards into two folders, merged.
+    for (int i = 0; i < 2; ++i) {
+        auto o = tiny_options(t / ("shard" + std::to_string(i)));
+        o.shard_index = i;
+        o.shard_count = 2;
+        auto s = run_verify(o);
+        REQUIRE(s.ok());
+        CHECK(s->runs_trained == 2);
+    }
+    auto merged = merge_report({t / "shard0", t / "shard1"}, t / "merged");
+    REQUIRE(merged.ok());
+    CHECK(merged->runs_found == 4);
+    CHECK(essentials_of(plan, t / "merged") == reference);
+    CHECK(essentials_of(plan, t / "shard0").size() == 2);
+    CHECK(slurp(t / "merged/verdicts.json") == slurp(t / "one/verdicts.json"));
+
+    // Killed midway: the first invocation stops after one run, keeping a mid-training checkpoint of
+    // the second run is simulated below; the restart finishes with the same results.
+    auto o = tiny_options(t / "killed");
+    o.max_runs = 1;
+    auto first = run_verify(o);
+    REQUIRE(first.ok());
+    CHECK(first->runs_trained == 1);
+    CHECK(first->report->runs_found == 1);
+
+    // Second invocation: save the checkpoint of a run while it trains, then throw the finished
+    // result away and put the mid-training checkpoint back (as if killed after that checkpoint).
+    o.max_runs = 1;
+    std::string saved_from;
+    const fs::path saved = t.path / "saved-checkpoint.pt";
+    o.on_progress = [&](const RunPlan&, const std::string& rundir, const Progress& pr) {
+        const fs::path ck = fs::path(rundir) / "checkpoint.pt";
+        if (saved_from.empty() && pr.step < pr.total && fs::exists(ck)) {
+            fs::copy_file(ck, saved, fs::copy_options::overwrite_existing);
+            saved_from = rundir;
+        }
+    };
+    auto second = run_verify(o);
+    REQUIRE(second.ok());
+    CHECK(second->runs_trained == 1);
+    REQUIRE_FALSE(saved_from.empty());  // the tiny profile checkpoints every 10 of 20 steps
+    fs::remove(fs::path(saved_from) / "result.json");
+    fs::copy_file(saved, fs::path(saved_from) / "checkpoint.pt", fs::copy_options::overwrite_existing);
+
+    o.max_runs = std::numeric_limits<std::size_t>::max();
+    o.on_progress = nullptr;
+    auto restarted = run_verify(o);
+    REQUIRE(restarted.ok());
+    CHECK(restarted->runs_trained == 3);
+    CHECK(restarted->report->runs_found == 4);
+    CHECK(essentials_of(plan, t / "killed") == reference);
+    CHECK(slurp(t / "killed/verdicts.json") == slurp(t / "one/verdicts.json"));
+}
+
+TEST_CASE("verify refuses a folder whose runs were made with other settings", "[report][pipeline]") {
+    TempDir t;
+    auto o = tiny_options(t / "x");
+    o.archs = {"local-1"};
+    o.seeds = 1;
+    REQUIRE(run_verify(o).ok());
+    o.profile.base.steps = 30;
+    auto r = run_verify(o);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message.find("other settings") != std::string::npos);
+}
+
+TEST_CASE("language folder names are safe and distinct", "[report]") {
+    CHECK(language_dir_name("last-a") == "last-a");
+    const std::string a = language_dir_name("P(b & Y a)"), b = language_dir_name("P(b | Y a)");
+    CHECK(a != b);
+    for (char c : a) CHECK((std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'));
+    CHECK(parse_shard("1/3").ok());
+    CHECK_FALSE(parse_shard("3/3").ok());
+    CHECK_FALSE(parse_shard("1").ok());
+    CHECK_FALSE(parse_shard("-1/2").ok());
+}

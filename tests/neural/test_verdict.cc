@@ -1,0 +1,188 @@
+// Verdict rules (PROTOCOL.md table, every row) on synthetic run results, and the Clopper–Pearson
+// interval against closed forms and published values. Torch-free.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "neural/verify/verdict.hh"
+
+using namespace ltlkit::neural;
+using namespace ltlkit::neural::verify;
+
+namespace {
+
+RunResult run(bool success, double mean, int n_star, std::optional<double> adv = std::nullopt,
+              bool failed_to_fit = false, double lr = 3e-4) {
+    RunResult r;
+    r.config.lr = lr;
+    r.success = success;
+    r.mean_accuracy = mean;
+    r.n_star = n_star;
+    r.adversarial_accuracy = adv;
+    r.failed_to_fit = failed_to_fit;
+    r.train_accuracy = failed_to_fit ? 0.8 : 1.0;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("incomplete beta matches its closed forms", "[verdict]") {
+    for (double x : {0.01, 0.2, 0.5, 0.73, 0.99}) {
+        CHECK(incomplete_beta(x, 1, 1) == Approx(x).epsilon(1e-12));
+        CHECK(incomplete_beta(x, 3, 1) == Approx(std::pow(x, 3)).epsilon(1e-12));
+        CHECK(incomplete_beta(x, 1, 4) == Approx(1 - std::pow(1 - x, 4)).epsilon(1e-12));
+        // Symmetry I_x(a, b) = 1 - I_{1-x}(b, a).
+        CHECK(incomplete_beta(x, 2.5, 7) == Approx(1 - incomplete_beta(1 - x, 7, 2.5)).margin(1e-13));
+    }
+    CHECK(incomplete_beta(0.5, 6, 6) == Approx(0.5).epsilon(1e-12));
+    CHECK(incomplete_beta(0, 2, 3) == 0);
+    CHECK(incomplete_beta(1, 2, 3) == 1);
+}
+
+TEST_CASE("beta quantile inverts the incomplete beta", "[verdict]") {
+    for (double p : {0.025, 0.3, 0.5, 0.975})
+        for (auto [a, b] : {std::pair{1.0, 1.0}, {2.0, 9.0}, {10.0, 1.0}, {0.5, 0.5}})
+            CHECK(incomplete_beta(beta_quantile(p, a, b), a, b) == Approx(p).margin(1e-10));
+}
+
+TEST_CASE("Clopper-Pearson interval: closed forms at 0/n and n/n, symmetry, published values", "[verdict]") {
+    for (int n : {1, 3, 5, 10, 30}) {
+        auto [lo0, hi0] = clopper_pearson(0, n);
+        CHECK(lo0 == 0);
+        CHECK(hi0 == Approx(1 - std::pow(0.025, 1.0 / n)).epsilon(1e-9));
+        auto [lon, hin] = clopper_pearson(n, n);
+        CHECK(lon == Approx(std::pow(0.025, 1.0 / n)).epsilon(1e-9));
+        CHECK(hin == 1);
+        for (int k = 0; k <= n; ++k) {  // k successes of n mirror n-k successes
+            auto [lo, hi] = clopper_pearson(k, n);
+            auto [mlo, mhi] = clopper_pearson(n - k, n);
+            CHECK(lo == Approx(1 - mhi).margin(1e-9));
+            CHECK(hi == Approx(1 - mlo).margin(1e-9));
+            CHECK(lo <= static_cast<double>(k) / n);
+            CHECK(hi >= static_cast<double>(k) / n);
+        }
+    }
+    // 5/10: [0.187086, 0.812914]; 1/10: [0.002529, 0.445016] (e.g. R binom.test, statsmodels "beta").
+    auto [lo5, hi5] = clopper_pearson(5, 10);
+    CHECK(lo5 == Approx(0.187086).margin(1e-6));
+    CHECK(hi5 == Approx(0.812914).margin(1e-6));
+    auto [lo1, hi1] = clopper_pearson(1, 10);
+    CHECK(lo1 == Approx(0.002529).margin(1e-6));
+    CHECK(hi1 == Approx(0.445016).margin(1e-6));
+    auto [lz, hz] = clopper_pearson(0, 0);
+    CHECK(lz == 0);
+    CHECK(hz == 1);
+}
+
+TEST_CASE("rule 1: every run failed_to_fit is inconclusive, whatever the prediction", "[verdict]") {
+    const std::vector<RunResult> runs = {run(true, 1.0, 500, 1.0, true), run(false, 0.6, 40, std::nullopt, true)};
+    for (auto p : {Expectation::Recognizes, Expectation::Fails, Expectation::Unknown}) {
+        const Verdict v = judge("L", "global", p, runs);
+        CHECK(v.verdict == "inconclusive");
+        CHECK(v.rule == 1);
+        CHECK(v.stats.fitted == 0);
+        CHECK(v.stats.failed_to_fit == 2);
+        CHECK(v.failed_to_fit_runs.size() == 2);
+    }
+    CHECK(judge("L", "global", Expectation::Recognizes, {}).verdict == "inconclusive");
+}
+
+TEST_CASE("rule 2: an unknown prediction gives evidence, also when the theory does not apply", "[verdict]") {
+    const std::vector<RunResult> runs = {run(true, 1.0, 500), run(false, 0.7, 60)};
+    const Verdict v = judge("L", "local-2", Expectation::Unknown, runs);
+    CHECK(v.verdict == "evidence");
+    CHECK(v.rule == 2);
+    CHECK(v.stats.successes == 1);
+    // A learned positional encoding: predictions do not apply (PROTOCOL.md: NoPE only).
+    auto pe = runs;
+    for (auto& r : pe) r.config.pe = "learned";
+    const Verdict w = judge("L", "global", Expectation::Recognizes, pe);
+    CHECK(w.verdict == "evidence");
+    CHECK(w.prediction == Expectation::Unknown);
+    auto ns = runs;
+    ns[0].config.strict = false;
+    CHECK(judge("L", "global", Expectation::Fails, ns).verdict == "evidence");
+    CHECK(judge("L", "lstm", Expectation::Fails, runs).verdict == "evidence");
+}
+
+TEST_CASE("rule 3: a predicted recognizer is confirmed by one successful fitted run", "[verdict]") {
+    const std::vector<RunResult> runs = {run(false, 0.8, 60), run(true, 1.0, 500), run(false, 0.5, 40, {}, true)};
+    const Verdict v = judge("L", "local-1", Expectation::Recognizes, runs);
+    CHECK(v.verdict == "confirmed");
+    CHECK(v.rule == 3);
+    CHECK(v.stats.runs == 3);
+    CHECK(v.stats.fitted == 2);
+    CHECK(v.stats.successes == 1);
+    CHECK(v.stats.max_accuracy == Approx(1.0));
+    CHECK(v.stats.mean_accuracy == Approx(0.9));
+    CHECK(v.stats.std_accuracy == Approx(std::sqrt(0.02)));
+    CHECK(v.stats.n_star_max == 500);
+}
+
+TEST_CASE("rule 4: a predicted recognizer with no successful run is not reproduced, with the best N*",
+          "[verdict]") {
+    // The failed_to_fit run claims success but is not judged.
+    const std::vector<RunResult> runs = {run(false, 0.9, 120), run(false, 0.95, 230), run(true, 1.0, 500, {}, true)};
+    const Verdict v = judge("L", "global", Expectation::Recognizes, runs);
+    CHECK(v.verdict == "not_reproduced");
+    CHECK(v.rule == 4);
+    CHECK(v.stats.n_star_max == 230);
+    CHECK(v.reason.find("230") != std::string::npos);
+}
+
+TEST_CASE("rule 5: a predicted failure that passes the random and the adversarial test is contradicted",
+          "[verdict]") {
+    const std::vector<RunResult> runs = {run(false, 0.7, 50, 0.5), run(true, 1.0, 500, 0.995)};
+    const Verdict v = judge("L", "global", Expectation::Fails, runs, {"seed1-lr0.0003", "seed2-lr0.0003"});
+    CHECK(v.verdict == "contradicted");
+    CHECK(v.rule == 5);
+    CHECK(v.reason.find("seed2-lr0.0003") != std::string::npos);
+    CHECK(*v.stats.adversarial_accuracy == Approx(0.995));
+}
+
+TEST_CASE("rule 6: a predicted failure is confirmed otherwise", "[verdict]") {
+    SECTION("no run succeeds") {
+        const Verdict v = judge("L", "local-1", Expectation::Fails, {run(false, 0.5, 40, 0.5)});
+        CHECK(v.verdict == "confirmed");
+        CHECK(v.rule == 6);
+    }
+    SECTION("random test passed, adversarial set failed") {
+        const Verdict v = judge("L", "local-2", Expectation::Fails, {run(true, 1.0, 500, 0.97)});
+        CHECK(v.verdict == "confirmed");
+        CHECK(v.rule == 6);
+    }
+    SECTION("adversarial passed but not the random test") {
+        const Verdict v = judge("L", "global", Expectation::Fails, {run(false, 0.98, 80, 1.0)});
+        CHECK(v.verdict == "confirmed");
+    }
+    SECTION("the only passing run did not fit") {
+        const Verdict v = judge("L", "global", Expectation::Fails, {run(true, 1.0, 500, 1.0, true), run(false, 0.6, 40, 0.5)});
+        CHECK(v.verdict == "confirmed");
+        CHECK(v.failed_to_fit_runs.size() == 1);
+    }
+    SECTION("no adversarial set") {
+        const Verdict v = judge("L", "global", Expectation::Fails, {run(true, 1.0, 500)});
+        CHECK(v.verdict == "confirmed");
+        CHECK(v.reason.find("no adversarial set") != std::string::npos);
+    }
+}
+
+TEST_CASE("per-configuration statistics group the runs by learning rate", "[verdict]") {
+    const std::vector<RunResult> runs = {run(true, 1.0, 500, {}, false, 1e-4), run(false, 0.8, 90, {}, false, 1e-4),
+                                         run(false, 0.6, 41, {}, false, 5e-4)};
+    const Verdict v = judge("L", "global", Expectation::Recognizes, runs);
+    REQUIRE(v.per_config.size() == 2);
+    CHECK(v.per_config[0].lr == Approx(1e-4));
+    CHECK(v.per_config[0].stats.successes == 1);
+    CHECK(v.per_config[0].stats.fitted == 2);
+    CHECK(v.per_config[0].stats.mean_accuracy == Approx(0.9));
+    CHECK(v.per_config[1].stats.successes == 0);
+    auto [lo, hi] = clopper_pearson(1, 2);
+    CHECK(v.per_config[0].stats.success_interval.first == Approx(lo));
+    CHECK(v.per_config[0].stats.success_interval.second == Approx(hi));
+    const std::string j = verdict_to_json(v);
+    for (const char* key : {"\"language\"", "\"arch\"", "\"prediction\"", "\"verdict\"", "\"runs\"", "\"successes\"",
+                            "\"max_accuracy\"", "\"mean_accuracy\"", "\"adversarial_accuracy\"", "\"n_star_max\"",
+                            "\"per_config\""})
+        CHECK(j.find(key) != std::string::npos);
+}
