@@ -1,0 +1,905 @@
+// Dataset generator and reader (SPEC §8, issue 5). See dataset.hh for the layout.
+//
+// Determinism: every random choice comes from an Rng seeded by derive_seed over (seed, purpose,
+// length, label), so the bytes depend only on the arguments (and a length's words do not depend on
+// the other lengths). No timestamps or paths enter any file.
+#include "automata/dataset.hh"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <unordered_set>
+
+#include "automata/io.hh"
+#include "automata/random.hh"
+#include "automata/sampler.hh"
+
+namespace ltlkit::automata {
+
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+
+// ------------------------------------------------------------------ ranges, formats
+
+Result<LengthRange> parse_length_range(const std::string& text) {
+    auto bad = [&](const std::string& why) {
+        return make_error("bad length range '" + text + "': " + why + " (expected A:B with A <= B, e.g. 1:40)");
+    };
+    auto parse_num = [](const std::string& s, std::size_t& out) {
+        if (s.empty() || s.size() > 12) return false;
+        out = 0;
+        for (char c : s) {
+            if (c < '0' || c > '9') return false;
+            out = out * 10 + static_cast<std::size_t>(c - '0');
+        }
+        return true;
+    };
+    LengthRange r;
+    auto colon = text.find(':');
+    if (colon == std::string::npos) {
+        if (!parse_num(text, r.lo)) return bad("not a number");
+        r.hi = r.lo;
+        return r;
+    }
+    if (!parse_num(text.substr(0, colon), r.lo) || !parse_num(text.substr(colon + 1), r.hi))
+        return bad("not two numbers");
+    if (r.lo > r.hi) return bad("the start is after the end");
+    return r;
+}
+
+std::string to_string(const LengthRange& r) { return std::to_string(r.lo) + ":" + std::to_string(r.hi); }
+
+Result<DatasetFormat> parse_dataset_format(const std::string& text) {
+    if (text == "tsv") return DatasetFormat::Tsv;
+    if (text == "jsonl") return DatasetFormat::Jsonl;
+    if (text == "flare") return DatasetFormat::Flare;
+    return make_error("unknown dataset format '" + text + "' (expected tsv, jsonl or flare)");
+}
+
+std::string to_string(DatasetFormat f) {
+    switch (f) {
+        case DatasetFormat::Tsv: return "tsv";
+        case DatasetFormat::Jsonl: return "jsonl";
+        case DatasetFormat::Flare: return "flare";
+    }
+    return "tsv";
+}
+
+const Split* Dataset::find(const std::string& name) const {
+    auto it = splits.find(name);
+    return it == splits.end() ? nullptr : &it->second;
+}
+
+// ------------------------------------------------------------------ SHA-256 (FIPS 180-4)
+
+std::string sha256_hex(const std::string& data) {
+    static constexpr std::array<std::uint32_t, 64> k = {
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+    std::uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                          0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    auto rotr = [](std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
+    auto block = [&](const unsigned char* p) {
+        std::uint32_t w[64];
+        for (int i = 0; i < 16; ++i)
+            w[i] = (std::uint32_t(p[4 * i]) << 24) | (std::uint32_t(p[4 * i + 1]) << 16) |
+                   (std::uint32_t(p[4 * i + 2]) << 8) | std::uint32_t(p[4 * i + 3]);
+        for (int i = 16; i < 64; ++i) {
+            std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+            std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+        }
+        std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+        for (int i = 0; i < 64; ++i) {
+            std::uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+            std::uint32_t ch = (e & f) ^ (~e & g);
+            std::uint32_t t1 = hh + S1 + ch + k[i] + w[i];
+            std::uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+            std::uint32_t mj = (a & b) ^ (a & c) ^ (b & c);
+            std::uint32_t t2 = S0 + mj;
+            hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+        }
+        h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+    };
+    const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
+    std::size_t n = data.size(), i = 0;
+    for (; i + 64 <= n; i += 64) block(bytes + i);
+    unsigned char tail[128] = {};
+    std::size_t rest = n - i;
+    std::memcpy(tail, bytes + i, rest);
+    tail[rest] = 0x80;
+    std::size_t tail_len = rest + 1 + 8 <= 64 ? 64 : 128;
+    std::uint64_t bits = static_cast<std::uint64_t>(n) * 8;
+    for (int j = 0; j < 8; ++j) tail[tail_len - 1 - j] = static_cast<unsigned char>(bits >> (8 * j));
+    block(tail);
+    if (tail_len == 128) block(tail + 64);
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (std::uint32_t v : h)
+        for (int j = 7; j >= 0; --j) out += hex[(v >> (4 * j)) & 0xf];
+    return out;
+}
+
+namespace {
+
+struct WordHash {
+    std::size_t operator()(const Word& w) const {
+        std::uint64_t x = 0xcbf29ce484222325ULL ^ w.size();
+        for (Symbol s : w) x = (x ^ s) * 0x100000001b3ULL;
+        return static_cast<std::size_t>(splitmix64(x));
+    }
+};
+using WordSet = std::unordered_set<Word, WordHash>;
+
+std::string json_escape(const std::string& s) { return ojson(s).dump(); }
+
+// The text of one split in the chosen format. Words are written as in format_word (SPEC §3).
+class SplitWriter {
+public:
+    SplitWriter(std::string name, DatasetFormat format, bool pairs, const std::vector<std::string>& alphabet)
+        : name_(std::move(name)), format_(format), pairs_(pairs), alphabet_(alphabet),
+          single_(single_char_alphabet(alphabet)) {
+        for (const auto& s : alphabet) {
+            std::string e = json_escape(s);
+            escaped_.push_back(e.substr(1, e.size() - 2));
+        }
+    }
+
+    void add(const Word& w, bool label, long pair) {
+        ++words_;
+        symbols_ += w.size();
+        ++counts_[w.size()][label ? 1 : 0];
+        switch (format_) {
+            case DatasetFormat::Tsv:
+                append_word(main_, w, single_ ? "" : " ", alphabet_);
+                main_ += label ? "\t1" : "\t0";
+                if (pairs_) {
+                    main_ += '\t';
+                    main_ += std::to_string(pair);
+                }
+                main_ += '\n';
+                break;
+            case DatasetFormat::Jsonl:
+                main_ += "{\"word\": \"";
+                append_word(main_, w, single_ ? "" : " ", escaped_);
+                main_ += label ? "\", \"label\": 1" : "\", \"label\": 0";
+                if (pairs_) {
+                    main_ += ", \"pair\": ";
+                    main_ += std::to_string(pair);
+                }
+                main_ += "}\n";
+                break;
+            case DatasetFormat::Flare:
+                append_word(main_, w, " ", alphabet_);
+                main_ += '\n';
+                labels_ += label ? "1\n" : "0\n";
+                if (pairs_) {
+                    pairs_text_ += std::to_string(pair);
+                    pairs_text_ += '\n';
+                }
+                break;
+        }
+    }
+
+    // (relative path, content) of every file of the split.
+    std::vector<std::pair<std::string, const std::string*>> files() const {
+        switch (format_) {
+            case DatasetFormat::Tsv: return {{name_ + ".tsv", &main_}};
+            case DatasetFormat::Jsonl: return {{name_ + ".jsonl", &main_}};
+            case DatasetFormat::Flare: {
+                std::vector<std::pair<std::string, const std::string*>> out = {
+                    {name_ + "/main.tok", &main_}, {name_ + "/labels.txt", &labels_}};
+                if (pairs_) out.push_back({name_ + "/pairs.txt", &pairs_text_});
+                return out;
+            }
+        }
+        return {};
+    }
+
+    const std::string& name() const { return name_; }
+    bool has_pairs() const { return pairs_; }
+    std::uint64_t words() const { return words_; }
+    std::uint64_t symbols() const { return symbols_; }
+    const std::map<std::size_t, std::array<std::uint64_t, 2>>& counts() const { return counts_; }
+
+private:
+    static void append_word(std::string& out, const Word& w, const char* sep,
+                            const std::vector<std::string>& names) {
+        const bool no_sep = sep[0] == '\0';
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            if (!no_sep && i > 0) out += sep;
+            const std::string& s = names[w[i]];
+            if (s.size() == 1) out += s[0];
+            else out += s;
+        }
+    }
+
+    std::string name_;
+    DatasetFormat format_;
+    bool pairs_;
+    std::vector<std::string> alphabet_, escaped_;
+    bool single_;
+    std::string main_, labels_, pairs_text_;
+    std::uint64_t words_ = 0, symbols_ = 0;
+    std::map<std::size_t, std::array<std::uint64_t, 2>> counts_;
+};
+
+std::uint64_t seed_for(std::uint64_t seed, const std::string& purpose, std::size_t n, int label) {
+    return derive_seed({kDatasetGeneratorVersion, std::to_string(seed), purpose, std::to_string(n),
+                        std::to_string(label)});
+}
+
+bool dfa_accepts(const Dfa& d, const Word& w) {
+    State q = d.initial;
+    const std::size_t k = d.num_symbols();
+    for (Symbol a : w) q = d.delta[q * k + a];
+    return d.accepting[q] != 0;
+}
+
+ojson word_json(const Dfa& d, const Word& w) { return format_word(d.alphabet, w); }
+
+// Everything that determines the bytes of the dataset.
+ojson arguments_json(const Dfa& dfa, const DatasetOptions& o) {
+    ojson a;
+    a["generator_version"] = kDatasetGeneratorVersion;
+    a["language"] = {{"name", o.language_name}, {"kind", o.language_kind}, {"text", o.language_text}};
+    a["dfa"] = ojson::parse(to_json(dfa));
+    a["seed"] = o.seed;
+    a["format"] = to_string(o.format);
+    a["train_lengths"] = to_string(o.train);
+    a["test_lengths"] = to_string(o.test);
+    a["per_length"] = o.per_length;
+    a["boundary_per_length"] = o.boundary_per_length;
+    a["adversarial_per_family"] = o.adversarial_per_family;
+    ojson adv = ojson::array();
+    for (const auto& spec : o.adversarial) {
+        ojson fams = ojson::array();
+        for (const auto& f : spec.families)
+            fams.push_back({{"x", word_json(dfa, f.x)}, {"p", word_json(dfa, f.p)}, {"y", word_json(dfa, f.y)},
+                            {"z", word_json(dfa, f.z)}, {"r_min", f.r_min}, {"note", f.note}});
+        adv.push_back({{"arch", spec.arch}, {"families", fams}});
+    }
+    a["adversarial"] = adv;
+    a["extra"] = ojson::parse(o.extra_meta_json.empty() ? "{}" : o.extra_meta_json);
+    return a;
+}
+
+bool dir_is_empty(const fs::path& dir) {
+    std::error_code ec;
+    if (!fs::exists(dir, ec)) return true;
+    return fs::is_directory(dir, ec) && fs::directory_iterator(dir, ec) == fs::directory_iterator();
+}
+
+struct Planned {
+    std::uint64_t done = 0, total = 0;
+    std::uint64_t last_report = 0;
+    const DatasetOptions* o = nullptr;
+    void add(std::uint64_t s) {
+        done += s;
+        if (o->progress && (done - last_report >= (1u << 20) || done >= total)) {
+            last_report = done;
+            o->progress(std::min(done, total), total);
+        }
+    }
+};
+
+}  // namespace
+
+// ------------------------------------------------------------------ generation
+
+Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_text,
+                                        const DatasetOptions& o) {
+    if (auto v = dfa.validate(); !v.ok()) return v.error();
+    if (o.per_length == 0) return make_error("--per-length must be at least 1");
+    for (const auto& spec : o.adversarial) {
+        if (spec.arch.empty() ||
+            spec.arch.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos)
+            return make_error("bad architecture name '" + spec.arch + "' for an adversarial set");
+        for (const auto& f : spec.families)
+            for (const Word* w : {&f.x, &f.p, &f.y, &f.z})
+                for (Symbol a : *w)
+                    if (a >= dfa.num_symbols())
+                        return make_error("adversarial family for " + spec.arch + " uses symbol index " +
+                                          std::to_string(a) + " outside the alphabet");
+    }
+    const fs::path dir(dir_text);
+    const ojson args = arguments_json(dfa, o);
+
+    // --- an existing DIR: same arguments -> verify; other content -> --force
+    std::error_code ec;
+    std::vector<std::string> old_files;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        return io_error(dir_text + ": exists and is not a directory");
+    if (!dir_is_empty(dir)) {
+        ojson old;
+        bool have_old = false;
+        if (fs::exists(dir / "meta.json")) {
+            auto text = read_file((dir / "meta.json").string());
+            if (text.ok()) {
+                try {
+                    old = ojson::parse(*text);
+                    have_old = old.is_object();
+                } catch (const std::exception&) {
+                    have_old = false;
+                }
+            }
+        }
+        if (have_old && old.contains("files") && old["files"].is_object())
+            for (auto it = old["files"].begin(); it != old["files"].end(); ++it) old_files.push_back(it.key());
+        if (have_old && old.contains("arguments") && old["arguments"] == args) {
+            GenerateReport rep;
+            rep.unchanged = true;
+            std::string bad;
+            for (auto it = old["files"].begin(); it != old["files"].end(); ++it) {
+                auto content = read_file((dir / it.key()).string());
+                if (!content.ok() || sha256_hex(*content) != it.value().get<std::string>()) {
+                    bad = it.key();
+                    break;
+                }
+                rep.files.push_back(it.key());
+            }
+            if (bad.empty()) {
+                rep.words = old.value("words", std::uint64_t{0});
+                rep.symbols = old.value("symbols", std::uint64_t{0});
+                if (old.contains("shortfalls"))
+                    for (const auto& s : old["shortfalls"]) rep.shortfalls.push_back(s.value("text", ""));
+                return rep;
+            }
+            if (!o.force)
+                return make_error((dir / bad).string() +
+                                  ": missing or does not match its hash in meta.json (edited?); "
+                                  "use --force to regenerate the dataset");
+        } else if (!o.force) {
+            return make_error(dir_text + ": not empty and " +
+                              (have_old ? std::string("holds a dataset generated with other arguments")
+                                        : std::string("holds no ltlkit dataset")) +
+                              "; use --force to write into it");
+        }
+        // Forced: drop the old meta.json first, so an interrupted run leaves no stale claim.
+        fs::remove(dir / "meta.json", ec);
+    }
+    fs::create_directories(dir, ec);
+    if (ec) return io_error(dir_text + ": cannot create directory: " + ec.message());
+
+    // --- counts
+    const std::size_t max_len = std::max(o.train.hi, o.test.hi);
+    auto sampler_r = Sampler::create(dfa, max_len, o.max_table_bytes);
+    if (!sampler_r.ok()) return sampler_r.error();
+    const Sampler& sampler = *sampler_r;
+
+    GenerateReport rep;
+    ojson shortfalls = ojson::array();
+    auto shortfall = [&](const std::string& split, std::size_t n, int label, std::uint64_t asked,
+                         std::uint64_t got) {
+        ojson j = {{"split", split}, {"length", n}};
+        std::string text = split + ": length " + std::to_string(n);
+        if (label >= 0) {
+            std::string available = sampler.count_exact(n, label == 1);
+            j["label"] = label;
+            j["available"] = available;
+            text += ", label " + std::to_string(label) + ": asked " + std::to_string(asked) + ", got " +
+                    std::to_string(got) + " (" + available + " words exist" +
+                    (split == "train" ? "" : ", earlier splits at this length come first") + ")";
+        } else {
+            text += ": asked " + std::to_string(asked) + " pairs, got " + std::to_string(got) +
+                    " (few words have a neighbour of the other label)";
+        }
+        j["asked"] = asked;
+        j["got"] = got;
+        j["text"] = text;
+        shortfalls.push_back(j);
+        rep.shortfalls.push_back(text);
+    };
+
+    const auto& alphabet = dfa.alphabet;
+    SplitWriter train("train", o.format, false, alphabet), validation("validation", o.format, false, alphabet),
+        test("test", o.format, false, alphabet);
+    const std::size_t quota[2] = {o.per_length / 2, o.per_length - o.per_length / 2};
+
+    Planned plan;
+    plan.o = &o;
+    for (std::size_t n = o.train.lo; n <= o.train.hi; ++n) plan.total += 2 * n * o.per_length;
+    for (std::size_t n = o.test.lo; n <= o.test.hi; ++n) plan.total += n * (o.per_length + 2 * o.boundary_per_length);
+
+    // --- train, validation, test: per length, one pool of distinct words per label dealt in that order
+    WordSet train_words;  // train and validation words, kept out of test / boundary at shared lengths
+    std::size_t lo = std::min(o.train.lo, o.test.lo);
+    for (std::size_t n = lo; n <= max_len; ++n) {
+        std::vector<SplitWriter*> parts;
+        if (o.train.contains(n)) {
+            parts.push_back(&train);
+            parts.push_back(&validation);
+        }
+        if (o.test.contains(n)) parts.push_back(&test);
+        if (parts.empty()) continue;
+        std::vector<std::vector<Example>> got(parts.size());
+        for (int label = 1; label >= 0; --label) {
+            const std::size_t q = quota[label];
+            if (q == 0) continue;
+            const std::size_t needed = q * parts.size();
+            Rng rng(seed_for(o.seed, "pool", n, label));
+            std::vector<Word> pool;
+            if (sampler.has_at_least(n, label, 4 * static_cast<std::uint64_t>(needed))) {
+                // Many words: uniform draws, duplicates redrawn (>= 3/4 of draws are new).
+                WordSet seen;
+                pool.reserve(needed);
+                std::size_t draws = 0;
+                while (pool.size() < needed) {
+                    if (++draws > 64 * needed + 1024)
+                        return make_error("internal: sampler keeps repeating words at length " + std::to_string(n));
+                    Word w = sampler.sample(n, label, rng);
+                    if (seen.insert(w).second) pool.push_back(std::move(w));
+                }
+            } else {
+                // Few words: all of them (lexicographic), shuffled.
+                pool = sampler.enumerate(n, label, 4 * needed);
+                rng.shuffle(pool);
+            }
+            std::size_t next = 0;
+            for (std::size_t i = 0; i < parts.size(); ++i) {
+                std::size_t take = std::min(q, pool.size() - next);
+                for (std::size_t j = 0; j < take; ++j) got[i].push_back({std::move(pool[next + j]), label == 1, -1});
+                next += take;
+                if (take < q) shortfall(parts[i]->name(), n, label, q, take);
+            }
+        }
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            Rng mix(seed_for(o.seed, "order-" + parts[i]->name(), n, 0));
+            mix.shuffle(got[i]);
+            for (auto& e : got[i]) {
+                parts[i]->add(e.word, e.label, -1);
+                if (parts[i] != &test) train_words.insert(std::move(e.word));
+            }
+            plan.add(n * got[i].size());
+        }
+    }
+
+    // --- boundary: per test length, pairs (w, w') at edit distance 1 with different labels
+    SplitWriter boundary("boundary", o.format, true, alphabet);
+    long pair_id = 0;
+    const std::size_t S = dfa.num_states(), K = dfa.num_symbols();
+    std::vector<std::uint8_t> good;  // good[i * S + q]: δ(q, w[i..n)) is accepting
+    std::vector<State> prefix;
+    for (std::size_t n = o.test.lo; n <= o.test.hi && o.boundary_per_length > 0; ++n) {
+        Rng rng(seed_for(o.seed, "boundary", n, 0));
+        std::size_t made = 0, attempts = 0;
+        while (made < o.boundary_per_length && attempts < 8 * o.boundary_per_length) {
+            ++attempts;
+            bool label = (attempts % 2) == 1;
+            if (!sampler.has_words(n, label)) label = !label;
+            Word w = sampler.sample(n, label, rng);
+            // Prefix states and suffix acceptance table (O(n·S)).
+            prefix.assign(n + 1, dfa.initial);
+            for (std::size_t i = 0; i < n; ++i) prefix[i + 1] = dfa.next(prefix[i], w[i]);
+            good.assign((n + 1) * S, 0);
+            for (std::size_t q = 0; q < S; ++q) good[n * S + q] = dfa.accepting[q];
+            for (std::size_t i = n; i-- > 0;)
+                for (std::size_t q = 0; q < S; ++q) good[i * S + q] = good[(i + 1) * S + dfa.next(q, w[i])];
+            // Edits that flip the label: substitution (i, b), insertion (i, b) for i <= n, deletion i.
+            auto flips = [&](int kind, std::size_t i, std::size_t b) -> bool {
+                if (kind == 0) return b != w[i] && good[(i + 1) * S + dfa.next(prefix[i], b)] != label;
+                if (kind == 1) return good[i * S + dfa.next(prefix[i], b)] != label;
+                return good[(i + 1) * S + prefix[i]] != label;
+            };
+            auto result_ok = [&](std::size_t len) { return len > 0 || n > 0; };
+            std::uint64_t count = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t b = 0; b < K; ++b) count += flips(0, i, b);
+            for (std::size_t i = 0; i <= n; ++i)
+                for (std::size_t b = 0; b < K; ++b) count += flips(1, i, b);
+            if (n > 0 && result_ok(n - 1))
+                for (std::size_t i = 0; i < n; ++i) count += flips(2, i, 0);
+            if (count == 0) continue;
+            std::uint64_t pick = rng.below(count);
+            Word e;
+            auto choose = [&]() {
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t b = 0; b < K; ++b)
+                        if (flips(0, i, b) && pick-- == 0) {
+                            e = w;
+                            e[i] = static_cast<Symbol>(b);
+                            return;
+                        }
+                for (std::size_t i = 0; i <= n; ++i)
+                    for (std::size_t b = 0; b < K; ++b)
+                        if (flips(1, i, b) && pick-- == 0) {
+                            e = w;
+                            e.insert(e.begin() + static_cast<long>(i), static_cast<Symbol>(b));
+                            return;
+                        }
+                for (std::size_t i = 0; i < n; ++i)
+                    if (flips(2, i, 0) && pick-- == 0) {
+                        e = w;
+                        e.erase(e.begin() + static_cast<long>(i));
+                        return;
+                    }
+            };
+            choose();
+            if (train_words.count(w) || train_words.count(e)) continue;  // keep training words out
+            boundary.add(w, label, pair_id);
+            boundary.add(e, !label, pair_id);
+            ++pair_id;
+            ++made;
+            plan.add(w.size() + e.size());
+        }
+        if (made < o.boundary_per_length) shortfall("boundary", n, -1, o.boundary_per_length, made);
+    }
+
+    // --- adversarial: per architecture, pairs x p^r y / x p^r z at lengths spread over the test range
+    std::vector<SplitWriter> adversarial;
+    ojson adv_meta = ojson::object();
+    for (const auto& spec : o.adversarial) {
+        adversarial.emplace_back("adversarial-" + spec.arch, o.format, true, alphabet);
+        SplitWriter& out = adversarial.back();
+        ojson fam_meta = ojson::array();
+        long id = 0;
+        for (std::size_t fi = 0; fi < spec.families.size(); ++fi) {
+            const PairFamily& f = spec.families[fi];
+            ojson fm = {{"x", word_json(dfa, f.x)}, {"p", word_json(dfa, f.p)}, {"y", word_json(dfa, f.y)},
+                        {"z", word_json(dfa, f.z)}, {"r_min", f.r_min}, {"note", f.note}};
+            auto skip = [&](const std::string& why) {
+                std::string text = "adversarial-" + spec.arch + ": family " + std::to_string(fi) + " skipped: " + why;
+                fm["skipped"] = why;
+                rep.skipped_families.push_back(text);
+            };
+            const std::size_t base_short = f.x.size() + std::min(f.y.size(), f.z.size());
+            const std::size_t base_long = f.x.size() + std::max(f.y.size(), f.z.size());
+            if (f.p.empty()) {
+                skip("the pumped word p is empty");
+                fam_meta.push_back(fm);
+                continue;
+            }
+            const std::size_t P = f.p.size();
+            std::size_t r_lo = std::max<std::size_t>(f.r_min, o.test.lo > base_short ? (o.test.lo - base_short + P - 1) / P : 0);
+            if (o.test.hi < base_long || (o.test.hi - base_long) / P < r_lo) {
+                skip("its words x p^r y, x p^r z (r >= " + std::to_string(f.r_min) + ") do not fit in lengths " +
+                     to_string(o.test));
+                fam_meta.push_back(fm);
+                continue;
+            }
+            std::size_t r_hi = (o.test.hi - base_long) / P;
+            std::size_t want = std::min<std::size_t>(o.adversarial_per_family, r_hi - r_lo + 1);
+            std::vector<std::size_t> rs;
+            for (std::size_t j = 0; j < want; ++j) {
+                std::size_t r = want == 1 ? r_lo : r_lo + j * (r_hi - r_lo) / (want - 1);
+                if (rs.empty() || rs.back() != r) rs.push_back(r);
+            }
+            std::size_t made = 0;
+            ojson same = ojson::array();
+            for (std::size_t r : rs) {
+                Word u = f.x;
+                for (std::size_t t = 0; t < r; ++t) u.insert(u.end(), f.p.begin(), f.p.end());
+                Word v = u;
+                u.insert(u.end(), f.y.begin(), f.y.end());
+                v.insert(v.end(), f.z.begin(), f.z.end());
+                bool lu = dfa_accepts(dfa, u), lv = dfa_accepts(dfa, v);
+                if (lu == lv) {
+                    same.push_back(r);
+                    continue;
+                }
+                out.add(u, lu, id);
+                out.add(v, lv, id);
+                ++id;
+                ++made;
+                plan.add(u.size() + v.size());
+            }
+            fm["r"] = {{"from", rs.front()}, {"to", rs.back()}, {"pairs", made}};
+            if (!same.empty()) {
+                fm["r_without_difference"] = same;
+                rep.skipped_families.push_back("adversarial-" + spec.arch + ": family " + std::to_string(fi) +
+                                               ": " + std::to_string(same.size()) +
+                                               " values of r give words with the same label (not written)");
+            }
+            fam_meta.push_back(fm);
+        }
+        adv_meta[spec.arch] = {{"file", out.files().front().first}, {"pairs", id}, {"families", fam_meta}};
+    }
+
+    // --- write the files, then meta.json
+    std::vector<const SplitWriter*> all = {&train, &validation, &test, &boundary};
+    for (const auto& a : adversarial) all.push_back(&a);
+    ojson files = ojson::object();
+    ojson splits = ojson::object();
+    for (const SplitWriter* s : all) {
+        ojson sj;
+        if (s == &train || s == &validation) sj["lengths"] = to_string(o.train);
+        else sj["lengths"] = to_string(o.test);
+        if (s == &boundary) sj["note"] = "pairs at edit distance 1 (substitution, insertion or deletion) with different labels; sources drawn at the test lengths";
+        ojson flist = ojson::array();
+        for (const auto& [path, content] : s->files()) {
+            fs::create_directories((dir / path).parent_path(), ec);
+            auto w = write_file_atomic((dir / path).string(), *content);
+            if (!w.ok()) return w.error();
+            files[path] = sha256_hex(*content);
+            flist.push_back(path);
+            rep.files.push_back(path);
+        }
+        sj["files"] = flist;
+        sj["pairs"] = s->has_pairs();
+        sj["words"] = s->words();
+        sj["symbols"] = s->symbols();
+        ojson counts = ojson::object();
+        for (const auto& [n, c] : s->counts()) counts[std::to_string(n)] = {{"1", c[1]}, {"0", c[0]}};
+        sj["counts"] = counts;
+        splits[s->name()] = sj;
+        rep.words += s->words();
+        rep.symbols += s->symbols();
+    }
+    // Stale files of an earlier (forced-over) dataset.
+    for (const auto& f : old_files)
+        if (!files.contains(f)) fs::remove(dir / f, ec);
+
+    ojson meta;
+    meta["generator"] = "ltlkit generate";
+    meta["generator_version"] = kDatasetGeneratorVersion;
+    meta["language"] = args["language"];
+    meta["alphabet"] = alphabet;
+    meta["dfa"] = args["dfa"];
+    meta["seed"] = o.seed;
+    meta["count_method"] = sampler.count_method();
+    meta["sampling"] =
+        "uniform among the words of each length and label: exact counts for reporting, log2-double "
+        "counts for the walk (uniform up to double rounding); distinct words within a split; at "
+        "lengths shared by several splits one pool per label is dealt to train, then validation, "
+        "then test";
+    meta["format"] = to_string(o.format);
+    meta["per_length"] = o.per_length;
+    meta["balance"] = "per length: ceil(per_length/2) positive, floor(per_length/2) negative, fewer where fewer exist";
+    meta["splits"] = splits;
+    meta["adversarial"] = adv_meta;
+    meta["shortfalls"] = shortfalls;
+    ojson skipped = ojson::array();
+    for (const auto& s : rep.skipped_families) skipped.push_back(s);
+    meta["skipped_families"] = skipped;
+    meta["words"] = rep.words;
+    meta["symbols"] = rep.symbols;
+    meta["extra"] = args["extra"];
+    meta["files"] = files;
+    meta["arguments"] = args;
+    auto w = write_file_atomic((dir / "meta.json").string(), meta.dump(2) + "\n");
+    if (!w.ok()) return w.error();
+    if (o.progress) o.progress(plan.total, plan.total);
+    return rep;
+}
+
+// ------------------------------------------------------------------ reading
+
+namespace {
+
+Error at(const std::string& file, std::size_t line, const std::string& message, const std::string& source = "") {
+    Error e = make_error(message);
+    e.origin = file;
+    e.line = static_cast<int>(line);
+    e.source_line = source.size() > 200 ? source.substr(0, 200) + "..." : source;
+    return e;
+}
+
+// Fast word parser matching parse_word (SPEC §3); falls back to parse_word for the error message.
+class WordParser {
+public:
+    explicit WordParser(const std::vector<std::string>& alphabet) : alphabet_(alphabet) {
+        single_ = single_char_alphabet(alphabet);
+        table_.fill(-1);
+        for (std::size_t i = 0; i < alphabet.size(); ++i) {
+            index_[alphabet[i]] = static_cast<Symbol>(i);
+            if (alphabet[i].size() == 1) table_[static_cast<unsigned char>(alphabet[i][0])] = static_cast<int>(i);
+        }
+    }
+    Result<Word> parse(const std::string& text) const {
+        Word w;
+        w.reserve(text.size());
+        if (single_) {
+            for (char c : text) {
+                if (c == ' ') continue;
+                int s = table_[static_cast<unsigned char>(c)];
+                if (s < 0) return parse_word(alphabet_, text);
+                w.push_back(static_cast<Symbol>(s));
+            }
+            return w;
+        }
+        std::size_t i = 0;
+        while (i < text.size()) {
+            while (i < text.size() && text[i] == ' ') ++i;
+            if (i >= text.size()) break;
+            std::size_t j = text.find(' ', i);
+            if (j == std::string::npos) j = text.size();
+            auto it = index_.find(text.substr(i, j - i));
+            if (it == index_.end()) return parse_word(alphabet_, text);
+            w.push_back(it->second);
+            i = j;
+        }
+        return w;
+    }
+
+private:
+    const std::vector<std::string>& alphabet_;
+    bool single_ = true;
+    std::array<int, 256> table_{};
+    std::map<std::string, Symbol> index_;
+};
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        std::size_t j = text.find('\n', i);
+        if (j == std::string::npos) j = text.size();
+        std::string line = text.substr(i, j - i);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        lines.push_back(std::move(line));
+        i = j + 1;
+    }
+    return lines;
+}
+
+bool parse_long(const std::string& s, long& out) {
+    if (s.empty() || s.size() > 18) return false;
+    out = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9') return false;
+        out = out * 10 + (c - '0');
+    }
+    return true;
+}
+
+}  // namespace
+
+Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
+    const fs::path dir(dir_text);
+    const std::string meta_path = (dir / "meta.json").string();
+    if (!fs::exists(meta_path)) return make_error(meta_path + ": not found (is " + dir_text + " a dataset written by ltlkit generate?)");
+    auto meta_text = read_file(meta_path);
+    if (!meta_text.ok()) return meta_text.error();
+    Dataset ds;
+    ds.meta_json = *meta_text;
+    ojson meta;
+    try {
+        meta = ojson::parse(*meta_text);
+    } catch (const std::exception& e) {
+        return at(meta_path, 0, std::string("not valid JSON: ") + e.what());
+    }
+    if (!meta.is_object() || !meta.contains("dfa") || !meta.contains("splits") || !meta["splits"].is_object())
+        return at(meta_path, 0, "missing \"dfa\" or \"splits\"");
+    auto dfa = dfa_from_json(meta["dfa"].dump());
+    if (!dfa.ok()) {
+        Error e = dfa.error();
+        e.message = "\"dfa\": " + e.message;
+        e.origin = meta_path;
+        return e;
+    }
+    ds.dfa = *dfa;
+    ds.alphabet = ds.dfa.alphabet;
+    DatasetFormat format = DatasetFormat::Tsv;
+    if (meta.contains("format")) {
+        auto f = parse_dataset_format(meta.value("format", std::string("tsv")));
+        if (!f.ok()) return at(meta_path, 0, f.error().message);
+        format = *f;
+    }
+    WordParser parser(ds.alphabet);
+    for (auto it = meta["splits"].begin(); it != meta["splits"].end(); ++it) {
+        Split split;
+        split.name = it.key();
+        const ojson& sj = it.value();
+        const bool pairs = sj.value("pairs", false);
+        std::vector<std::string> files;
+        if (sj.contains("files"))
+            for (const auto& f : sj["files"]) files.push_back(f.get<std::string>());
+        if (files.empty()) return at(meta_path, 0, "split '" + split.name + "' lists no files");
+        split.file = format == DatasetFormat::Flare ? split.name : files.front();
+        auto check = [&](const Example& e, const std::string& file, std::size_t line, const std::string& src) -> std::optional<Error> {
+            if (check_labels && dfa_accepts(ds.dfa, e.word) != e.label)
+                return at(file, line, std::string("label ") + (e.label ? "1" : "0") + " disagrees with the DFA, which " +
+                                          (e.label ? "rejects" : "accepts") + " the word", src);
+            return std::nullopt;
+        };
+        if (format == DatasetFormat::Flare) {
+            std::string main_path = (dir / (split.name + "/main.tok")).string();
+            std::string labels_path = (dir / (split.name + "/labels.txt")).string();
+            auto main = read_file(main_path);
+            if (!main.ok()) return main.error();
+            auto labels = read_file(labels_path);
+            if (!labels.ok()) return labels.error();
+            auto wl = split_lines(*main), ll = split_lines(*labels);
+            std::vector<std::string> pl;
+            std::string pairs_path = (dir / (split.name + "/pairs.txt")).string();
+            if (pairs) {
+                auto p = read_file(pairs_path);
+                if (!p.ok()) return p.error();
+                pl = split_lines(*p);
+            }
+            if (ll.size() != wl.size())
+                return at(labels_path, std::min(ll.size(), wl.size()) + 1,
+                          std::to_string(ll.size()) + " labels for " + std::to_string(wl.size()) + " words in main.tok");
+            if (pairs && pl.size() != wl.size())
+                return at(pairs_path, std::min(pl.size(), wl.size()) + 1,
+                          std::to_string(pl.size()) + " pair ids for " + std::to_string(wl.size()) + " words in main.tok");
+            for (std::size_t i = 0; i < wl.size(); ++i) {
+                Example e;
+                auto w = parser.parse(wl[i]);
+                if (!w.ok()) return at(main_path, i + 1, w.error().message, wl[i]);
+                e.word = std::move(*w);
+                if (ll[i] != "0" && ll[i] != "1") return at(labels_path, i + 1, "label must be 0 or 1, got '" + ll[i] + "'", ll[i]);
+                e.label = ll[i] == "1";
+                if (pairs && !parse_long(pl[i], e.pair))
+                    return at(pairs_path, i + 1, "pair id must be a non-negative integer, got '" + pl[i] + "'", pl[i]);
+                if (auto err = check(e, main_path, i + 1, wl[i])) return *err;
+                split.examples.push_back(std::move(e));
+            }
+        } else {
+            const std::string path = (dir / files.front()).string();
+            auto text = read_file(path);
+            if (!text.ok()) return text.error();
+            auto lines = split_lines(*text);
+            split.examples.reserve(lines.size());
+            for (std::size_t i = 0; i < lines.size(); ++i) {
+                const std::string& line = lines[i];
+                Example e;
+                std::string word_text, label_text, pair_text;
+                bool has_pair = false;
+                if (format == DatasetFormat::Tsv) {
+                    std::vector<std::string> cols;
+                    std::size_t a = 0;
+                    while (true) {
+                        std::size_t b = line.find('\t', a);
+                        cols.push_back(line.substr(a, b == std::string::npos ? std::string::npos : b - a));
+                        if (b == std::string::npos) break;
+                        a = b + 1;
+                    }
+                    if (cols.size() != (pairs ? 3u : 2u))
+                        return at(path, i + 1, "expected " + std::string(pairs ? "3 columns word<TAB>label<TAB>pair" : "2 columns word<TAB>label") +
+                                                   ", got " + std::to_string(cols.size()), line);
+                    word_text = cols[0];
+                    label_text = cols[1];
+                    if (pairs) {
+                        pair_text = cols[2];
+                        has_pair = true;
+                    }
+                } else {
+                    ojson j;
+                    try {
+                        j = ojson::parse(line);
+                    } catch (const std::exception&) {
+                        return at(path, i + 1, "not a JSON object", line);
+                    }
+                    if (!j.is_object() || !j.contains("word") || !j["word"].is_string() || !j.contains("label"))
+                        return at(path, i + 1, "expected {\"word\": \"...\", \"label\": 0|1" + std::string(pairs ? ", \"pair\": N}" : "}"), line);
+                    word_text = j["word"].get<std::string>();
+                    if (j["label"].is_number_integer()) label_text = std::to_string(j["label"].get<long>());
+                    else label_text = j["label"].dump();
+                    if (pairs) {
+                        if (!j.contains("pair") || !j["pair"].is_number_integer())
+                            return at(path, i + 1, "missing integer \"pair\"", line);
+                        pair_text = std::to_string(j["pair"].get<long>());
+                        has_pair = true;
+                    }
+                }
+                auto w = parser.parse(word_text);
+                if (!w.ok()) return at(path, i + 1, w.error().message, line);
+                e.word = std::move(*w);
+                if (label_text != "0" && label_text != "1")
+                    return at(path, i + 1, "label must be 0 or 1, got '" + label_text + "'", line);
+                e.label = label_text == "1";
+                if (has_pair && !parse_long(pair_text, e.pair))
+                    return at(path, i + 1, "pair id must be a non-negative integer, got '" + pair_text + "'", line);
+                if (auto err = check(e, path, i + 1, line)) return *err;
+                split.examples.push_back(std::move(e));
+            }
+        }
+        ds.splits[split.name] = std::move(split);
+    }
+    return ds;
+}
+
+}  // namespace ltlkit::automata

@@ -1,0 +1,120 @@
+// Datasets (SPEC §8, issue 5): balanced, uniformly sampled, reproducible splits of a regular
+// language given by its minimal DFA, plus boundary pairs (edit distance 1, labels differ) and
+// adversarial pairs from the classifier's witness families; and the reader used by
+// `train --dataset DIR` / `eval --dataset DIR`.
+//
+// Layout of DIR (format tsv): meta.json, train.tsv, validation.tsv, test.tsv, boundary.tsv,
+// adversarial-<arch>.tsv; lines `word<TAB>label[<TAB>pair]` (label 1/0, words as in SPEC §3).
+// Format jsonl: the same files with `.jsonl`, one {"word": "...", "label": 1[, "pair": 7]} per line.
+// Format flare (FLaRe layout): one subfolder per split (train/, validation/, test/, boundary/,
+// adversarial-<arch>/) with main.tok (one word per line, symbols separated by single spaces, the
+// empty word an empty line), labels.txt (1/0 per line) and, for pair splits, pairs.txt.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "automata/dfa.hh"
+
+namespace ltlkit::automata {
+
+// Inclusive range of word lengths, written "A:B".
+struct LengthRange {
+    std::size_t lo = 0, hi = 0;
+    bool contains(std::size_t n) const { return lo <= n && n <= hi; }
+    std::size_t size() const { return hi - lo + 1; }
+    friend bool operator==(const LengthRange&, const LengthRange&) = default;
+};
+// "A:B" with A <= B (digits only; "7" alone means 7:7). Errors name the text.
+Result<LengthRange> parse_length_range(const std::string& text);
+std::string to_string(const LengthRange& r);
+
+enum class DatasetFormat { Tsv, Jsonl, Flare };
+Result<DatasetFormat> parse_dataset_format(const std::string& text);  // "tsv" | "jsonl" | "flare"
+std::string to_string(DatasetFormat f);
+
+// A word-pair family x·p^r·y / x·p^r·z (as algebra::WordFamily, without depending on algebra).
+struct PairFamily {
+    Word x, p, y, z;
+    std::size_t r_min = 1;
+    std::string note;  // e.g. the certificate's reason; recorded in meta.json
+};
+
+// The families whose pairs form adversarial-<arch>.tsv.
+struct AdversarialSpec {
+    std::string arch;  // "global", "local-2", "hybrid-1", ...
+    std::vector<PairFamily> families;
+};
+
+struct DatasetOptions {
+    LengthRange train{1, 40};  // validation uses the same lengths, disjoint words
+    LengthRange test{41, 500};
+    std::size_t per_length = 512;           // words per length per split, half per label (odd: +1 positive)
+    std::size_t boundary_per_length = 16;   // boundary pairs per test length
+    std::size_t adversarial_per_family = 64;  // pairs per family, r spread over the test range
+    std::uint64_t seed = 1;
+    DatasetFormat format = DatasetFormat::Tsv;
+    std::vector<AdversarialSpec> adversarial;
+    bool force = false;  // write into a non-empty DIR whose meta.json has other arguments
+
+    // Recorded in meta.json "language": {"name", "kind", "text"}.
+    std::string language_name;
+    std::string language_kind;  // "formula" | "regex" | "dfa"
+    std::string language_text;
+    std::string extra_meta_json = "{}";  // merged into meta.json under "extra" (e.g. predictions)
+
+    std::size_t max_table_bytes = std::size_t{2} << 30;  // sampler tables (exit 3 above)
+    // Called now and then with (symbols done, symbols planned); may be empty.
+    std::function<void(std::uint64_t, std::uint64_t)> progress;
+};
+
+// One labelled word of a split; pair >= 0 in boundary and adversarial splits (-1 otherwise).
+struct Example {
+    Word word;
+    bool label = false;
+    long pair = -1;
+};
+
+struct Split {
+    std::string name;  // "train", "validation", "test", "boundary", "adversarial-local-2"
+    std::string file;  // path relative to DIR (a folder for flare)
+    std::vector<Example> examples;
+};
+
+struct Dataset {
+    std::vector<std::string> alphabet;
+    Dfa dfa;                   // the minimal DFA recorded in meta.json
+    std::string meta_json;     // meta.json as written
+    std::map<std::string, Split> splits;  // by name
+    // Convenience: splits.at(name), or nullptr.
+    const Split* find(const std::string& name) const;
+};
+
+struct GenerateReport {
+    bool unchanged = false;              // DIR already held this dataset (verified); nothing written
+    std::vector<std::string> files;      // written (or verified), relative to DIR
+    std::uint64_t words = 0, symbols = 0;
+    std::vector<std::string> shortfalls; // one line each, as in meta.json
+    std::vector<std::string> skipped_families;
+};
+
+// Version of the generator's output; bump when the bytes for given arguments change.
+inline constexpr const char* kDatasetGeneratorVersion = "ltlkit-dataset-1";
+
+// Generates the dataset into DIR (created if missing). `minimal` must be the minimal DFA.
+// Identical arguments into a DIR holding their dataset: verifies the hashes, writes nothing.
+// Different arguments into a non-empty DIR: error unless options.force.
+Result<GenerateReport> generate_dataset(const Dfa& minimal, const std::string& dir,
+                                        const DatasetOptions& options);
+
+// Reads DIR/meta.json and every split it lists (any format). Errors carry file:line. With
+// check_labels, a label that disagrees with the DFA of meta.json is an error.
+Result<Dataset> read_dataset(const std::string& dir, bool check_labels = true);
+
+// SHA-256 of a byte string, lowercase hex (the file hashes of meta.json).
+std::string sha256_hex(const std::string& data);
+
+}  // namespace ltlkit::automata
