@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "automata/algebra/classify.hh"
 #include "automata/dfa.hh"
@@ -28,5 +30,25 @@ WindowDecision decide_hybrid_k(const Dfa& minimal, unsigned k, const WindowOptio
 // Re-verifies a window certificate (class id local_k:K / hybrid_k:K) given as the JSON text of
 // SPEC §6; used by check_certificate_json. true = holds, false = does not, Error = malformed.
 Result<bool> check_window_certificate(const std::string& json_text, std::string* explanation);
+
+// --- the pieces behind the certificates (docs/WINDOWS.md), exposed for tests and the table bench
+
+// Are the EOS nodes of the folded graphs of p^ω·y and p^ω·z bisimilar for the window-k modality
+// (and, when with_past, also the strict-past modality P of the hybrid fragment)? p non-empty.
+bool family_eos_bisimilar(const Word& p, const Word& y, const Word& z, unsigned k, bool with_past);
+
+// The least r0 >= 1 such that x·p^r·y and x·p^r·z differ in membership for every r >= r0, or nullopt
+// when they agree for infinitely many r (the run of x·p^r is eventually periodic in r).
+std::optional<std::size_t> membership_differs_from(const Dfa& d, const Word& x, const Word& p,
+                                                   const Word& y, const Word& z);
+
+// The necessary conditions, on a minimal DFA: definite (no pair p != q on a cycle of the pair
+// graph) and locally R-trivial (no such pair with p, q in one SCC).
+bool definite_by_pair_graph(const Dfa& minimal);
+bool locally_r_trivial_by_pair_graph(const Dfa& minimal);
+
+// Whether the formula's syntax lies in LTL[Y<=k] (resp. LTL[P,Y<=k]): only Y<=k (k >= 2 exactly this
+// k), P/H for the hybrid fragment, and Boolean connectives.
+bool formula_in_window_fragment(ltl::Formula f, unsigned k, bool with_past);
 
 }  // namespace ltlkit::automata::algebra
