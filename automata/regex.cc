@@ -1,0 +1,560 @@
+// Extended regular expressions -> minimal DFA by Brzozowski derivatives (Brzozowski 1964, "Derivatives
+// of regular expressions"), with terms kept similarity-normalized (ACI of | and &, associativity of
+// concatenation, ∅/ε units, r** = r*, !!r = r) and hash-consed, which makes the set of derivatives
+// finite; the DFA built over reachable derivatives is then minimized by Hopcroft (algorithms.hh).
+//
+// Syntax, lowest precedence first:  r | s   r & s   r s (concatenation)   !r (prefix)   r* r+ r?
+// Atoms: a symbol, `.` (any symbol), `ε` or `()` (empty word), `∅` (empty language), `( r )`.
+// Whitespace is ignored everywhere. Symbols: with a non-empty alphabet, the longest alphabet symbol
+// at the current position (operator characters are read as operators first); without one, every
+// lowercase letter a-z is a symbol and the alphabet is the sorted set of letters used.
+#include "automata/regex.hh"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_map>
+
+#include "automata/algorithms.hh"
+
+namespace ltlkit::automata {
+
+namespace {
+
+// --- syntax tree (shared by the compiler and the reference matcher)
+
+enum class Kind : std::uint8_t { Empty, Eps, Sym, Any, Concat, Or, And, Not, Star, Plus, Opt };
+
+struct Ast {
+    Kind kind;
+    Symbol sym = 0;
+    std::vector<std::unique_ptr<Ast>> kids;
+};
+using AstPtr = std::unique_ptr<Ast>;
+
+AstPtr leaf(Kind k, Symbol s = 0) {
+    auto a = std::make_unique<Ast>();
+    a->kind = k;
+    a->sym = s;
+    return a;
+}
+AstPtr node(Kind k, AstPtr x, AstPtr y = nullptr) {
+    auto a = std::make_unique<Ast>();
+    a->kind = k;
+    a->kids.push_back(std::move(x));
+    if (y) a->kids.push_back(std::move(y));
+    return a;
+}
+
+struct Parsed {
+    AstPtr ast;
+    std::vector<std::string> alphabet;
+};
+
+class RegexParser {
+public:
+    RegexParser(const std::string& text, const std::vector<std::string>& alphabet)
+        : src_(text), given_(alphabet) {}
+
+    Result<Parsed> run() {
+        if (!given_.empty()) {
+            std::set<std::string> seen;
+            for (const auto& s : given_) {
+                if (s.empty()) return plain_error("the alphabet contains an empty symbol");
+                if (!seen.insert(s).second) return plain_error("the alphabet repeats the symbol '" + s + "'");
+            }
+        }
+        skip_space();
+        if (at_end()) return error_here("expected a regular expression, found an empty input");
+        AstPtr ast = parse_or();
+        if (failed_) return error_;
+        if (!at_end()) {
+            if (src_[pos_] == ')') return error_here("unbalanced ')': no '(' to close");
+            return error_here("expected an operator or end of regular expression, found '" + current_char() + "'");
+        }
+        Parsed p;
+        if (!given_.empty()) {
+            p.alphabet = given_;
+        } else {
+            if (letters_.empty())
+                return plain_error(
+                    "the regular expression uses no symbol: give the alphabet with --alphabet (e.g. --alphabet a,b)");
+            p.alphabet.assign(letters_.begin(), letters_.end());
+            // letters were numbered provisionally by their character; renumber to sorted order
+            std::map<char, Symbol> index;
+            for (Symbol i = 0; i < p.alphabet.size(); ++i) index[p.alphabet[i][0]] = i;
+            renumber(*ast, index);
+        }
+        if (uses_any_) expand_any(*ast, static_cast<Symbol>(p.alphabet.size()));
+        p.ast = std::move(ast);
+        return p;
+    }
+
+private:
+    const std::string& src_;
+    const std::vector<std::string>& given_;
+    std::size_t pos_ = 0;
+    int line_ = 1, col_ = 1;
+    std::set<std::string> letters_;
+    bool uses_any_ = false;
+    bool failed_ = false;
+    int depth_ = 0;
+    Error error_;
+
+    static constexpr int kMaxNesting = 2000;
+
+    bool at_end() const { return pos_ >= src_.size(); }
+    bool starts(std::string_view s) const { return std::string_view(src_).substr(pos_, s.size()) == s; }
+
+    std::size_t utf8_len(std::size_t i) const {
+        unsigned char c = static_cast<unsigned char>(src_[i]);
+        std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+        return i + n > src_.size() ? 1 : n;
+    }
+    std::string current_char() const { return src_.substr(pos_, utf8_len(pos_)); }
+
+    // Moves over `bytes` bytes (whole characters, no newline inside).
+    void advance(std::size_t bytes) {
+        for (std::size_t end = pos_ + bytes; pos_ < end;) {
+            pos_ += utf8_len(pos_);
+            ++col_;
+        }
+    }
+
+    void skip_space() {
+        while (!at_end()) {
+            char c = src_[pos_];
+            if (c == '\n') {
+                ++pos_, ++line_, col_ = 1;
+            } else if (c == ' ' || c == '\t' || c == '\r') {
+                ++pos_, ++col_;
+            } else {
+                break;
+            }
+        }
+    }
+
+    std::string line_text(int line) const {
+        int l = 1;
+        std::size_t start = 0;
+        for (std::size_t i = 0; i < src_.size() && l < line; ++i)
+            if (src_[i] == '\n') ++l, start = i + 1;
+        std::size_t end = src_.find('\n', start);
+        std::string s = src_.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (!s.empty() && s.back() == '\r') s.pop_back();
+        return s;
+    }
+
+    Error error_here(std::string message) {
+        if (!failed_) {
+            failed_ = true;
+            error_.message = std::move(message);
+            error_.line = line_;
+            error_.column = col_;
+            error_.source_line = line_text(line_);
+        }
+        return error_;
+    }
+    Error plain_error(std::string message) {
+        Error e;
+        e.message = std::move(message);
+        return e;
+    }
+
+    bool starts_atom() const {
+        if (at_end()) return false;
+        char c = src_[pos_];
+        if (c == '|' || c == '&' || c == ')' || c == '*' || c == '+' || c == '?') return false;
+        return true;  // symbols, '(', '.', '!', ε, ∅, and anything else (reported by parse_atom)
+    }
+
+    AstPtr parse_or() {
+        AstPtr left = parse_and();
+        while (!failed_ && !at_end() && src_[pos_] == '|') {
+            advance(1), skip_space();
+            AstPtr right = parse_and();
+            if (failed_) return nullptr;
+            left = node(Kind::Or, std::move(left), std::move(right));
+        }
+        return left;
+    }
+
+    AstPtr parse_and() {
+        AstPtr left = parse_concat();
+        while (!failed_ && !at_end() && src_[pos_] == '&') {
+            advance(1), skip_space();
+            AstPtr right = parse_concat();
+            if (failed_) return nullptr;
+            left = node(Kind::And, std::move(left), std::move(right));
+        }
+        return left;
+    }
+
+    AstPtr parse_concat() {
+        AstPtr left = parse_not();
+        while (!failed_ && starts_atom()) {
+            AstPtr right = parse_not();
+            if (failed_) return nullptr;
+            left = node(Kind::Concat, std::move(left), std::move(right));
+        }
+        return left;
+    }
+
+    AstPtr parse_not() {
+        if (!at_end() && src_[pos_] == '!') {
+            advance(1), skip_space();
+            if (++depth_ > kMaxNesting) {
+                error_here("regular expression nested too deeply");
+                return nullptr;
+            }
+            AstPtr inner = parse_not();
+            --depth_;
+            if (failed_) return nullptr;
+            return node(Kind::Not, std::move(inner));
+        }
+        return parse_postfix();
+    }
+
+    AstPtr parse_postfix() {
+        AstPtr a = parse_atom();
+        while (!failed_ && !at_end() && (src_[pos_] == '*' || src_[pos_] == '+' || src_[pos_] == '?')) {
+            Kind k = src_[pos_] == '*' ? Kind::Star : src_[pos_] == '+' ? Kind::Plus : Kind::Opt;
+            advance(1), skip_space();
+            a = node(k, std::move(a));
+        }
+        return a;
+    }
+
+    // Longest alphabet symbol at pos_, or npos.
+    std::size_t match_symbol(Symbol& which) const {
+        std::size_t best = 0;
+        for (Symbol i = 0; i < given_.size(); ++i)
+            if (given_[i].size() > best && starts(given_[i])) best = given_[i].size(), which = i;
+        return best;
+    }
+
+    AstPtr parse_atom() {
+        if (at_end()) {
+            error_here("expected a symbol, '(', '.', 'ε', '∅' or '!', found end of input");
+            return nullptr;
+        }
+        const char c = src_[pos_];
+        auto done = [&](AstPtr a, std::size_t bytes) {
+            advance(bytes);
+            skip_space();
+            return a;
+        };
+        if (c == '(') {
+            int open_line = line_, open_col = col_;
+            advance(1), skip_space();
+            if (!at_end() && src_[pos_] == ')') return done(leaf(Kind::Eps), 1);
+            if (++depth_ > kMaxNesting) {
+                error_here("regular expression nested too deeply");
+                return nullptr;
+            }
+            AstPtr inner = parse_or();
+            --depth_;
+            if (failed_) return nullptr;
+            if (at_end() || src_[pos_] != ')') {
+                error_here("expected ')' to close the '(' at " + std::to_string(open_line) + ":" +
+                           std::to_string(open_col) + ", found " +
+                           (at_end() ? std::string("end of input") : "'" + current_char() + "'"));
+                return nullptr;
+            }
+            return done(std::move(inner), 1);
+        }
+        if (c == '.') {
+            uses_any_ = true;
+            return done(leaf(Kind::Any), 1);
+        }
+        if (starts("\u03B5")) return done(leaf(Kind::Eps), 2);
+        if (starts("\u2205")) return done(leaf(Kind::Empty), 3);
+        if (c == '|' || c == '&' || c == ')' || c == '*' || c == '+' || c == '?') {
+            error_here("expected a symbol, '(', '.', 'ε', '∅' or '!', found '" + std::string(1, c) + "'");
+            return nullptr;
+        }
+        if (!given_.empty()) {
+            Symbol which = 0;
+            std::size_t len = match_symbol(which);
+            if (len == 0) {
+                std::string list;
+                for (std::size_t i = 0; i < given_.size() && i < 12; ++i) list += (i ? ", " : "") + given_[i];
+                if (given_.size() > 12) list += ", ...";
+                error_here("expected a symbol of the alphabet (" + list + ") or an operator, found '" +
+                           current_char() + "'");
+                return nullptr;
+            }
+            return done(leaf(Kind::Sym, which), len);
+        }
+        if (c >= 'a' && c <= 'z') {
+            letters_.insert(std::string(1, c));
+            return done(leaf(Kind::Sym, static_cast<Symbol>(c)), 1);  // renumbered at the end
+        }
+        error_here("expected a lowercase letter or an operator, found '" + current_char() +
+                   "' (give --alphabet for other symbols)");
+        return nullptr;
+    }
+
+    static void renumber(Ast& a, const std::map<char, Symbol>& index) {
+        if (a.kind == Kind::Sym) a.sym = index.at(static_cast<char>(a.sym));
+        for (auto& k : a.kids) renumber(*k, index);
+    }
+    static void expand_any(Ast& a, Symbol n) {
+        if (a.kind == Kind::Any) a.sym = n;  // number of symbols, for the matcher and compiler
+        for (auto& k : a.kids) expand_any(*k, n);
+    }
+};
+
+// --- similarity-normalized, hash-consed terms
+
+enum class T : std::uint8_t { Empty, Eps, Sym, Concat, Or, And, Not, Star };
+
+struct Term {
+    T kind;
+    Symbol sym;
+    std::vector<std::uint32_t> kids;
+    bool nullable;
+};
+
+struct TermKey {
+    T kind;
+    Symbol sym;
+    std::vector<std::uint32_t> kids;
+    bool operator==(const TermKey&) const = default;
+};
+struct TermKeyHash {
+    std::size_t operator()(const TermKey& k) const noexcept {
+        std::size_t h = static_cast<std::size_t>(k.kind) * 0x9e3779b97f4a7c15ULL ^ k.sym;
+        for (auto x : k.kids) h = (h ^ x) * 0x100000001b3ULL + (h >> 29);
+        return h;
+    }
+};
+
+class Terms {
+public:
+    using Id = std::uint32_t;
+
+    Terms() {
+        empty_ = make(T::Empty, 0, {}, false);
+        eps_ = make(T::Eps, 0, {}, true);
+        all_ = make(T::Not, 0, {empty_}, true);  // Σ* = !∅
+    }
+
+    Id empty() const { return empty_; }
+    Id eps() const { return eps_; }
+    Id sym(Symbol a) { return make(T::Sym, a, {}, false); }
+    const Term& at(Id i) const { return terms_[i]; }
+    bool nullable(Id i) const { return terms_[i].nullable; }
+    std::size_t size() const { return terms_.size(); }
+
+    Id concat(Id r, Id s) {
+        if (r == empty_ || s == empty_) return empty_;
+        if (r == eps_) return s;
+        if (s == eps_) return r;
+        if (terms_[r].kind == T::Concat) {  // (x y) s = x (y s)
+            Id x = terms_[r].kids[0], y = terms_[r].kids[1];
+            return concat(x, concat(y, s));
+        }
+        return make(T::Concat, 0, {r, s}, terms_[r].nullable && terms_[s].nullable);
+    }
+
+    Id star(Id r) {
+        if (r == empty_ || r == eps_) return eps_;
+        if (terms_[r].kind == T::Star) return r;
+        return make(T::Star, 0, {r}, true);
+    }
+
+    Id neg(Id r) {
+        if (terms_[r].kind == T::Not) return terms_[r].kids[0];
+        return make(T::Not, 0, {r}, !terms_[r].nullable);
+    }
+
+    Id alt(std::vector<Id> xs) { return assoc(T::Or, std::move(xs)); }
+    Id inter(std::vector<Id> xs) { return assoc(T::And, std::move(xs)); }
+
+    // Brzozowski derivative d_a(r), memoized.
+    Id derive(Id r, Symbol a) {
+        auto key = (static_cast<std::uint64_t>(r) << 32) | a;
+        auto it = memo_.find(key);
+        if (it != memo_.end()) return it->second;
+        Id out = empty_;
+        const Term t = terms_[r];  // copy: terms_ may grow below
+        switch (t.kind) {
+            case T::Empty: case T::Eps: out = empty_; break;
+            case T::Sym: out = t.sym == a ? eps_ : empty_; break;
+            case T::Concat: {
+                Id left = concat(derive(t.kids[0], a), t.kids[1]);
+                out = terms_[t.kids[0]].nullable ? alt({left, derive(t.kids[1], a)}) : left;
+                break;
+            }
+            case T::Star: out = concat(derive(t.kids[0], a), r); break;
+            case T::Not: out = neg(derive(t.kids[0], a)); break;
+            case T::Or: case T::And: {
+                std::vector<Id> ds;
+                for (Id k : t.kids) ds.push_back(derive(k, a));
+                out = t.kind == T::Or ? alt(std::move(ds)) : inter(std::move(ds));
+                break;
+            }
+        }
+        memo_.emplace(key, out);
+        return out;
+    }
+
+private:
+    std::vector<Term> terms_;
+    std::unordered_map<TermKey, Id, TermKeyHash> index_;
+    std::unordered_map<std::uint64_t, Id> memo_;
+    Id empty_ = 0, eps_ = 0, all_ = 0;
+
+    Id make(T kind, Symbol s, std::vector<Id> kids, bool nullable) {
+        TermKey key{kind, s, kids};
+        auto it = index_.find(key);
+        if (it != index_.end()) return it->second;
+        Id id = static_cast<Id>(terms_.size());
+        terms_.push_back(Term{kind, s, std::move(kids), nullable});
+        index_.emplace(std::move(key), id);
+        return id;
+    }
+
+    // ACI normalization of | and &: flattened, sorted by id, duplicates removed, units dropped,
+    // absorbing elements (Σ* for |, ∅ for &) short-circuit.
+    Id assoc(T kind, std::vector<Id> xs) {
+        const Id unit = kind == T::Or ? empty_ : all_;
+        const Id zero = kind == T::Or ? all_ : empty_;
+        std::vector<Id> flat;
+        for (Id x : xs) {
+            if (terms_[x].kind == kind)
+                flat.insert(flat.end(), terms_[x].kids.begin(), terms_[x].kids.end());
+            else
+                flat.push_back(x);
+        }
+        std::sort(flat.begin(), flat.end());
+        flat.erase(std::unique(flat.begin(), flat.end()), flat.end());
+        std::vector<Id> kept;
+        bool nullable = kind == T::And;
+        for (Id x : flat) {
+            if (x == zero) return zero;
+            if (x == unit) continue;
+            kept.push_back(x);
+            nullable = kind == T::Or ? (nullable || terms_[x].nullable) : (nullable && terms_[x].nullable);
+        }
+        if (kept.empty()) return unit;
+        if (kept.size() == 1) return kept[0];
+        return make(kind, 0, std::move(kept), nullable);
+    }
+};
+
+Terms::Id to_term(const Ast& a, Terms& terms) {
+    switch (a.kind) {
+        case Kind::Empty: return terms.empty();
+        case Kind::Eps: return terms.eps();
+        case Kind::Sym: return terms.sym(a.sym);
+        case Kind::Any: {
+            std::vector<Terms::Id> xs;
+            for (Symbol s = 0; s < a.sym; ++s) xs.push_back(terms.sym(s));
+            return terms.alt(std::move(xs));
+        }
+        case Kind::Concat: {
+            auto x = to_term(*a.kids[0], terms);
+            return terms.concat(x, to_term(*a.kids[1], terms));
+        }
+        case Kind::Or: {
+            auto x = to_term(*a.kids[0], terms);
+            return terms.alt({x, to_term(*a.kids[1], terms)});
+        }
+        case Kind::And: {
+            auto x = to_term(*a.kids[0], terms);
+            return terms.inter({x, to_term(*a.kids[1], terms)});
+        }
+        case Kind::Not: return terms.neg(to_term(*a.kids[0], terms));
+        case Kind::Star: return terms.star(to_term(*a.kids[0], terms));
+        case Kind::Plus: {
+            auto x = to_term(*a.kids[0], terms);
+            return terms.concat(x, terms.star(x));
+        }
+        case Kind::Opt: return terms.alt({terms.eps(), to_term(*a.kids[0], terms)});
+    }
+    return terms.empty();
+}
+
+Result<Parsed> parse_regex(const std::string& regex, const std::vector<std::string>& alphabet) {
+    return RegexParser(regex, alphabet).run();
+}
+
+// --- reference matcher: does the tree match w[i, j)? Plain backtracking over all splits.
+
+bool match(const Ast& a, const Word& w, std::size_t i, std::size_t j) {
+    switch (a.kind) {
+        case Kind::Empty: return false;
+        case Kind::Eps: return i == j;
+        case Kind::Sym: return j == i + 1 && w[i] == a.sym;
+        case Kind::Any: return j == i + 1 && w[i] < a.sym;
+        case Kind::Concat:
+            for (std::size_t m = i; m <= j; ++m)
+                if (match(*a.kids[0], w, i, m) && match(*a.kids[1], w, m, j)) return true;
+            return false;
+        case Kind::Or: return match(*a.kids[0], w, i, j) || match(*a.kids[1], w, i, j);
+        case Kind::And: return match(*a.kids[0], w, i, j) && match(*a.kids[1], w, i, j);
+        case Kind::Not: return !match(*a.kids[0], w, i, j);
+        case Kind::Opt: return i == j || match(*a.kids[0], w, i, j);
+        case Kind::Star:
+            if (i == j) return true;
+            [[fallthrough]];
+        case Kind::Plus:
+            // a non-empty first iteration w[i,m), then the rest again (star), or the whole span once
+            if (match(*a.kids[0], w, i, j)) return true;
+            for (std::size_t m = i + 1; m < j; ++m)
+                if (match(*a.kids[0], w, i, m) && match(a, w, m, j)) return true;
+            return false;
+    }
+    return false;
+}
+
+}  // namespace
+
+Result<Dfa> compile_regex(const std::string& regex, const std::vector<std::string>& alphabet,
+                          std::size_t max_states) {
+    auto parsed = parse_regex(regex, alphabet);
+    if (!parsed.ok()) return parsed.error();
+    Parsed& p = parsed.value();
+    Terms terms;
+    const Terms::Id start = to_term(*p.ast, terms);
+    const std::size_t sigma = p.alphabet.size();
+
+    // BFS over derivatives: each reachable similarity class of derivatives is one state.
+    Dfa d;
+    d.alphabet = p.alphabet;
+    std::unordered_map<Terms::Id, State> state_of;
+    std::vector<Terms::Id> queue = {start};
+    state_of.emplace(start, 0);
+    d.accepting.push_back(terms.nullable(start));
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+        const Terms::Id r = queue[head];
+        for (Symbol a = 0; a < sigma; ++a) {
+            const Terms::Id dr = terms.derive(r, a);
+            auto [it, fresh] = state_of.emplace(dr, static_cast<State>(queue.size()));
+            if (fresh) {
+                if (queue.size() >= max_states)
+                    return limit_error("the regular expression's derivative automaton exceeds --max-states (" +
+                                       std::to_string(max_states) + " states)");
+                queue.push_back(dr);
+                d.accepting.push_back(terms.nullable(dr));
+            }
+            d.delta.push_back(it->second);
+        }
+    }
+    return minimize(d);
+}
+
+Result<bool> regex_matches_reference(const std::string& regex, const std::vector<std::string>& alphabet,
+                                     const Word& w) {
+    auto parsed = parse_regex(regex, alphabet);
+    if (!parsed.ok()) return parsed.error();
+    const std::size_t sigma = parsed.value().alphabet.size();
+    for (Symbol s : w)
+        if (s >= sigma) return make_error("symbol index " + std::to_string(s) + " is outside the alphabet");
+    return match(*parsed.value().ast, w, 0, w.size());
+}
+
+}  // namespace ltlkit::automata
