@@ -1,5 +1,10 @@
 // Extended regular expressions -> DFA by Brzozowski derivatives (Brzozowski 1964) over
 // similarity-normalized terms: | concatenation * + ? ( ) . & ! ε () ∅.
+//
+// Precedence, lowest first: `r | s`, then `r & s` (intersection), then concatenation `r s`, then
+// prefix `!r` (complement w.r.t. the alphabet), then postfix `r*`, `r+`, `r?`. So `!ab` is (!a)b,
+// `!a*` is !(a*), `a|b&c` is a|(b&c). Atoms: a symbol, `.` (any symbol of the alphabet), `ε` or
+// `()` (the empty word), `∅` (the empty language), `( r )`. Whitespace is ignored.
 #pragma once
 
 #include <cstddef>
@@ -17,7 +22,8 @@ Result<Dfa> compile_regex(const std::string& regex, const std::vector<std::strin
                           std::size_t max_states = 1'000'000);
 
 // Backtracking matcher of the same syntax, used as the independent reference in tests.
-// (Exponential; only for short words.)
+// (Exponential; only for short words.) Symbols of w index the same alphabet compile_regex uses:
+// `alphabet` when non-empty, else the sorted letters of the regex.
 Result<bool> regex_matches_reference(const std::string& regex,
                                      const std::vector<std::string>& alphabet, const Word& w);
 

@@ -1,0 +1,107 @@
+// `ltlkit fragment FORMULA`: the syntactic fragment of a formula (SPEC §4).
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.hh"
+#include "ltl/fragment.hh"
+#include "ltl/parser.hh"
+#include "ltl/printer.hh"
+
+namespace ltlkit::cli {
+namespace {
+
+struct FragmentArgs {
+    std::string formula;
+    std::string input;
+    bool json = false;
+};
+
+struct Line {
+    std::string text;
+    int number;
+};
+
+// Formulas of a batch file with their line numbers (blank and '#' lines skipped).
+std::vector<Line> read_formula_lines(const std::string& path) {
+    std::vector<Line> out;
+    auto consume = [&](std::istream& in) {
+        std::string line;
+        int number = 0;
+        while (std::getline(in, line)) {
+            ++number;
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            auto first = line.find_first_not_of(" \t");
+            if (first == std::string::npos || line[first] == '#') continue;
+            out.push_back({line, number});
+        }
+    };
+    if (path == "-") {
+        consume(std::cin);
+    } else {
+        std::ifstream in(path);
+        if (!in) {
+            Error e;
+            e.message = path + ": cannot open file for reading";
+            e.exit_code = 4;
+            fail(e);
+        }
+        consume(in);
+    }
+    return out;
+}
+
+std::string output_line(ltl::Formula f, bool json) {
+    const std::string name = ltl::fragment_of(f).name();
+    if (!json) return name;
+    nlohmann::json j = {{"formula", ltl::to_string(f)}, {"fragment", name}};
+    return j.dump();
+}
+
+LTLKIT_COMMAND(CommandDef{
+    "fragment",
+    "Print the syntactic fragment of a formula (LTL[P], LTL[Y], LTL[Y<=k], LTL[P,Y], LTL[P,Y<=k], "
+    "LTL[S] or none)",
+    [](CLI::App& app) -> Runner {
+        auto a = std::make_shared<FragmentArgs>();
+        app.add_option("FORMULA", a->formula, "Past-LTL formula (SPEC §2), e.g. 'P(b & Y<=3 a)'");
+        app.add_option("--input", a->input,
+                       "Read formulas from FILE ('-' = stdin), one per line; '#' lines and blank lines "
+                       "are skipped; one output line per formula");
+        app.add_flag("--json", a->json, "Print {\"formula\": ..., \"fragment\": ...} (one object per line)");
+        app.footer(
+            "Examples:\n"
+            "  ltlkit fragment 'P(b & Y<=3 a)'          # LTL[P,Y<=3]\n"
+            "  ltlkit fragment --json 'a S b'           # {\"formula\":\"a S b\",\"fragment\":\"LTL[S]\"}\n"
+            "  printf 'Y a\\nH a\\n' | ltlkit fragment --input -");
+        return [a] {
+            if (!a->formula.empty() && !a->input.empty()) fail("give either FORMULA or --input, not both");
+            if (a->input.empty()) {
+                if (a->formula.empty()) fail("no formula given: pass a FORMULA or --input FILE");
+                ltl::Formula f = take(ltl::parse_formula(a->formula));
+                std::cout << output_line(f, a->json) << "\n";
+                return 0;
+            }
+            // Parse everything first, so that a bad line leaves no partial output.
+            std::vector<ltl::Formula> formulas;
+            const std::string origin = a->input == "-" ? "<stdin>" : a->input;
+            for (const Line& line : read_formula_lines(a->input)) {
+                auto r = ltl::parse_formula(line.text);
+                if (!r.ok()) {
+                    Error e = r.error();
+                    e.origin = origin;
+                    e.line += line.number - 1;
+                    fail(e);
+                }
+                formulas.push_back(r.value());
+            }
+            std::string out;
+            for (ltl::Formula f : formulas) out += output_line(f, a->json) + "\n";
+            std::cout << out;
+            return 0;
+        };
+    }});
+
+}  // namespace
+}  // namespace ltlkit::cli

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Malformed formulas given to `ltlkit fragment`: exit code 2, nothing on stdout, and the first
+# stderr line exactly `ltlkit: error: LINE:COL: ...` (SPEC §2; columns in characters).
+# Usage: bash parse_errors.sh LTLKIT_BIN SOURCE_DIR
+set -u
+bin=$1
+fails=0
+
+check() {  # check FORMULA EXPECTED_FIRST_LINE
+    local formula=$1 want=$2 out err rc
+    out=$("$bin" fragment "$formula" 2>err.txt); rc=$?
+    err=$(head -n 1 err.txt)
+    if [[ $rc -ne 2 ]]; then echo "FAIL [$formula]: exit $rc, want 2"; fails=$((fails + 1)); fi
+    if [[ -n $out ]]; then echo "FAIL [$formula]: stdout not empty: $out"; fails=$((fails + 1)); fi
+    if [[ $err != "$want" ]]; then
+        echo "FAIL [$formula]: first stderr line"; echo "   got: $err"; echo "  want: $want"
+        fails=$((fails + 1))
+    fi
+}
+
+check 'a && b'   "ltlkit: error: 1:3: expected '&' for conjunction; '&&' is not an operator"
+check 'a || b'   "ltlkit: error: 1:3: expected '|' for disjunction; '||' is not an operator"
+check 'a => b'   "ltlkit: error: 1:3: expected '->' for implication; '=>' is not an operator"
+check 'Y<=0 a'   "ltlkit: error: 1:4: expected a window k >= 1 after 'Y<=', found 0"
+check 'P (a & b' "ltlkit: error: 1:9: expected ')' to close the '(' at 1:3, found end of input"
+check 'a & b)'   "ltlkit: error: 1:6: unbalanced ')': no '(' to close"
+check '¬¬a ∧ %'  "ltlkit: error: 1:7: expected a formula or an operator, found unknown character '%'"
+check $'a &\n  (b |' "ltlkit: error: 2:7: expected a formula (symbol, true, false, '(' or a prefix operator), found end of input"
+check '   '      "ltlkit: error: 1:4: expected a formula, found an empty input"
+
+# The caret lines follow: the offending line, then a caret under the character column.
+"$bin" fragment '¬¬a ∧ %' 2>err.txt >/dev/null
+if [[ $(sed -n 2p err.txt) != '  ¬¬a ∧ %' || $(sed -n 3p err.txt) != '        ^' ]]; then
+    echo "FAIL: caret display"; cat err.txt; fails=$((fails + 1))
+fi
+
+# A well-formed formula still works, and a batch with one bad line prints nothing on stdout.
+if [[ $("$bin" fragment 'P(b & Y<=3 a)') != 'LTL[P,Y<=3]' ]]; then echo "FAIL: good formula"; fails=$((fails + 1)); fi
+printf 'Y a\nP b\na & & b\n' > batch.txt
+out=$("$bin" fragment --input batch.txt 2>err.txt); rc=$?
+if [[ $rc -ne 2 || -n $out || $(head -n 1 err.txt) != "ltlkit: error: batch.txt:3:5: expected a formula (symbol, true, false, '(' or a prefix operator), found '&'" ]]; then
+    echo "FAIL: batch error (rc=$rc, out=$out)"; cat err.txt; fails=$((fails + 1))
+fi
+
+if [[ $fails -ne 0 ]]; then echo "$fails failure(s)"; exit 1; fi
+echo "parse_errors: all checks passed"
