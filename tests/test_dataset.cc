@@ -1,0 +1,454 @@
+// Dataset generator and reader: balance, labels, disjointness, reproducibility, boundary and
+// adversarial pairs, reruns, formats, reader errors.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "automata/dataset.hh"
+#include "automata/io.hh"
+#include "automata/sampler.hh"
+
+using namespace ltlkit::automata;
+namespace fs = std::filesystem;
+
+namespace {
+
+Dfa make_dfa(std::vector<std::string> alphabet, State initial, std::vector<std::uint8_t> accepting,
+             std::vector<State> delta) {
+    Dfa d;
+    d.alphabet = std::move(alphabet);
+    d.initial = initial;
+    d.accepting = std::move(accepting);
+    d.delta = std::move(delta);
+    return d;
+}
+
+// Σ*ab over {a, b}: states 0 (start), 1 (after a), 2 (after ab).
+Dfa contains_suffix_ab() { return make_dfa({"a", "b"}, 0, {0, 0, 1}, {1, 0, 1, 2, 1, 0}); }
+// Σ*a over {a, b, c}.
+Dfa ends_with_a() { return make_dfa({"a", "b", "c"}, 0, {0, 1}, {1, 0, 0, 1, 0, 0}); }
+// Words with an even number of b0 over multi-character symbols {b0, b1}.
+Dfa even_b0() { return make_dfa({"b0", "b1"}, 0, {1, 0}, {1, 0, 0, 1}); }
+
+bool run(const Dfa& d, const Word& w) {
+    State q = d.initial;
+    for (Symbol a : w) q = d.delta[q * d.alphabet.size() + a];
+    return d.accepting[q] != 0;
+}
+
+std::uint64_t brute_count(const Dfa& d, std::size_t n, bool label) {
+    std::uint64_t c = 0, total = 1;
+    const std::size_t k = d.alphabet.size();
+    for (std::size_t i = 0; i < n; ++i) total *= k;
+    for (std::uint64_t code = 0; code < total; ++code) {
+        Word w(n);
+        std::uint64_t x = code;
+        for (std::size_t i = 0; i < n; ++i) {
+            w[i] = static_cast<Symbol>(x % k);
+            x /= k;
+        }
+        c += run(d, w) == label;
+    }
+    return c;
+}
+
+std::size_t edit_distance(const Word& a, const Word& b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+struct TempDir {
+    fs::path path;
+    explicit TempDir(const std::string& name) {
+        std::string leaf = "ltlkit-test-dataset-";
+        leaf += std::to_string(getpid());
+        leaf += '-';
+        leaf += name;
+        path = fs::temp_directory_path() / leaf;
+        fs::remove_all(path);
+    }
+    ~TempDir() { fs::remove_all(path); }
+    std::string str() const { return path.string(); }
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream os;
+    os << in.rdbuf();
+    return os.str();
+}
+
+std::map<std::string, std::string> all_files(const fs::path& dir) {
+    std::map<std::string, std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = slurp(e.path());
+    return out;
+}
+
+DatasetOptions small_options() {
+    DatasetOptions o;
+    o.train = {1, 8};
+    o.test = {9, 16};
+    o.per_length = 16;
+    o.boundary_per_length = 4;
+    o.seed = 3;
+    o.language_name = "test";
+    o.language_kind = "dfa";
+    o.language_text = "hand-made";
+    return o;
+}
+
+std::set<Word> words_of(const Split& s) {
+    std::set<Word> out;
+    for (const auto& e : s.examples) out.insert(e.word);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("length ranges and formats parse; bad ranges are errors", "[dataset]") {
+    CHECK(parse_length_range("1:40").ok());
+    CHECK(parse_length_range("1:40")->hi == 40);
+    CHECK(parse_length_range("7")->lo == 7);
+    CHECK_FALSE(parse_length_range("5:3").ok());
+    CHECK_FALSE(parse_length_range("a:b").ok());
+    CHECK_FALSE(parse_length_range("1:").ok());
+    CHECK_FALSE(parse_length_range("-1:4").ok());
+    CHECK(to_string(LengthRange{41, 500}) == "41:500");
+    CHECK(parse_dataset_format("flare").ok());
+    CHECK_FALSE(parse_dataset_format("csv").ok());
+}
+
+TEST_CASE("sha256 matches the FIPS 180-4 test vectors", "[dataset]") {
+    CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    CHECK(sha256_hex(std::string(1000000, 'a')) ==
+          "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+TEST_CASE("splits are balanced per length, labels agree with the DFA, shortfalls are recorded",
+          "[dataset]") {
+    for (const Dfa& d : {contains_suffix_ab(), ends_with_a(), even_b0()}) {
+        TempDir dir("balance");
+        DatasetOptions o = small_options();
+        auto rep = generate_dataset(d, dir.str(), o);
+        REQUIRE(rep.ok());
+        auto ds = read_dataset(dir.str(), false);
+        REQUIRE(ds.ok());
+        REQUIRE(ds->find("train"));
+        REQUIRE(ds->find("validation"));
+        REQUIRE(ds->find("test"));
+        auto meta = nlohmann::json::parse(ds->meta_json);
+        std::size_t shortfalls_expected = 0;
+        for (const char* name : {"train", "validation", "test"}) {
+            const Split& s = *ds->find(name);
+            std::map<std::size_t, std::array<std::uint64_t, 2>> counts;
+            std::set<Word> distinct;
+            for (const auto& e : s.examples) {
+                CHECK(run(d, e.word) == e.label);
+                ++counts[e.word.size()][e.label];
+                distinct.insert(e.word);
+            }
+            CHECK(distinct.size() == s.examples.size());  // no repeated word in a split
+            const LengthRange r = std::string(name) == "test" ? o.test : o.train;
+            for (std::size_t n = r.lo; n <= r.hi; ++n) {
+                for (int label = 0; label < 2; ++label) {
+                    std::uint64_t exist = brute_count(d, n, label);
+                    std::uint64_t q = 8;
+                    // validation comes after train in the pool of its length
+                    std::uint64_t avail = std::string(name) == "validation" ? exist - std::min(exist, q) : exist;
+                    std::uint64_t expect = std::min(q, avail);
+                    INFO(name << " n=" << n << " label=" << label << " exist=" << exist);
+                    CHECK(counts[n][label] == expect);
+                    if (counts[n][0] + counts[n][1] > 0)
+                        CHECK(meta["splits"][name]["counts"][std::to_string(n)][std::to_string(label)] ==
+                              counts[n][label]);
+                    if (expect < q) ++shortfalls_expected;
+                }
+            }
+        }
+        std::size_t recorded = 0;
+        for (const auto& s : meta["shortfalls"])
+            if (s["split"] != "boundary") ++recorded;
+        CHECK(recorded == shortfalls_expected);
+        CHECK(meta["count_method"] == "log-double");
+        CHECK(meta["splits"]["train"]["lengths"] == "1:8");
+        CHECK(meta["seed"] == 3);
+        // The DFA in meta.json is the one we gave.
+        CHECK(ds->dfa == d);
+    }
+}
+
+TEST_CASE("no word in both train and test, nor in train and validation, even with overlapping ranges",
+          "[dataset]") {
+    TempDir dir("overlap");
+    DatasetOptions o = small_options();
+    o.train = {1, 10};
+    o.test = {6, 14};
+    auto rep = generate_dataset(contains_suffix_ab(), dir.str(), o);
+    REQUIRE(rep.ok());
+    auto ds = read_dataset(dir.str());
+    REQUIRE(ds.ok());
+    auto train = words_of(*ds->find("train")), val = words_of(*ds->find("validation")),
+         test = words_of(*ds->find("test")), boundary = words_of(*ds->find("boundary"));
+    for (const auto& w : train) {
+        CHECK(val.count(w) == 0);
+        CHECK(test.count(w) == 0);
+        CHECK(boundary.count(w) == 0);
+    }
+    for (const auto& w : val) CHECK(test.count(w) == 0);
+    CHECK(test.size() > 0);
+}
+
+TEST_CASE("the same seed gives the same bytes; another seed other words", "[dataset]") {
+    TempDir a("repro-a"), b("repro-b"), c("repro-c");
+    DatasetOptions o = small_options();
+    o.adversarial = {{"local-2", {{{}, {1, 0}, {0}, {1}, 1, "hand-made"}}}};
+    REQUIRE(generate_dataset(ends_with_a(), a.str(), o).ok());
+    REQUIRE(generate_dataset(ends_with_a(), b.str(), o).ok());
+    auto fa = all_files(a.path), fb = all_files(b.path);
+    CHECK(fa.size() >= 6);
+    CHECK(fa == fb);
+    o.seed = 4;
+    REQUIRE(generate_dataset(ends_with_a(), c.str(), o).ok());
+    auto fc = all_files(c.path);
+    CHECK(fc["test.tsv"] != fa["test.tsv"]);
+    CHECK(fc["train.tsv"] != fa["train.tsv"]);
+}
+
+TEST_CASE("boundary pairs are at edit distance 1 with different labels", "[dataset]") {
+    for (const Dfa& d : {contains_suffix_ab(), ends_with_a(), even_b0()}) {
+        TempDir dir("boundary");
+        DatasetOptions o = small_options();
+        o.boundary_per_length = 10;
+        REQUIRE(generate_dataset(d, dir.str(), o).ok());
+        auto ds = read_dataset(dir.str(), false);
+        REQUIRE(ds.ok());
+        const Split& s = *ds->find("boundary");
+        std::map<long, std::vector<Example>> pairs;
+        for (const auto& e : s.examples) {
+            CHECK(run(d, e.word) == e.label);
+            pairs[e.pair].push_back(e);
+        }
+        CHECK(pairs.size() == 10 * o.test.size());  // every length found its pairs
+        for (const auto& [id, p] : pairs) {
+            REQUIRE(p.size() == 2);
+            CHECK(p[0].label != p[1].label);
+            CHECK(edit_distance(p[0].word, p[1].word) == 1);
+            CHECK(o.test.contains(p[0].word.size()));
+        }
+    }
+}
+
+TEST_CASE("adversarial pairs really differ in membership; families that do not fit are recorded",
+          "[dataset]") {
+    TempDir dir("adversarial");
+    DatasetOptions o = small_options();
+    o.test = {20, 60};
+    o.adversarial_per_family = 8;
+    // Σ*a: (ab)^r a vs (ab)^r b differ; c (b c)^r a / c (b c)^r c differ; a family whose r_min is
+    // too large for the test range is skipped.
+    PairFamily f1{{}, {0, 1}, {0}, {1}, 1, "ends in a"};
+    PairFamily f2{{2}, {1, 2}, {0}, {2}, 3, "ends in a after c(bc)^r"};
+    PairFamily too_long{{}, {0}, {0}, {1}, 100, "does not fit"};
+    PairFamily no_difference{{}, {0}, {1}, {2}, 1, "both rejected"};
+    o.adversarial = {{"local-2", {f1, f2, too_long}}, {"global", {no_difference}}};
+    auto rep = generate_dataset(ends_with_a(), dir.str(), o);
+    REQUIRE(rep.ok());
+    auto ds = read_dataset(dir.str());
+    REQUIRE(ds.ok());
+    const Split* s = ds->find("adversarial-local-2");
+    REQUIRE(s);
+    std::map<long, std::vector<Example>> pairs;
+    std::set<std::size_t> lengths;
+    for (const auto& e : s->examples) {
+        CHECK(run(ends_with_a(), e.word) == e.label);
+        CHECK(o.test.contains(e.word.size()));
+        pairs[e.pair].push_back(e);
+        lengths.insert(e.word.size());
+    }
+    CHECK(pairs.size() == 16);
+    for (const auto& [id, p] : pairs) {
+        REQUIRE(p.size() == 2);
+        CHECK(p[0].label != p[1].label);
+    }
+    CHECK(*lengths.begin() <= 22);  // spread over the test range
+    CHECK(*lengths.rbegin() >= 56);
+    auto meta = nlohmann::json::parse(ds->meta_json);
+    CHECK(meta["adversarial"]["local-2"]["families"][2].contains("skipped"));
+    CHECK(meta["adversarial"]["global"]["pairs"] == 0);
+    CHECK(ds->find("adversarial-global")->examples.empty());
+    CHECK(rep->skipped_families.size() == 2);
+}
+
+TEST_CASE("rerun with the same arguments verifies and writes nothing; other arguments need force",
+          "[dataset]") {
+    TempDir dir("rerun");
+    DatasetOptions o = small_options();
+    auto first = generate_dataset(contains_suffix_ab(), dir.str(), o);
+    REQUIRE(first.ok());
+    CHECK_FALSE(first->unchanged);
+    auto before = fs::last_write_time(dir.path / "test.tsv");
+    auto ino = [](const fs::path& p) {
+        struct stat st{};
+        ::stat(p.c_str(), &st);
+        return st.st_ino;
+    };
+    auto ino_before = ino(dir.path / "test.tsv");
+    auto meta_ino = ino(dir.path / "meta.json");
+    auto again = generate_dataset(contains_suffix_ab(), dir.str(), o);
+    REQUIRE(again.ok());
+    CHECK(again->unchanged);
+    CHECK(fs::last_write_time(dir.path / "test.tsv") == before);
+    CHECK(ino(dir.path / "test.tsv") == ino_before);
+    CHECK(ino(dir.path / "meta.json") == meta_ino);
+
+    DatasetOptions other = o;
+    other.per_length = 8;
+    auto refused = generate_dataset(contains_suffix_ab(), dir.str(), other);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("--force") != std::string::npos);
+    other.force = true;
+    auto forced = generate_dataset(contains_suffix_ab(), dir.str(), other);
+    REQUIRE(forced.ok());
+    CHECK_FALSE(forced->unchanged);
+
+    // A tampered file is detected on a rerun with the same arguments.
+    {
+        std::ofstream out(dir.path / "train.tsv", std::ios::app);
+        out << "ab\t1\n";
+    }
+    other.force = false;
+    auto tampered = generate_dataset(contains_suffix_ab(), dir.str(), other);
+    REQUIRE_FALSE(tampered.ok());
+    CHECK(tampered.error().message.find("train.tsv") != std::string::npos);
+    other.force = true;
+    REQUIRE(generate_dataset(contains_suffix_ab(), dir.str(), other).ok());
+    other.force = false;
+    auto repaired = generate_dataset(contains_suffix_ab(), dir.str(), other);
+    REQUIRE(repaired.ok());
+    CHECK(repaired->unchanged);
+
+    // A non-empty folder that holds no dataset needs force too.
+    TempDir foreign("foreign");
+    fs::create_directories(foreign.path);
+    std::ofstream(foreign.path / "notes.txt") << "mine\n";
+    CHECK_FALSE(generate_dataset(contains_suffix_ab(), foreign.str(), o).ok());
+}
+
+TEST_CASE("tsv, jsonl and flare hold the same examples", "[dataset]") {
+    for (const Dfa& d : {ends_with_a(), even_b0()}) {
+        TempDir t("fmt-tsv"), j("fmt-jsonl"), f("fmt-flare");
+        DatasetOptions o = small_options();
+        o.adversarial = {{"local-1", {{{}, {1}, {0}, {1}, 1, ""}}}};
+        if (d.alphabet.size() == 2) o.adversarial[0].families[0] = {{}, {1}, {0}, {1}, 1, ""};
+        REQUIRE(generate_dataset(d, t.str(), o).ok());
+        o.format = DatasetFormat::Jsonl;
+        REQUIRE(generate_dataset(d, j.str(), o).ok());
+        o.format = DatasetFormat::Flare;
+        REQUIRE(generate_dataset(d, f.str(), o).ok());
+        CHECK(fs::exists(f.path / "train" / "main.tok"));
+        CHECK(fs::exists(f.path / "test" / "labels.txt"));
+        CHECK(fs::exists(f.path / "boundary" / "pairs.txt"));
+        CHECK(fs::exists(j.path / "validation.jsonl"));
+        auto a = read_dataset(t.str()), b = read_dataset(j.str()), c = read_dataset(f.str());
+        REQUIRE(a.ok());
+        REQUIRE(b.ok());
+        REQUIRE(c.ok());
+        REQUIRE(a->splits.size() == b->splits.size());
+        REQUIRE(a->splits.size() == c->splits.size());
+        for (const auto& [name, split] : a->splits) {
+            INFO(name);
+            const auto& sb = b->splits.at(name).examples;
+            const auto& sc = c->splits.at(name).examples;
+            REQUIRE(split.examples.size() == sb.size());
+            REQUIRE(split.examples.size() == sc.size());
+            for (std::size_t i = 0; i < sb.size(); ++i) {
+                CHECK(split.examples[i].word == sb[i].word);
+                CHECK(split.examples[i].word == sc[i].word);
+                CHECK(split.examples[i].label == sc[i].label);
+                CHECK(split.examples[i].pair == sc[i].pair);
+            }
+        }
+        // Words are written as in SPEC §3.
+        std::string first = slurp(t.path / "train.tsv").substr(0, slurp(t.path / "train.tsv").find('\t'));
+        CHECK(first == format_word(d.alphabet, a->splits.at("train").examples[0].word));
+    }
+}
+
+TEST_CASE("the reader reports malformed files with file:line", "[dataset]") {
+    TempDir dir("malformed");
+    DatasetOptions o = small_options();
+    REQUIRE(generate_dataset(ends_with_a(), dir.str(), o).ok());
+    auto rewrite_line = [&](const std::string& file, std::size_t line_no, const std::string& text) {
+        std::string content = slurp(dir.path / file);
+        std::vector<std::string> lines;
+        std::istringstream in(content);
+        std::string l;
+        while (std::getline(in, l)) lines.push_back(l);
+        lines[line_no - 1] = text;
+        std::ofstream out(dir.path / file, std::ios::trunc);
+        for (const auto& x : lines) out << x << "\n";
+    };
+    std::string original = slurp(dir.path / "train.tsv");
+    auto expect_error = [&](const std::string& where, const std::string& what) {
+        auto r = read_dataset(dir.str());
+        REQUIRE_FALSE(r.ok());
+        std::string msg = r.error().one_line();
+        INFO(msg);
+        CHECK(msg.find(where) != std::string::npos);
+        CHECK(msg.find(what) != std::string::npos);
+        std::ofstream(dir.path / "train.tsv", std::ios::trunc) << original;
+    };
+    rewrite_line("train.tsv", 3, "abx\t1");
+    expect_error("train.tsv:3", "'x'");
+    rewrite_line("train.tsv", 5, "ab\t2");
+    expect_error("train.tsv:5", "label must be 0 or 1");
+    rewrite_line("train.tsv", 2, "ab");
+    expect_error("train.tsv:2", "2 columns");
+    rewrite_line("train.tsv", 4, "ba\t0");  // Σ*a accepts "ba"
+    expect_error("train.tsv:4", "disagrees with the DFA");
+    CHECK(read_dataset(dir.str()).ok());
+    fs::remove(dir.path / "meta.json");
+    auto none = read_dataset(dir.str());
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().one_line().find("meta.json") != std::string::npos);
+}
+
+TEST_CASE("default splits of a small language: 64 M symbols-sized job stays exact", "[dataset][long]") {
+    TempDir dir("default");
+    DatasetOptions o;
+    o.language_name = "Σ*ab";
+    auto rep = generate_dataset(contains_suffix_ab(), dir.str(), o);
+    REQUIRE(rep.ok());
+    auto ds = read_dataset(dir.str());
+    REQUIRE(ds.ok());
+    const Split& test = *ds->find("test");
+    std::map<std::size_t, std::array<std::size_t, 2>> counts;
+    for (const auto& e : test.examples) ++counts[e.word.size()][e.label];
+    CHECK(counts.size() == 460);
+    for (const auto& [n, c] : counts) {
+        CHECK(c[0] == 256);
+        CHECK(c[1] == 256);
+    }
+}
