@@ -60,8 +60,17 @@ std::string duration(double s) {
     return std::to_string(t / 3600) + "h" + (t / 60 % 60 < 10 ? "0" : "") + std::to_string(t / 60 % 60) + "m";
 }
 
+// A word of a witness family for people: ε when empty, "<e^r>" for the loop marker of extended
+// families (WordFamily::kLoopMarker), symbols space-separated unless all are one character.
 std::string word_text(const std::vector<std::string>& alphabet, const Word& w) {
-    return w.empty() ? "ε" : automata::format_word(alphabet, w);
+    if (w.empty()) return "ε";
+    const bool single = automata::single_char_alphabet(alphabet);
+    std::string s;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        if (i && !single) s += ' ';
+        s += w[i] < alphabet.size() ? alphabet[w[i]] : std::string("<e^r>");
+    }
+    return s;
 }
 
 Expectation to_expectation(automata::algebra::Prediction p) {
@@ -233,8 +242,20 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
         d.language_text = lp.text;
         for (const auto& pred : preds) {
             if (pred.prediction != automata::algebra::Prediction::Fails || !pred.witness) continue;
-            const auto& f = *pred.witness;
-            d.adversarial.push_back({pred.arch, {{f.x, f.p, f.y, f.z, f.r_min, pred.reason}}});
+            const auto f = *pred.witness;
+            automata::PairFamily pf;
+            pf.x = f.x;
+            pf.p = f.p;
+            pf.y = f.y;
+            pf.z = f.z;
+            pf.r_min = f.r_min;
+            pf.note = pred.reason;
+            if (f.x2 || !f.e.empty()) {  // an extended family: only WordFamily::at knows the words
+                pf.at = [f](std::size_t r) { return f.at(r); };
+                pf.extra = "x2=" + (f.x2 ? word_text(lp.alphabet, *f.x2) : std::string("x")) +
+                           " e=" + word_text(lp.alphabet, f.e);
+            }
+            d.adversarial.push_back({pred.arch, {pf}});
         }
         auto g = automata::generate_dataset(ctx.dfa, data.string(), d);
         if (!g.ok()) return g.error();
@@ -372,6 +393,8 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
                 ap.witness = "x=" + word_text(lp.alphabet, f.x) + " p=" + word_text(lp.alphabet, f.p) +
                              " y=" + word_text(lp.alphabet, f.y) + " z=" + word_text(lp.alphabet, f.z) +
                              " r≥" + std::to_string(f.r_min);
+                if (f.x2) ap.witness += " (second word starts with x2=" + word_text(lp.alphabet, *f.x2) + ")";
+                if (!f.e.empty()) ap.witness += " e=" + word_text(lp.alphabet, f.e);
             }
             if (auto it = ctx.adversarial.find(ap.arch); it != ctx.adversarial.end())
                 ap.adversarial_words = it->second.size();
