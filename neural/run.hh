@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "automata/dataset.hh"
 #include "automata/dfa.hh"
 #include "ltl/error.hh"
 
@@ -67,7 +68,16 @@ struct EvalSets {
     std::vector<LabelledWord> test;         // empty: sampled uniformly per length from the DFA
     std::vector<LabelledWord> boundary;     // optional
     std::vector<LabelledWord> adversarial;  // optional (from the classifier's certificates)
+    // Training words (a dataset's train split). Empty: training samples uniformly from the DFA.
+    // Used by train_and_evaluate only; lengths outside train_min..train_max are ignored.
+    std::vector<LabelledWord> train;
 };
+
+// The sets of a dataset read with automata::read_dataset: train, test, boundary and
+// adversarial-<arch> (empty when the dataset has no such split).
+EvalSets eval_sets_from_dataset(const automata::Dataset& ds, const std::string& arch);
+// The smallest and largest word length of a split (false when the split is missing or empty).
+bool split_length_range(const automata::Dataset& ds, const std::string& split, int& lo, int& hi);
 
 // result.json (PROTOCOL.md "Per run"); to_json/from_json in run.cc.
 struct RunResult {
@@ -92,7 +102,21 @@ struct RunResult {
     std::string device;
 };
 std::string result_to_json(const RunResult& r);
+// Validates: every key above present, accuracies in [0, 1], lengths as keys, a valid config.
 Result<RunResult> result_from_json(const std::string& text);
+
+// The config as JSON (the "config" object of result.json) and back (missing keys: defaults).
+std::string config_to_json(const Config& c);
+Result<Config> config_from_json(const std::string& text);
+
+// What a run folder holds besides the checkpoint: RUNDIR/run.json = {config, language, dfa}
+// (written by train_and_evaluate before training starts), so `ltlkit eval RUNDIR` needs no language.
+struct RunInfo {
+    Config config;
+    std::string language;
+    automata::Dfa dfa;
+};
+Result<RunInfo> read_run_info(const std::string& rundir);
 
 struct Progress {
     int step = 0, total = 0;
@@ -108,6 +132,8 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
                                      const ProgressFn& progress = nullptr);
 
 // Re-evaluates a finished run (ltlkit eval) with other lengths or sets; rewrites result.json.
+// From `overrides` only the evaluation fields (test_min, test_max, per_length, fit_words,
+// success_rule) and threads/device are used: start from read_run_info(rundir)->config.
 Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rundir,
                                const Config& overrides, const EvalSets& sets);
 

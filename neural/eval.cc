@@ -1,0 +1,145 @@
+// Evaluation of a recognizer (PROTOCOL.md "Evaluation"), torch-free: the model comes in as a
+// prediction function, so the metrics are testable without LibTorch.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "neural/internal.hh"
+
+namespace ltlkit::neural {
+
+double accuracy_on(const std::vector<LabelledWord>& words, const Predictor& predict) {
+    if (words.empty()) return 0;
+    std::vector<const automata::Word*> ptrs;
+    ptrs.reserve(words.size());
+    for (const auto& w : words) ptrs.push_back(&w.word);
+    const auto logits = predict(ptrs);
+    std::size_t right = 0;
+    for (std::size_t i = 0; i < words.size(); ++i) right += ((logits[i] > 0) == words[i].label);
+    return static_cast<double>(right) / static_cast<double>(words.size());
+}
+
+std::vector<LabelledWord> test_sample(const automata::Sampler& sampler, int n, int per_length,
+                                      automata::Rng& rng) {
+    std::vector<LabelledWord> out;
+    const auto len = static_cast<std::size_t>(n);
+    const bool has[2] = {sampler.has_words(len, false), sampler.has_words(len, true)};
+    for (int label = 1; label >= 0; --label) {
+        if (!has[label]) continue;
+        const int quota = (has[0] && has[1]) ? (label ? (per_length + 1) / 2 : per_length / 2) : per_length;
+        if (quota <= 0) continue;
+        if (sampler.has_at_least(len, label != 0, static_cast<std::uint64_t>(quota))) {
+            for (int i = 0; i < quota; ++i) out.push_back({sampler.sample(len, label != 0, rng), label != 0, -1});
+        } else {
+            for (auto& w : sampler.enumerate(len, label != 0, static_cast<std::size_t>(quota)))
+                out.push_back({std::move(w), label != 0, -1});
+        }
+    }
+    return out;
+}
+
+void summarize_lengths(RunResult& r) {
+    r.bin_accuracy.clear();
+    r.mean_accuracy = 0;
+    r.min_bin_accuracy = 0;
+    r.n_star = 0;
+    if (r.per_length_accuracy.empty()) return;
+    double sum = 0;
+    for (const auto& [n, a] : r.per_length_accuracy) sum += a;
+    r.mean_accuracy = sum / static_cast<double>(r.per_length_accuracy.size());
+    // Bins of 100 lengths: 1-100, 101-200, ... labelled by the tested lengths they contain.
+    std::map<int, std::vector<std::pair<int, double>>> bins;
+    for (const auto& [n, a] : r.per_length_accuracy) bins[(n + 99) / 100].push_back({n, a});
+    r.min_bin_accuracy = 1;
+    for (const auto& [b, v] : bins) {
+        double s = 0;
+        for (const auto& [n, a] : v) s += a;
+        const double acc = s / static_cast<double>(v.size());
+        r.bin_accuracy[std::to_string(v.front().first) + "-" + std::to_string(v.back().first)] = acc;
+        r.min_bin_accuracy = std::min(r.min_bin_accuracy, acc);
+    }
+    // N*: the largest N with every tested length <= N at 100% (smallest tested length - 1 if it fails).
+    r.n_star = r.per_length_accuracy.begin()->first - 1;
+    for (const auto& [n, a] : r.per_length_accuracy) {
+        if (a < 1.0) break;
+        r.n_star = n;
+    }
+}
+
+Result<bool> evaluate_model(RunResult& r, const Predictor& predict, const automata::Sampler* sampler,
+                            const TrainingDistribution& train, const EvalSets& sets) {
+    const Config& c = r.config;
+    if (c.test_min < 0 || c.test_max < c.test_min) return make_error("test lengths: expected 0 <= A <= B");
+    r.per_length_accuracy.clear();
+    if (!sets.test.empty()) {
+        std::map<int, std::vector<LabelledWord>> by_length;
+        for (const auto& w : sets.test) {
+            const int n = static_cast<int>(w.word.size());
+            if (n >= c.test_min && n <= c.test_max) by_length[n].push_back(w);
+        }
+        for (const auto& [n, words] : by_length) r.per_length_accuracy[n] = accuracy_on(words, predict);
+    } else {
+        if (!sampler) return make_error("evaluation needs a sampler or a test set");
+        if (static_cast<std::size_t>(c.test_max) > sampler->max_length())
+            return make_error("test lengths exceed the sampler's tables");
+        automata::Rng rng(automata::derive_seed({"eval", std::to_string(c.seed)}));
+        // Several lengths per prediction call, so the predictor can batch.
+        std::vector<LabelledWord> pending;
+        auto flush = [&] {
+            if (pending.empty()) return;
+            std::vector<const automata::Word*> ptrs;
+            for (const auto& w : pending) ptrs.push_back(&w.word);
+            const auto logits = predict(ptrs);
+            std::map<int, std::pair<long, long>> counts;  // length -> (right, total)
+            for (std::size_t i = 0; i < pending.size(); ++i) {
+                auto& ct = counts[static_cast<int>(pending[i].word.size())];
+                ct.first += ((logits[i] > 0) == pending[i].label);
+                ct.second += 1;
+            }
+            for (const auto& [n, ct] : counts)
+                r.per_length_accuracy[n] = static_cast<double>(ct.first) / static_cast<double>(ct.second);
+            pending.clear();
+        };
+        std::size_t tokens = 0;
+        for (int n = c.test_min; n <= c.test_max; ++n) {
+            auto words = test_sample(*sampler, n, c.per_length, rng);
+            for (auto& w : words) pending.push_back(std::move(w));
+            tokens += words.size() * static_cast<std::size_t>(n + 1);
+            if (tokens >= (1u << 16)) {
+                flush();
+                tokens = 0;
+            }
+        }
+        flush();
+    }
+    summarize_lengths(r);
+    // Training accuracy on fresh words of the training distribution, drawn as training batches are.
+    {
+        automata::Rng rng(automata::derive_seed({"fit", std::to_string(c.seed)}));
+        std::vector<automata::Word> words;
+        std::vector<std::uint8_t> labels;
+        const int chunk = std::max(2, std::min(c.batch, c.fit_words));
+        while (static_cast<int>(words.size()) < c.fit_words) train.draw(chunk, rng, words, labels);
+        std::vector<LabelledWord> fit;
+        for (std::size_t i = 0; i < words.size() && static_cast<int>(i) < c.fit_words; ++i)
+            fit.push_back({std::move(words[i]), labels[i] != 0, -1});
+        r.train_accuracy = accuracy_on(fit, predict);
+    }
+    r.failed_to_fit = r.train_accuracy < 0.99;
+    r.adversarial_accuracy.reset();
+    r.boundary_accuracy.reset();
+    if (!sets.adversarial.empty()) r.adversarial_accuracy = accuracy_on(sets.adversarial, predict);
+    if (!sets.boundary.empty()) r.boundary_accuracy = accuracy_on(sets.boundary, predict);
+    bool ok = !r.per_length_accuracy.empty() && !r.failed_to_fit;
+    if (c.success_rule == "bins99") {
+        for (const auto& [k, a] : r.bin_accuracy) ok = ok && a >= 0.99;
+    } else if (c.success_rule == "exact") {
+        for (const auto& [n, a] : r.per_length_accuracy) ok = ok && a == 1.0;
+    } else {
+        return make_error("unknown success rule '" + c.success_rule + "' (expected exact or bins99)");
+    }
+    r.success = ok;
+    return true;
+}
+
+}  // namespace ltlkit::neural

@@ -1,0 +1,256 @@
+// Torch-free parts of the run API: architecture names, Config and result.json (de)serialization.
+#include "neural/run.hh"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "automata/io.hh"
+
+namespace ltlkit::neural {
+
+using nlohmann::json;
+
+Result<ArchSpec> parse_arch(const std::string& arch) {
+    ArchSpec s;
+    if (arch == "global") return s;
+    if (arch == "lstm") {
+        s.kind = ArchSpec::Lstm;
+        return s;
+    }
+    auto with_k = [&](const std::string& prefix, ArchSpec::Kind kind) -> std::optional<Result<ArchSpec>> {
+        if (arch.rfind(prefix, 0) != 0) return std::nullopt;
+        const std::string num = arch.substr(prefix.size());
+        if (num.empty() || num.size() > 6 || num.find_first_not_of("0123456789") != std::string::npos)
+            return Result<ArchSpec>(make_error("architecture '" + arch + "': expected " + prefix +
+                                               "K with an integer K >= 1"));
+        int k = std::stoi(num);
+        if (k < 1)
+            return Result<ArchSpec>(make_error("architecture '" + arch + "': K must be at least 1"));
+        s.kind = kind;
+        s.k = k;
+        return Result<ArchSpec>(s);
+    };
+    if (auto r = with_k("local-", ArchSpec::Local)) return *r;
+    if (auto r = with_k("hybrid-", ArchSpec::Hybrid)) return *r;
+    return make_error("unknown architecture '" + arch +
+                      "' (expected global, local-K, hybrid-K or lstm)");
+}
+
+json config_to_json_value(const Config& c) {
+    return json{{"arch", c.arch},
+                {"layers", c.layers},
+                {"d_model", c.d_model},
+                {"heads", c.heads},
+                {"d_ff", c.d_ff},
+                {"pe", c.pe},
+                {"strict", c.strict},
+                {"pre_ln", c.pre_ln},
+                {"hybrid_by_layer", c.hybrid_by_layer},
+                {"lstm_hidden", c.lstm_hidden},
+                {"max_positions", c.max_positions},
+                {"steps", c.steps},
+                {"batch", c.batch},
+                {"lr", c.lr},
+                {"grad_clip", c.grad_clip},
+                {"seed", c.seed},
+                {"train_min", c.train_min},
+                {"train_max", c.train_max},
+                {"threads", c.threads},
+                {"device", c.device},
+                {"checkpoint_every", c.checkpoint_every},
+                {"log_every", c.log_every},
+                {"test_min", c.test_min},
+                {"test_max", c.test_max},
+                {"per_length", c.per_length},
+                {"fit_words", c.fit_words},
+                {"success_rule", c.success_rule}};
+}
+
+namespace {
+
+template <class T>
+void get_opt(const json& j, const char* key, T& out) {
+    if (j.contains(key)) out = j.at(key).get<T>();
+}
+
+Result<Config> config_from_json_value(const json& j) {
+    if (!j.is_object()) return make_error("config: expected a JSON object");
+    Config c;
+    try {
+        get_opt(j, "arch", c.arch);
+        get_opt(j, "layers", c.layers);
+        get_opt(j, "d_model", c.d_model);
+        get_opt(j, "heads", c.heads);
+        get_opt(j, "d_ff", c.d_ff);
+        get_opt(j, "pe", c.pe);
+        get_opt(j, "strict", c.strict);
+        get_opt(j, "pre_ln", c.pre_ln);
+        get_opt(j, "hybrid_by_layer", c.hybrid_by_layer);
+        get_opt(j, "lstm_hidden", c.lstm_hidden);
+        get_opt(j, "max_positions", c.max_positions);
+        get_opt(j, "steps", c.steps);
+        get_opt(j, "batch", c.batch);
+        get_opt(j, "lr", c.lr);
+        get_opt(j, "grad_clip", c.grad_clip);
+        get_opt(j, "seed", c.seed);
+        get_opt(j, "train_min", c.train_min);
+        get_opt(j, "train_max", c.train_max);
+        get_opt(j, "threads", c.threads);
+        get_opt(j, "device", c.device);
+        get_opt(j, "checkpoint_every", c.checkpoint_every);
+        get_opt(j, "log_every", c.log_every);
+        get_opt(j, "test_min", c.test_min);
+        get_opt(j, "test_max", c.test_max);
+        get_opt(j, "per_length", c.per_length);
+        get_opt(j, "fit_words", c.fit_words);
+        get_opt(j, "success_rule", c.success_rule);
+    } catch (const json::exception& e) {
+        return make_error(std::string("config: ") + e.what());
+    }
+    if (auto a = parse_arch(c.arch); !a.ok()) return a.error();
+    return c;
+}
+
+json opt_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+}  // namespace
+
+std::string config_to_json(const Config& c) { return config_to_json_value(c).dump(); }
+
+Result<Config> config_from_json(const std::string& text) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::exception& e) {
+        return make_error(std::string("config JSON: ") + e.what());
+    }
+    return config_from_json_value(j);
+}
+
+std::string result_to_json(const RunResult& r) {
+    json per = json::object();
+    for (const auto& [n, a] : r.per_length_accuracy) per[std::to_string(n)] = a;
+    json bins = json::object();
+    for (const auto& [k, a] : r.bin_accuracy) bins[k] = a;
+    json j{{"config", config_to_json_value(r.config)},
+           {"language", r.language},
+           {"per_length_accuracy", per},
+           {"mean_accuracy", r.mean_accuracy},
+           {"min_bin_accuracy", r.min_bin_accuracy},
+           {"bin_accuracy", bins},
+           {"n_star", r.n_star},
+           {"train_accuracy", r.train_accuracy},
+           {"adversarial_accuracy", opt_number(r.adversarial_accuracy)},
+           {"boundary_accuracy", opt_number(r.boundary_accuracy)},
+           {"failed_to_fit", r.failed_to_fit},
+           {"success", r.success},
+           {"wall_seconds", r.wall_seconds},
+           {"train_seconds", r.train_seconds},
+           {"tokens_per_second", r.tokens_per_second},
+           {"steps_done", r.steps_done},
+           {"seed", r.seed},
+           {"git_revision", r.git_revision},
+           {"device", r.device}};
+    return j.dump(2) + "\n";
+}
+
+Result<RunResult> result_from_json(const std::string& text) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::exception& e) {
+        return make_error(std::string("result.json: ") + e.what());
+    }
+    if (!j.is_object()) return make_error("result.json: expected a JSON object");
+    for (const char* key : {"config", "per_length_accuracy", "mean_accuracy", "min_bin_accuracy",
+                            "n_star", "train_accuracy", "adversarial_accuracy", "failed_to_fit",
+                            "wall_seconds", "seed"})
+        if (!j.contains(key)) return make_error(std::string("result.json: missing key '") + key + "'");
+    RunResult r;
+    auto cfg = config_from_json_value(j.at("config"));
+    if (!cfg.ok()) return make_error("result.json: " + cfg.error().message);
+    r.config = *cfg;
+    try {
+        if (!j.at("per_length_accuracy").is_object())
+            return make_error("result.json: per_length_accuracy must be an object");
+        for (const auto& [k, v] : j.at("per_length_accuracy").items()) {
+            std::size_t used = 0;
+            int n = -1;
+            try {
+                n = std::stoi(k, &used);
+            } catch (...) {
+                used = 0;
+            }
+            if (used != k.size() || n < 0)
+                return make_error("result.json: per_length_accuracy key '" + k + "' is not a length");
+            double a = v.get<double>();
+            if (!(a >= 0 && a <= 1))
+                return make_error("result.json: accuracy at length " + k + " is not in [0, 1]");
+            r.per_length_accuracy[n] = a;
+        }
+        if (j.contains("bin_accuracy") && j.at("bin_accuracy").is_object())
+            for (const auto& [k, v] : j.at("bin_accuracy").items()) r.bin_accuracy[k] = v.get<double>();
+        r.mean_accuracy = j.at("mean_accuracy").get<double>();
+        r.min_bin_accuracy = j.at("min_bin_accuracy").get<double>();
+        r.n_star = j.at("n_star").get<int>();
+        r.train_accuracy = j.at("train_accuracy").get<double>();
+        if (!j.at("adversarial_accuracy").is_null())
+            r.adversarial_accuracy = j.at("adversarial_accuracy").get<double>();
+        if (j.contains("boundary_accuracy") && !j.at("boundary_accuracy").is_null())
+            r.boundary_accuracy = j.at("boundary_accuracy").get<double>();
+        r.failed_to_fit = j.at("failed_to_fit").get<bool>();
+        r.wall_seconds = j.at("wall_seconds").get<double>();
+        r.seed = j.at("seed").get<std::uint64_t>();
+        get_opt(j, "language", r.language);
+        get_opt(j, "success", r.success);
+        get_opt(j, "train_seconds", r.train_seconds);
+        get_opt(j, "tokens_per_second", r.tokens_per_second);
+        get_opt(j, "steps_done", r.steps_done);
+        get_opt(j, "git_revision", r.git_revision);
+        get_opt(j, "device", r.device);
+    } catch (const json::exception& e) {
+        return make_error(std::string("result.json: ") + e.what());
+    }
+    for (double a : {r.mean_accuracy, r.min_bin_accuracy, r.train_accuracy})
+        if (!(a >= 0 && a <= 1)) return make_error("result.json: an accuracy is not in [0, 1]");
+    return r;
+}
+
+}  // namespace ltlkit::neural
+
+namespace ltlkit::neural {
+
+namespace {
+std::vector<LabelledWord> words_of(const automata::Dataset& ds, const std::string& split) {
+    std::vector<LabelledWord> out;
+    if (const auto* s = ds.find(split))
+        for (const auto& e : s->examples) out.push_back({e.word, e.label, e.pair});
+    return out;
+}
+}  // namespace
+
+EvalSets eval_sets_from_dataset(const automata::Dataset& ds, const std::string& arch) {
+    EvalSets sets;
+    sets.train = words_of(ds, "train");
+    sets.test = words_of(ds, "test");
+    sets.boundary = words_of(ds, "boundary");
+    sets.adversarial = words_of(ds, "adversarial-" + arch);
+    return sets;
+}
+
+bool split_length_range(const automata::Dataset& ds, const std::string& split, int& lo, int& hi) {
+    const auto* s = ds.find(split);
+    if (!s || s->examples.empty()) return false;
+    lo = hi = static_cast<int>(s->examples.front().word.size());
+    for (const auto& e : s->examples) {
+        lo = std::min(lo, static_cast<int>(e.word.size()));
+        hi = std::max(hi, static_cast<int>(e.word.size()));
+    }
+    return true;
+}
+
+}  // namespace ltlkit::neural
