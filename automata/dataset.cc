@@ -248,7 +248,19 @@ bool dfa_accepts(const Dfa& d, const Word& w) {
     return d.accepting[q] != 0;
 }
 
-ojson word_json(const Dfa& d, const Word& w) { return format_word(d.alphabet, w); }
+// format_word, with symbols outside the alphabet (the classifier's loop marker) shown as <e^r>.
+ojson word_json(const Dfa& d, const Word& w) {
+    for (Symbol a : w)
+        if (a >= d.num_symbols()) {
+            std::string out;
+            for (std::size_t i = 0; i < w.size(); ++i) {
+                if (i > 0 && !single_char_alphabet(d.alphabet)) out += ' ';
+                out += w[i] < d.num_symbols() ? d.alphabet[w[i]] : std::string("<e^r>");
+            }
+            return out;
+        }
+    return format_word(d.alphabet, w);
+}
 
 // Everything that determines the bytes of the dataset.
 ojson arguments_json(const Dfa& dfa, const DatasetOptions& o) {
@@ -268,7 +280,8 @@ ojson arguments_json(const Dfa& dfa, const DatasetOptions& o) {
         ojson fams = ojson::array();
         for (const auto& f : spec.families)
             fams.push_back({{"x", word_json(dfa, f.x)}, {"p", word_json(dfa, f.p)}, {"y", word_json(dfa, f.y)},
-                            {"z", word_json(dfa, f.z)}, {"r_min", f.r_min}, {"note", f.note}});
+                            {"z", word_json(dfa, f.z)}, {"r_min", f.r_min}, {"note", f.note},
+                            {"extra", f.extra}, {"custom", static_cast<bool>(f.at)}});
         adv.push_back({{"arch", spec.arch}, {"families", fams}});
     }
     a["adversarial"] = adv;
@@ -309,6 +322,7 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
             return make_error("bad architecture name '" + spec.arch + "' for an adversarial set");
         for (const auto& f : spec.families)
             for (const Word* w : {&f.x, &f.p, &f.y, &f.z})
+                if (!f.at)
                 for (Symbol a : *w)
                     if (a >= dfa.num_symbols())
                         return make_error("adversarial family for " + spec.arch + " uses symbol index " +
@@ -548,42 +562,63 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
         for (std::size_t fi = 0; fi < spec.families.size(); ++fi) {
             const PairFamily& f = spec.families[fi];
             ojson fm = {{"x", word_json(dfa, f.x)}, {"p", word_json(dfa, f.p)}, {"y", word_json(dfa, f.y)},
-                        {"z", word_json(dfa, f.z)}, {"r_min", f.r_min}, {"note", f.note}};
+                        {"z", word_json(dfa, f.z)}, {"r_min", f.r_min}, {"note", f.note}, {"extra", f.extra}};
             auto skip = [&](const std::string& why) {
                 std::string text = "adversarial-" + spec.arch + ": family " + std::to_string(fi) + " skipped: " + why;
                 fm["skipped"] = why;
                 rep.skipped_families.push_back(text);
             };
-            const std::size_t base_short = f.x.size() + std::min(f.y.size(), f.z.size());
-            const std::size_t base_long = f.x.size() + std::max(f.y.size(), f.z.size());
-            if (f.p.empty()) {
-                skip("the pumped word p is empty");
-                fam_meta.push_back(fm);
-                continue;
-            }
-            const std::size_t P = f.p.size();
-            std::size_t r_lo = std::max<std::size_t>(f.r_min, o.test.lo > base_short ? (o.test.lo - base_short + P - 1) / P : 0);
-            if (o.test.hi < base_long || (o.test.hi - base_long) / P < r_lo) {
-                skip("its words x p^r y, x p^r z (r >= " + std::to_string(f.r_min) + ") do not fit in lengths " +
-                     to_string(o.test));
-                fam_meta.push_back(fm);
-                continue;
-            }
-            std::size_t r_hi = (o.test.hi - base_long) / P;
-            std::size_t want = std::min<std::size_t>(o.adversarial_per_family, r_hi - r_lo + 1);
-            std::vector<std::size_t> rs;
-            for (std::size_t j = 0; j < want; ++j) {
-                std::size_t r = want == 1 ? r_lo : r_lo + j * (r_hi - r_lo) / (want - 1);
-                if (rs.empty() || rs.back() != r) rs.push_back(r);
-            }
-            std::size_t made = 0;
-            ojson same = ojson::array();
-            for (std::size_t r : rs) {
+            // The pair for r, and the values of r whose two words both lie in the test range.
+            auto pair_at = [&](std::size_t r) -> std::pair<Word, Word> {
+                if (f.at) return f.at(r);
                 Word u = f.x;
                 for (std::size_t t = 0; t < r; ++t) u.insert(u.end(), f.p.begin(), f.p.end());
                 Word v = u;
                 u.insert(u.end(), f.y.begin(), f.y.end());
                 v.insert(v.end(), f.z.begin(), f.z.end());
+                return {u, v};
+            };
+            std::vector<std::size_t> fitting;
+            if (!f.at) {
+                if (f.p.empty()) {
+                    skip("the pumped word p is empty");
+                    fam_meta.push_back(fm);
+                    continue;
+                }
+                const std::size_t base_short = f.x.size() + std::min(f.y.size(), f.z.size());
+                const std::size_t base_long = f.x.size() + std::max(f.y.size(), f.z.size());
+                const std::size_t P = f.p.size();
+                for (std::size_t r = f.r_min; base_short + r * P <= o.test.hi; ++r)
+                    if (base_short + r * P >= o.test.lo && base_long + r * P <= o.test.hi) fitting.push_back(r);
+            } else {
+                // Lengths do not decrease with r: scan until both words are past the range.
+                for (std::size_t r = f.r_min; r <= f.r_min + o.test.hi + 1; ++r) {
+                    auto [u, v] = pair_at(r);
+                    if (std::min(u.size(), v.size()) > o.test.hi) break;
+                    if (o.test.contains(u.size()) && o.test.contains(v.size())) fitting.push_back(r);
+                }
+            }
+            if (fitting.empty()) {
+                skip("its words (r >= " + std::to_string(f.r_min) + ") do not fit in lengths " + to_string(o.test));
+                fam_meta.push_back(fm);
+                continue;
+            }
+            const std::size_t want = std::min<std::size_t>(o.adversarial_per_family, fitting.size());
+            std::vector<std::size_t> rs;
+            for (std::size_t j = 0; j < want; ++j) {
+                std::size_t r = want == 1 ? fitting.front() : fitting[j * (fitting.size() - 1) / (want - 1)];
+                if (rs.empty() || rs.back() != r) rs.push_back(r);
+            }
+            std::size_t made = 0;
+            ojson same = ojson::array();
+            for (std::size_t r : rs) {
+                auto [u, v] = pair_at(r);
+                bool in_alphabet = true;
+                for (const Word* w : {&u, &v})
+                    for (Symbol a : *w) in_alphabet = in_alphabet && a < dfa.num_symbols();
+                if (!in_alphabet)
+                    return make_error("adversarial family " + std::to_string(fi) + " for " + spec.arch +
+                                      " gives a word with a symbol outside the alphabet at r = " + std::to_string(r));
                 bool lu = dfa_accepts(dfa, u), lv = dfa_accepts(dfa, v);
                 if (lu == lv) {
                     same.push_back(r);

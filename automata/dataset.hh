@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "automata/dfa.hh"
@@ -41,6 +42,13 @@ struct PairFamily {
     Word x, p, y, z;
     std::size_t r_min = 1;
     std::string note;  // e.g. the certificate's reason; recorded in meta.json
+    // Optional: materializes the pair for r when it is not plain x·p^r·y / x·p^r·z (the
+    // classifier's extended families, algebra::WordFamily::at). Then x, p, y, z are only recorded
+    // (symbols outside the alphabet are shown as "<e^r>") and `extra` must describe whatever
+    // else determines the words (it enters meta.json and the rerun check). Word lengths must not
+    // decrease with r.
+    std::function<std::pair<Word, Word>(std::size_t)> at;
+    std::string extra;
 };
 
 // The families whose pairs form adversarial-<arch>.tsv.

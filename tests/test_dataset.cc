@@ -47,20 +47,19 @@ bool run(const Dfa& d, const Word& w) {
     return d.accepting[q] != 0;
 }
 
+// Words of length n with the label, by a plain per-state count (independent of the sampler).
 std::uint64_t brute_count(const Dfa& d, std::size_t n, bool label) {
-    std::uint64_t c = 0, total = 1;
-    const std::size_t k = d.alphabet.size();
-    for (std::size_t i = 0; i < n; ++i) total *= k;
-    for (std::uint64_t code = 0; code < total; ++code) {
-        Word w(n);
-        std::uint64_t x = code;
-        for (std::size_t i = 0; i < n; ++i) {
-            w[i] = static_cast<Symbol>(x % k);
-            x /= k;
+    const std::size_t k = d.alphabet.size(), S = d.accepting.size();
+    std::vector<std::uint64_t> c(S), next(S);
+    for (std::size_t q = 0; q < S; ++q) c[q] = (d.accepting[q] != 0) == label;
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t q = 0; q < S; ++q) {
+            next[q] = 0;
+            for (std::size_t a = 0; a < k; ++a) next[q] += c[d.delta[q * k + a]];
         }
-        c += run(d, w) == label;
+        std::swap(c, next);
     }
-    return c;
+    return c[d.initial];
 }
 
 std::size_t edit_distance(const Word& a, const Word& b) {
@@ -272,7 +271,15 @@ TEST_CASE("adversarial pairs really differ in membership; families that do not f
     PairFamily f2{{2}, {1, 2}, {0}, {2}, 3, "ends in a after c(bc)^r"};
     PairFamily too_long{{}, {0}, {0}, {1}, 100, "does not fit"};
     PairFamily no_difference{{}, {0}, {1}, {2}, 1, "both rejected"};
-    o.adversarial = {{"local-2", {f1, f2, too_long}}, {"global", {no_difference}}};
+    // An extended family materialized by a callback: b^(r²) a / b^(r²) c (quadratic lengths).
+    PairFamily custom{{}, {1}, {0}, {2}, 2, "quadratic", {}, "p repeated r² times"};
+    custom.at = [](std::size_t r) {
+        Word u(r * r, 1), v(r * r, 1);
+        u.push_back(0);
+        v.push_back(2);
+        return std::make_pair(u, v);
+    };
+    o.adversarial = {{"local-2", {f1, f2, too_long}}, {"global", {no_difference}}, {"hybrid-1", {custom}}};
     auto rep = generate_dataset(ends_with_a(), dir.str(), o);
     REQUIRE(rep.ok());
     auto ds = read_dataset(dir.str());
@@ -299,6 +306,16 @@ TEST_CASE("adversarial pairs really differ in membership; families that do not f
     CHECK(meta["adversarial"]["global"]["pairs"] == 0);
     CHECK(ds->find("adversarial-global")->examples.empty());
     CHECK(rep->skipped_families.size() == 2);
+    const Split* h = ds->find("adversarial-hybrid-1");
+    REQUIRE(h);
+    std::set<std::size_t> hl;
+    for (const auto& e : h->examples) {
+        CHECK(run(ends_with_a(), e.word) == e.label);
+        hl.insert(e.word.size());
+    }
+    // r with 20 <= r² + 1 <= 60: r = 5, 6, 7.
+    CHECK(hl == std::set<std::size_t>{26, 37, 50});
+    CHECK(meta["adversarial"]["hybrid-1"]["families"][0]["extra"] == "p repeated r² times");
 }
 
 TEST_CASE("rerun with the same arguments verifies and writes nothing; other arguments need force",
