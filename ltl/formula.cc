@@ -34,15 +34,22 @@ struct Key {
     bool operator==(const Key&) const = default;
 };
 
+// splitmix64 finalizer (Steele, Lea & Flood 2014): pointers of neighbouring nodes differ in few
+// bits, so each component is mixed fully before combining.
+std::uint64_t mix64(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
 struct KeyHash {
     std::size_t operator()(const Key& key) const noexcept {
-        std::size_t h = static_cast<std::size_t>(key.op);
-        auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-        mix(std::hash<const void*>()(key.a));
-        mix(std::hash<const void*>()(key.b));
-        mix(key.k);
-        mix(std::hash<std::string>()(key.name));
-        return h;
+        std::uint64_t h = mix64(static_cast<std::uint64_t>(key.op) * 0x100000001ULL + key.k);
+        h = mix64(h ^ reinterpret_cast<std::uintptr_t>(key.a));
+        h = mix64(h ^ reinterpret_cast<std::uintptr_t>(key.b));
+        if (!key.name.empty()) h = mix64(h ^ std::hash<std::string>()(key.name));
+        return static_cast<std::size_t>(h);
     }
 };
 

@@ -23,7 +23,7 @@ struct Token {
     unsigned k = 0;  // BoundedYesterday
 };
 
-constexpr int kMaxNesting = 2000;  // keeps the recursive descent far from the stack limit
+constexpr int kMaxNesting = 2000;  // parentheses only (operator chains are loops), far from the stack limit
 
 std::string describe(const Token& t) {
     switch (t.kind) {
@@ -266,15 +266,16 @@ private:
         return left;
     }
 
-    Formula parse_implies() {  // level 2, right-assoc
-        Formula left = parse_or();
-        if (failed_ || peek().kind != Tok::Implies) return left;
-        take();
-        if (++depth_ > kMaxNesting) return fail_depth();
-        Formula right = parse_implies();
-        --depth_;
+    Formula parse_implies() {  // level 2, right-assoc: a -> b -> c = a -> (b -> c)
+        std::vector<Formula> operands = {parse_or()};
+        while (!failed_ && peek().kind == Tok::Implies) {
+            take();
+            operands.push_back(parse_or());
+        }
         if (failed_) return {};
-        return Formula::implies(left, right);
+        Formula f = operands.back();
+        for (std::size_t i = operands.size() - 1; i-- > 0;) f = Formula::implies(operands[i], f);
+        return f;
     }
 
     Formula parse_or() {  // level 3, left-assoc
@@ -311,31 +312,31 @@ private:
     }
 
     Formula fail_depth() {
-        err(peek(), "formula nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)");
+        err(peek(), "formula nested too deeply (more than " + std::to_string(kMaxNesting) + " nested parentheses)");
         return {};
     }
 
-    Formula parse_prefix() {  // level 6
-        const Token& t = peek();
-        switch (t.kind) {
-            case Tok::Not: case Tok::Past: case Tok::Yesterday: case Tok::BoundedYesterday:
-            case Tok::Historically: {
-                Token op = take();
-                if (++depth_ > kMaxNesting) return fail_depth();
-                Formula f = parse_prefix();
-                --depth_;
-                if (failed_) return {};
-                switch (op.kind) {
-                    case Tok::Not: return Formula::neg(f);
-                    case Tok::Past: return Formula::past(f);
-                    case Tok::Yesterday: return Formula::yesterday(f);
-                    case Tok::BoundedYesterday: return Formula::bounded_yesterday(f, op.k);
-                    default: return Formula::historically(f);
-                }
-            }
-            default:
-                return parse_atom();
+    Formula parse_prefix() {  // level 6: a run of prefix operators, applied innermost first
+        std::vector<Token> ops;
+        for (;;) {
+            Tok k = peek().kind;
+            if (k != Tok::Not && k != Tok::Past && k != Tok::Yesterday && k != Tok::BoundedYesterday &&
+                k != Tok::Historically)
+                break;
+            ops.push_back(take());
         }
+        Formula f = parse_atom();
+        if (failed_) return {};
+        for (std::size_t i = ops.size(); i-- > 0;) {
+            switch (ops[i].kind) {
+                case Tok::Not: f = Formula::neg(f); break;
+                case Tok::Past: f = Formula::past(f); break;
+                case Tok::Yesterday: f = Formula::yesterday(f); break;
+                case Tok::BoundedYesterday: f = Formula::bounded_yesterday(f, ops[i].k); break;
+                default: f = Formula::historically(f); break;
+            }
+        }
+        return f;
     }
 
     Formula parse_atom() {

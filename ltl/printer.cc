@@ -1,6 +1,10 @@
 // Printer with the minimal parentheses of SPEC §2's precedence table, so that parsing the output
 // yields the same hash-consed node (associativity included: a -> b -> c, (a -> b) -> c).
+// Iterative (explicit stack), so long operator chains cannot overflow the call stack.
 #include "ltl/printer.hh"
+
+#include <variant>
+#include <vector>
 
 namespace ltlkit::ltl {
 
@@ -26,59 +30,67 @@ struct Spelling {
 constexpr Spelling kAscii{"true", "false", "!", " & ", " | ", " -> ", " <-> ", "Y<="};
 constexpr Spelling kUnicode{"\u22A4", "\u22A5", "\u00AC", " \u2227 ", " \u2228 ", " \u2192 ", " \u2194 ", "Y\u2264"};
 
-void print(Formula f, const Spelling& s, std::string& out);
+struct Operand {
+    Formula f;
+    int min_level;  // parenthesize when f binds looser than this
+};
+using Task = std::variant<Operand, const char*, std::string>;
 
-void print_operand(Formula f, int min_level, const Spelling& s, std::string& out) {
-    if (level(f.op()) < min_level) {
-        out += '(';
-        print(f, s, out);
-        out += ')';
-    } else {
-        print(f, s, out);
-    }
-}
-
-void print(Formula f, const Spelling& s, std::string& out) {
-    const Op op = f.op();
-    const int lv = level(op);
-    switch (op) {
-        case Op::True: out += s.tt; return;
-        case Op::False: out += s.ff; return;
-        case Op::Atom: out += f.name(); return;
-        case Op::Not: case Op::Past: case Op::Yesterday: case Op::BoundedYesterday:
-        case Op::Historically: {
-            if (op == Op::Not) out += s.neg;
-            else if (op == Op::Past) out += "P ";
-            else if (op == Op::Yesterday) out += "Y ";
-            else if (op == Op::Historically) out += "H ";
-            else out += s.yleq + std::to_string(f.k()) + " ";
-            print_operand(f.child(0), lv, s, out);  // prefix operand: another prefix or an atom
-            return;
+std::string print(Formula root, const Spelling& s) {
+    std::string out;
+    std::vector<Task> stack;
+    stack.emplace_back(Operand{root, 0});
+    while (!stack.empty()) {
+        Task task = std::move(stack.back());
+        stack.pop_back();
+        if (auto* text = std::get_if<const char*>(&task)) {
+            out += *text;
+            continue;
         }
-        default: break;
+        if (auto* str = std::get_if<std::string>(&task)) {
+            out += *str;
+            continue;
+        }
+        const auto [f, min_level] = std::get<Operand>(task);
+        const Op op = f.op();
+        const int lv = level(op);
+        // Tasks are pushed in reverse order of output.
+        const bool parens = lv < min_level;
+        if (parens) stack.emplace_back(")");
+        switch (op) {
+            case Op::True: stack.emplace_back(s.tt); break;
+            case Op::False: stack.emplace_back(s.ff); break;
+            case Op::Atom: stack.emplace_back(f.name()); break;
+            case Op::Not: case Op::Past: case Op::Yesterday: case Op::BoundedYesterday:
+            case Op::Historically:
+                stack.emplace_back(Operand{f.child(0), lv});  // another prefix or an atom stays bare
+                if (op == Op::Not) stack.emplace_back(s.neg);
+                else if (op == Op::Past) stack.emplace_back("P ");
+                else if (op == Op::Yesterday) stack.emplace_back("Y ");
+                else if (op == Op::Historically) stack.emplace_back("H ");
+                else stack.emplace_back(std::string(s.yleq) + std::to_string(f.k()) + " ");
+                break;
+            default: {
+                // Left-assoc (<->, |, &, S) keeps a same-level left child bare; right-assoc (->)
+                // keeps a same-level right child bare.
+                const bool right_assoc = op == Op::Implies;
+                const char* sym = op == Op::Iff ? s.iff : op == Op::Implies ? s.impl : op == Op::Or ? s.disj
+                                : op == Op::And ? s.conj : " S ";
+                stack.emplace_back(Operand{f.child(1), right_assoc ? lv : lv + 1});
+                stack.emplace_back(sym);
+                stack.emplace_back(Operand{f.child(0), right_assoc ? lv + 1 : lv});
+                break;
+            }
+        }
+        if (parens) stack.emplace_back("(");
     }
-    // Binary: left-assoc (<->, |, &, S) keeps a same-level left child bare; right-assoc (->) keeps
-    // a same-level right child bare.
-    const bool right_assoc = op == Op::Implies;
-    const char* sym = op == Op::Iff ? s.iff : op == Op::Implies ? s.impl : op == Op::Or ? s.disj
-                    : op == Op::And ? s.conj : " S ";
-    print_operand(f.child(0), right_assoc ? lv + 1 : lv, s, out);
-    out += sym;
-    print_operand(f.child(1), right_assoc ? lv : lv + 1, s, out);
+    return out;
 }
 
 }  // namespace
 
-std::string to_string(Formula f) {
-    std::string out;
-    if (!f.is_null()) print(f, kAscii, out);
-    return out;
-}
+std::string to_string(Formula f) { return f.is_null() ? std::string() : print(f, kAscii); }
 
-std::string to_unicode(Formula f) {
-    std::string out;
-    if (!f.is_null()) print(f, kUnicode, out);
-    return out;
-}
+std::string to_unicode(Formula f) { return f.is_null() ? std::string() : print(f, kUnicode); }
 
 }  // namespace ltlkit::ltl
