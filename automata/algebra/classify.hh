@@ -21,7 +21,17 @@ namespace ltlkit::automata::algebra {
 struct WordFamily {
     Word x, p, y, z;
     std::size_t r_min = 1;
-    // Materialize the pair for a given r: {x p^r y, x p^r z}.
+    // Extensions (added by the classifier; empty = the plain form above). Use at(), never
+    // concatenate the fields by hand:
+    // - x2 non-empty-or-set: the second word starts with x2 instead of x (x·p^r·y vs x2·p^r·z),
+    //   for prefix-separated families such as the non-definite one (Σ* a vs aΣ*: no common prefix
+    //   can work for aΣ*).
+    // - e non-empty: every kLoopMarker symbol in p, y, z stands for e^r (the locally R-trivial
+    //   family x·(e^r u e^r v e^r)^r·y vs x·(e^r u e^r v e^r)^r·e^r u e^r·y).
+    std::optional<Word> x2;
+    Word e;
+    static constexpr Symbol kLoopMarker = 0xFFFFFFFFu;
+    // Materialize the pair for a given r: {x p^r y, x p^r z} (with the extensions applied).
     std::pair<Word, Word> at(std::size_t r) const;
 };
 

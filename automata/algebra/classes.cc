@@ -1,0 +1,1088 @@
+#include "automata/algebra/classes.hh"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <numeric>
+#include <sstream>
+#include <unordered_map>
+
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <boost/graph/strong_components.hpp>
+#include <nlohmann/json.hpp>
+
+#include "ltl/formula.hh"
+#include "ltl/printer.hh"
+
+namespace ltlkit::automata::algebra {
+
+namespace {
+
+std::string fw(const Dfa& d, const Word& w) { return w.empty() ? std::string("ε") : format_word(d.alphabet, w); }
+
+Word cat(std::initializer_list<const Word*> parts) {
+    Word w;
+    for (const Word* p : parts) w.insert(w.end(), p->begin(), p->end());
+    return w;
+}
+
+inline std::size_t tri(State p, State q) {  // p < q
+    return std::size_t(q) * (q - 1) / 2 + p;
+}
+
+}  // namespace
+
+std::vector<State> transformation_of(const Dfa& d, const Word& w) {
+    std::vector<State> t(d.num_states());
+    for (std::size_t q = 0; q < t.size(); ++q) t[q] = d.run(State(q), w);
+    return t;
+}
+
+// ---------------------------------------------------------------- DfaAnalysis
+
+DfaAnalysis::DfaAnalysis(const Dfa& minimal) : dfa_(minimal) {
+    const std::size_t n = minimal.num_states(), k = minimal.num_symbols();
+    // SCCs of the transition graph (Tarjan via Boost.Graph), numbered in reverse topological order.
+    using G = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
+                                                 boost::no_property, std::uint32_t, std::uint32_t>;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    edges.reserve(n * k);
+    for (std::size_t q = 0; q < n; ++q)
+        for (std::size_t a = 0; a < k; ++a) edges.emplace_back(std::uint32_t(q), minimal.next(State(q), Symbol(a)));
+    G g(boost::edges_are_sorted, edges.begin(), edges.end(), n);
+    scc_.assign(n, 0);
+    num_scc_ = boost::strong_components(g, boost::make_iterator_property_map(scc_.begin(), get(boost::vertex_index, g)));
+    std::vector<std::size_t> size(num_scc_, 0);
+    for (auto c : scc_) ++size[c];
+    on_cycle_.assign(n, 0);
+    for (std::size_t q = 0; q < n; ++q) {
+        if (size[scc_[q]] > 1) on_cycle_[q] = 1;
+        for (std::size_t a = 0; a < k; ++a)
+            if (minimal.next(State(q), Symbol(a)) == q) on_cycle_[q] = 1;
+    }
+}
+
+void DfaAnalysis::compute_reach() {
+    if (!reach_.empty()) return;
+    const std::size_t words = (num_scc_ + 63) / 64;
+    reach_.assign(num_scc_, std::vector<std::uint64_t>(words, 0));
+    std::vector<std::vector<std::uint32_t>> succ(num_scc_);
+    for (std::size_t q = 0; q < n(); ++q)
+        for (std::size_t a = 0; a < dfa_.num_symbols(); ++a) {
+            auto c = scc_[q], d = scc_[dfa_.next(State(q), Symbol(a))];
+            if (c != d) succ[c].push_back(d);
+        }
+    // Successor SCCs have smaller numbers (Tarjan finishes them first).
+    for (std::size_t c = 0; c < num_scc_; ++c) {
+        reach_[c][c / 64] |= std::uint64_t(1) << (c % 64);
+        for (auto d : succ[c])
+            for (std::size_t i = 0; i < words; ++i) reach_[c][i] |= reach_[d][i];
+    }
+}
+
+bool DfaAnalysis::reaches(State p, State q) {
+    compute_reach();
+    const auto c = scc_[p], d = scc_[q];
+    return (reach_[c][d / 64] >> (d % 64)) & 1;
+}
+
+// Tarjan's SCC algorithm (1972), iterative, on the implicit graph of unordered pairs {p ≠ q} with
+// edges {p,q} -> {p·a, q·a} when p·a ≠ q·a; also the longest path while the graph is acyclic.
+void DfaAnalysis::compute_pairs() {
+    if (pairs_done_) return;
+    pairs_done_ = true;
+    const std::size_t n = this->n(), k = dfa_.num_symbols();
+    if (n < 2) {
+        longest_ = 0;
+        return;
+    }
+    const std::size_t P = n * (n - 1) / 2;
+    constexpr std::uint32_t kUnseen = UINT32_MAX;
+    std::vector<std::uint32_t> index(P, kUnseen), low(P, 0), lp(P, 0);
+    std::vector<std::uint8_t> on(P, 0);
+    pair_cyclic_.assign(P, 0);
+    std::vector<std::uint32_t> stack;
+    struct Frame {
+        std::uint32_t v;
+        std::uint32_t next;  // next letter
+    };
+    std::vector<Frame> dfs;
+    std::vector<State> pq(2);
+    auto unpack = [&](std::size_t v, State& p, State& q) {
+        // q = largest with q(q-1)/2 <= v
+        std::size_t qq = std::size_t((1 + std::sqrt(1.0 + 8.0 * double(v))) / 2);
+        while (qq * (qq - 1) / 2 > v) --qq;
+        while ((qq + 1) * qq / 2 <= v) ++qq;
+        q = State(qq);
+        p = State(v - qq * (qq - 1) / 2);
+    };
+    auto succ = [&](std::uint32_t v, std::size_t a) -> std::int64_t {
+        State p, q;
+        unpack(v, p, q);
+        State x = dfa_.next(p, Symbol(a)), y = dfa_.next(q, Symbol(a));
+        if (x == y) return -1;
+        if (x > y) std::swap(x, y);
+        return std::int64_t(tri(x, y));
+    };
+    bool acyclic = true;
+    std::uint32_t counter = 0;
+    for (std::size_t root = 0; root < P; ++root) {
+        if (index[root] != kUnseen) continue;
+        dfs.push_back({std::uint32_t(root), 0});
+        index[root] = low[root] = counter++;
+        stack.push_back(std::uint32_t(root));
+        on[root] = 1;
+        while (!dfs.empty()) {
+            Frame& f = dfs.back();
+            if (f.next < k) {
+                const std::int64_t w = succ(f.v, f.next++);
+                if (w < 0) continue;
+                if (std::size_t(w) == f.v) {
+                    pair_cyclic_[f.v] = 1;
+                    continue;
+                }
+                if (index[w] == kUnseen) {
+                    index[w] = low[w] = counter++;
+                    stack.push_back(std::uint32_t(w));
+                    on[w] = 1;
+                    dfs.push_back({std::uint32_t(w), 0});
+                } else if (on[w]) {
+                    low[f.v] = std::min(low[f.v], index[w]);
+                }
+                continue;
+            }
+            const std::uint32_t v = f.v;
+            dfs.pop_back();
+            if (!dfs.empty()) low[dfs.back().v] = std::min(low[dfs.back().v], low[v]);
+            if (low[v] == index[v]) {
+                std::vector<std::uint32_t> members;
+                std::uint32_t w;
+                do {
+                    w = stack.back();
+                    stack.pop_back();
+                    on[w] = 0;
+                    members.push_back(w);
+                } while (w != v);
+                if (members.size() > 1) {
+                    acyclic = false;
+                    for (auto m : members) pair_cyclic_[m] = 1;
+                } else if (pair_cyclic_[v]) {
+                    acyclic = false;
+                }
+                if (acyclic) {
+                    std::uint32_t best = 0;
+                    for (std::size_t a = 0; a < k; ++a) {
+                        std::int64_t y = succ(v, a);
+                        if (y >= 0) best = std::max(best, lp[y] + 1);
+                    }
+                    lp[v] = best;
+                }
+            }
+        }
+    }
+    if (acyclic) longest_ = *std::max_element(lp.begin(), lp.end());
+}
+
+std::optional<std::size_t> DfaAnalysis::pair_graph_longest_path() {
+    compute_pairs();
+    return longest_;
+}
+
+std::vector<std::pair<State, State>> DfaAnalysis::c_nodes(const std::function<bool(State, State)>& want, bool first) {
+    std::vector<std::pair<State, State>> out;
+    const std::size_t n = this->n(), k = dfa_.num_symbols();
+    if (first) {
+        // Fast test: periodic points of one letter's map. Two points on one cycle of length c
+        // are looped by a^c; two fixed points by a.
+        for (std::size_t a = 0; a < k; ++a) {
+            std::vector<std::uint8_t> state(n, 0);  // 0 new, 1 on current path, 2 done
+            std::vector<State> fixed;
+            for (std::size_t s0 = 0; s0 < n; ++s0) {
+                if (state[s0]) continue;
+                std::vector<State> pathv;
+                State x = State(s0);
+                while (!state[x]) {
+                    state[x] = 1;
+                    pathv.push_back(x);
+                    x = dfa_.next(x, Symbol(a));
+                }
+                if (state[x] == 1) {  // a new cycle starting at x
+                    std::vector<State> cyc;
+                    State y = x;
+                    do {
+                        cyc.push_back(y);
+                        y = dfa_.next(y, Symbol(a));
+                    } while (y != x);
+                    if (cyc.size() == 1) fixed.push_back(x);
+                    else {
+                        for (std::size_t i = 1; i < cyc.size(); ++i) {
+                            State p = std::min(cyc[0], cyc[i]), q = std::max(cyc[0], cyc[i]);
+                            if (want(p, q)) {
+                                fast_loops_[{p, q}] = Word(cyc.size(), Symbol(a));
+                                out.emplace_back(p, q);
+                                return out;
+                            }
+                        }
+                    }
+                }
+                for (State z : pathv) state[z] = 2;
+            }
+            std::size_t tries = 0;
+            for (std::size_t i = 0; i < fixed.size() && tries < 4096; ++i)
+                for (std::size_t j = i + 1; j < fixed.size() && tries < 4096; ++j, ++tries) {
+                    State p = std::min(fixed[i], fixed[j]), q = std::max(fixed[i], fixed[j]);
+                    if (want(p, q)) {
+                        fast_loops_[{p, q}] = Word{Symbol(a)};
+                        out.emplace_back(p, q);
+                        return out;
+                    }
+                }
+        }
+    }
+    compute_pairs();
+    for (State q = 1; q < n; ++q)
+        for (State p = 0; p < q; ++p)
+            if (pair_cyclic_[tri(p, q)] && want(p, q)) {
+                out.emplace_back(p, q);
+                if (first) return out;
+            }
+    return out;
+}
+
+Word DfaAnalysis::loop_word(State p, State q) {
+    if (p > q) std::swap(p, q);
+    if (auto it = fast_loops_.find({p, q}); it != fast_loops_.end()) return it->second;
+    // BFS on ordered pairs from (p, q) back to (p, q).
+    const std::size_t n = this->n(), k = dfa_.num_symbols();
+    std::unordered_map<std::uint64_t, std::pair<std::uint64_t, Symbol>> parent;
+    std::deque<std::uint64_t> queue;
+    const std::uint64_t start = std::uint64_t(p) * n + q;
+    queue.push_back(start);
+    parent[start] = {start, 0};
+    bool first_step = true;
+    while (!queue.empty()) {
+        std::uint64_t v = queue.front();
+        queue.pop_front();
+        State x = State(v / n), y = State(v % n);
+        for (std::size_t a = 0; a < k; ++a) {
+            State x2 = dfa_.next(x, Symbol(a)), y2 = dfa_.next(y, Symbol(a));
+            if (x2 == y2) continue;
+            std::uint64_t w = std::uint64_t(x2) * n + y2;
+            if (w == start) {
+                Word word{Symbol(a)};
+                for (std::uint64_t c = v; c != start || (first_step && false);) {
+                    if (c == start) break;
+                    auto [pr, sym] = parent[c];
+                    word.push_back(sym);
+                    c = pr;
+                }
+                std::reverse(word.begin(), word.end());
+                return word;
+            }
+            if (parent.count(w)) continue;
+            parent[w] = {v, Symbol(a)};
+            queue.push_back(w);
+        }
+        first_step = false;
+    }
+    return {};
+}
+
+std::optional<Word> DfaAnalysis::path(State from, State to) const {
+    if (from == to) return Word{};
+    const std::size_t n = this->n(), k = dfa_.num_symbols();
+    std::vector<std::int64_t> parent(n, -1);
+    std::vector<Symbol> via(n, 0);
+    std::deque<State> queue{from};
+    parent[from] = from;
+    while (!queue.empty()) {
+        State x = queue.front();
+        queue.pop_front();
+        for (std::size_t a = 0; a < k; ++a) {
+            State y = dfa_.next(x, Symbol(a));
+            if (parent[y] >= 0) continue;
+            parent[y] = x;
+            via[y] = Symbol(a);
+            if (y == to) {
+                Word w;
+                for (State c = to; c != from; c = State(parent[c])) w.push_back(via[c]);
+                std::reverse(w.begin(), w.end());
+                return w;
+            }
+            queue.push_back(y);
+        }
+    }
+    return std::nullopt;
+}
+
+Word DfaAnalysis::separator(State p, State q) const {
+    if (dfa_.is_accepting(p) != dfa_.is_accepting(q)) return {};
+    const std::size_t n = this->n(), k = dfa_.num_symbols();
+    std::unordered_map<std::uint64_t, std::pair<std::uint64_t, Symbol>> parent;
+    std::deque<std::uint64_t> queue;
+    const std::uint64_t start = std::uint64_t(p) * n + q;
+    parent[start] = {start, 0};
+    queue.push_back(start);
+    while (!queue.empty()) {
+        std::uint64_t v = queue.front();
+        queue.pop_front();
+        for (std::size_t a = 0; a < k; ++a) {
+            State x = dfa_.next(State(v / n), Symbol(a)), y = dfa_.next(State(v % n), Symbol(a));
+            std::uint64_t w = std::uint64_t(x) * n + y;
+            if (parent.count(w)) continue;
+            parent[w] = {v, Symbol(a)};
+            if (dfa_.is_accepting(x) != dfa_.is_accepting(y)) {
+                Word word;
+                for (std::uint64_t c = w; c != start; c = parent[c].first) word.push_back(parent[c].second);
+                std::reverse(word.begin(), word.end());
+                return word;
+            }
+            queue.push_back(w);
+        }
+    }
+    return {};  // p, q equivalent: not a minimal DFA
+}
+
+std::optional<std::pair<Word, Word>> separating_context(const Dfa& d, const Word& w1, const Word& w2) {
+    DfaAnalysis A(d);
+    for (std::size_t q = 0; q < d.num_states(); ++q) {
+        State a = d.run(State(q), w1), b = d.run(State(q), w2);
+        if (a == b) continue;
+        auto c = A.path(d.initial, State(q));
+        if (!c) continue;
+        Word sep = A.separator(a, b);
+        Word u = cat({&*c, &w1, &sep}), v = cat({&*c, &w2, &sep});
+        if (d.accepts(u) == d.accepts(v)) continue;
+        if (!d.accepts(u)) std::swap(u, v);
+        return std::make_pair(u, v);
+    }
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------- SemigroupAnalysis
+
+Result<std::unique_ptr<SemigroupAnalysis>> SemigroupAnalysis::of(const Dfa& minimal, std::size_t max_elements) {
+    SemigroupOptions o;
+    o.max_elements = max_elements;
+    auto s = TransitionSemigroup::of_dfa(minimal, o);
+    if (!s) return s.error();
+    auto a = std::unique_ptr<SemigroupAnalysis>(new SemigroupAnalysis{minimal, std::move(s.value()), {}, {}, 0});
+    a->green = green_classes(a->s);
+    a->idempotents = a->s.idempotents();
+    if (a->s.size() > 0) a->kernel = minimal_ideal(a->s, a->green);
+    return a;
+}
+
+std::vector<Element> SemigroupAnalysis::idempotent_per_d_class() const {
+    std::vector<Element> out;
+    std::vector<char> seen(green.num_j, 0);
+    for (Element e : idempotents)
+        if (!seen[green.j[e]]) seen[green.j[e]] = 1, out.push_back(e);
+    return out;
+}
+
+std::vector<Element> SemigroupAnalysis::local_monoid(Element e) const {
+    const std::size_t n = s.size(), k = s.num_generators();
+    auto reach = [&](bool right) {
+        std::vector<char> seen(n, 0);
+        std::vector<Element> todo{e};
+        seen[e] = 1;
+        while (!todo.empty()) {
+            Element x = todo.back();
+            todo.pop_back();
+            for (std::size_t a = 0; a < k; ++a) {
+                Element y = right ? s.right(x, Symbol(a)) : s.left(x, Symbol(a));
+                if (!seen[y]) seen[y] = 1, todo.push_back(y);
+            }
+        }
+        return seen;
+    };
+    auto r = reach(true), l = reach(false);
+    std::vector<Element> out;
+    for (Element x = 0; x < n; ++x)
+        if (r[x] && l[x]) out.push_back(x);
+    return out;
+}
+
+// ---------------------------------------------------------------- certificates helpers
+
+namespace {
+
+Certificate base(const std::string& id, bool member, const std::string& kind, const std::string& fact) {
+    Certificate c;
+    c.class_id = id;
+    c.member = member;
+    c.kind = kind;
+    c.fact = fact;
+    return c;
+}
+
+// An identity violation: words named in `words` (e-words stand for the ω-power of their
+// transformation), re-checked by the certificate checker on transformations.
+Certificate violation(const Dfa& d, const std::string& id, const std::string& identity, const std::string& fact,
+                      const std::vector<std::pair<std::string, Word>>& words) {
+    Certificate c = base(id, false, "identity_violation", fact);
+    nlohmann::json w = nlohmann::json::object();
+    for (const auto& [name, word] : words) w[name] = format_word(d.alphabet, word);
+    nlohmann::json extra = {{"identity", identity}, {"words", w}};
+    c.extra_json = extra.dump();
+    return c;
+}
+
+ClassDecision yes(Certificate c) { return ClassDecision{true, std::move(c)}; }
+ClassDecision no(Certificate c) { return ClassDecision{false, std::move(c)}; }
+
+// The non-definite family from a C-node (p ≠ q, w loops both): x_p·w^r·y vs x_q·w^r·y.
+WordFamily definite_family(DfaAnalysis& A, State p, State q, const Word& w) {
+    WordFamily f;
+    f.x = A.access(p);
+    f.x2 = A.access(q);
+    f.p = w;
+    f.y = f.z = A.separator(p, q);
+    f.r_min = 1;
+    return f;
+}
+
+// --- definite
+
+ClassDecision definite_by_dfa(DfaAnalysis& A) {
+    auto cn = A.c_nodes([](State, State) { return true; }, true);
+    const Dfa& d = A.dfa();
+    if (!cn.empty()) {
+        auto [p, q] = cn[0];
+        Word w = A.loop_word(p, q);
+        WordFamily f = definite_family(A, p, q, w);
+        Certificate c = base("definite", false, "suffix_family",
+                             "states " + std::to_string(p) + " and " + std::to_string(q) + " share the loop " + fw(d, w) +
+                                 ", so x·p^r·y and x2·p^r·y (x, x2 reach them, y separates them) end in the same " +
+                                 "r·|p|+|y| symbols yet differ in membership for every r: no definite language (of any " +
+                                 "degree d, hence no LTL[Y] formula) separates them for r·|p|+|y| ≥ d");
+        c.family = f;
+        return no(c);
+    }
+    auto lp = A.pair_graph_longest_path();
+    const std::size_t degree = A.n() <= 1 ? 0 : 1 + *lp;
+    Certificate c = base("definite", true, "pair_graph_acyclic",
+                         "the graph on pairs of distinct states is acyclic (longest path " + std::to_string(lp.value_or(0)) +
+                             " edges): membership of words of length ≥ " + std::to_string(degree) +
+                             " depends only on their last " + std::to_string(degree) + " symbols");
+    c.extra_json = nlohmann::json{{"degree", degree}}.dump();
+    return yes(c);
+}
+
+ClassDecision definite_by_semigroup(const SemigroupAnalysis& S) {
+    for (Element e : S.idempotents)
+        for (std::size_t a = 0; a < S.s.num_generators(); ++a)
+            if (S.s.left(e, Symbol(a)) != e)
+                return no(violation(S.dfa, "definite", "x_e", "x·e ≠ e for the idempotent e (identity x·y^ω = y^ω fails)",
+                                    {{"e", S.s.word(e)}, {"x", Word{Symbol(a)}}}));
+    return yes(base("definite", true, "semigroup_identity", "x·e = e for every idempotent e of the syntactic semigroup"));
+}
+
+// --- r_trivial
+
+ClassDecision r_trivial_by_dfa(DfaAnalysis& A) {
+    const Dfa& d = A.dfa();
+    for (State s = 0; s < A.n(); ++s)
+        for (State t = 0; t < A.n(); ++t)
+            if (s != t && A.scc(s) == A.scc(t)) {
+                Word u = *A.path(s, t), v = *A.path(t, s);
+                WordFamily f;
+                f.x = A.access(s);
+                f.p = cat({&u, &v});
+                f.y = A.separator(s, t);
+                f.z = cat({&u, &f.y});
+                Certificate c = base("r_trivial", false, "r_family",
+                                     "states " + std::to_string(s) + " and " + std::to_string(t) +
+                                         " lie in one SCC (u = " + fw(d, u) + ", v = " + fw(d, v) +
+                                         "): x(uv)^r y and x(uv)^r u y differ in membership for every r, while " +
+                                         "(uv)^ω u = (uv)^ω in every R-trivial monoid, so no LTL[P] formula separates them for large r");
+                c.family = f;
+                return no(c);
+            }
+    return yes(base("r_trivial", true, "partially_ordered", "every SCC of the minimal DFA is a single state (partially ordered)"));
+}
+
+// R-class witness s R s·a (s·a·b = s, s·a ≠ s) from the right Cayley graph.
+std::optional<Certificate> r_class_violation(const SemigroupAnalysis& S, const std::string& id, bool left) {
+    const auto& cls = left ? S.green.l : S.green.r;
+    const std::size_t k = S.s.num_generators();
+    for (Element x = 0; x < S.s.size(); ++x)
+        for (std::size_t a = 0; a < k; ++a) {
+            Element y = left ? S.s.left(x, Symbol(a)) : S.s.right(x, Symbol(a));
+            if (y == x || cls[y] != cls[x]) continue;
+            // BFS from y back to x inside the class.
+            std::unordered_map<Element, std::pair<Element, Symbol>> parent{{y, {y, 0}}};
+            std::deque<Element> queue{y};
+            while (!queue.empty()) {
+                Element z = queue.front();
+                queue.pop_front();
+                if (z == x) break;
+                for (std::size_t b = 0; b < k; ++b) {
+                    Element t = left ? S.s.left(z, Symbol(b)) : S.s.right(z, Symbol(b));
+                    if (cls[t] != cls[x] || parent.count(t)) continue;
+                    parent[t] = {z, Symbol(b)};
+                    queue.push_back(t);
+                }
+            }
+            Word back;  // letters in the order they were applied
+            for (Element z = x; z != y; z = parent[z].first) back.push_back(parent[z].second);
+            std::reverse(back.begin(), back.end());
+            if (left) std::reverse(back.begin(), back.end());  // left multiplications compose reversed
+            if (!left)
+                return violation(S.dfa, id, "r_class",
+                                 "s ≠ s·a but s·a·b = s: s and s·a are distinct R-equivalent elements",
+                                 {{"s", S.s.word(x)}, {"a", Word{Symbol(a)}}, {"b", back}});
+            return violation(S.dfa, id, "l_class", "s ≠ a·s but b·a·s = s: s and a·s are distinct L-equivalent elements",
+                             {{"s", S.s.word(x)}, {"a", Word{Symbol(a)}}, {"b", back}});
+        }
+    return std::nullopt;
+}
+
+ClassDecision r_trivial_by_semigroup(const SemigroupAnalysis& S) {
+    if (auto v = r_class_violation(S, "r_trivial", false)) return no(*v);
+    return yes(base("r_trivial", true, "semigroup_identity", "the syntactic monoid is R-trivial"));
+}
+
+ClassDecision l_trivial_by_semigroup(const SemigroupAnalysis& S) {
+    if (auto v = r_class_violation(S, "l_trivial", true)) return no(*v);
+    return yes(base("l_trivial", true, "semigroup_identity", "the syntactic monoid is L-trivial"));
+}
+
+// --- locally R-trivial
+
+ClassDecision lrt_by_dfa(DfaAnalysis& A) {
+    const Dfa& d = A.dfa();
+    auto cn = A.c_nodes([&](State p, State q) { return A.scc(p) == A.scc(q); }, true);
+    if (cn.empty())
+        return yes(base("locally_r_trivial", true, "no_common_loop_in_scc",
+                        "no two distinct states of one SCC share a common non-empty loop word"));
+    auto [p, q] = cn[0];
+    Word w = A.loop_word(p, q), u = *A.path(p, q), v = *A.path(q, p);
+    const Symbol M = WordFamily::kLoopMarker;
+    WordFamily f;
+    f.x = A.access(p);
+    f.e = w;
+    f.p = Word{M};
+    f.p.insert(f.p.end(), u.begin(), u.end());
+    f.p.push_back(M);
+    f.p.insert(f.p.end(), v.begin(), v.end());
+    f.p.push_back(M);
+    f.y = A.separator(p, q);
+    f.z = Word{M};
+    f.z.insert(f.z.end(), u.begin(), u.end());
+    f.z.push_back(M);
+    f.z.insert(f.z.end(), f.y.begin(), f.y.end());
+    Certificate c = base("locally_r_trivial", false, "lrt_family",
+                         "states " + std::to_string(p) + " and " + std::to_string(q) + " of one SCC share the loop w = " +
+                             fw(d, w) + " (u = " + fw(d, u) + " leads from the first to the second, v = " + fw(d, v) +
+                             " back); with E = w^r, x(EuEvE)^r y and x(EuEvE)^r EuE y differ for every r, while " +
+                             "(eueve)^ω eue = (eueve)^ω in every locally R-trivial semigroup, so no LTL[P,Y] formula separates them for large r");
+    c.family = f;
+    return no(c);
+}
+
+ClassDecision lrt_by_semigroup(const SemigroupAnalysis& S) {
+    for (Element e : S.idempotent_per_d_class()) {
+        auto M = S.local_monoid(e);
+        std::unordered_map<std::uint32_t, Element> by_r;
+        for (Element x : M) {
+            auto [it, fresh] = by_r.emplace(S.green.r[x], x);
+            if (fresh) continue;
+            Element y = it->second;
+            // words s, t with y = x·s, x = y·t (BFS in the right Cayley graph).
+            auto walk = [&](Element from, Element to) {
+                std::unordered_map<Element, std::pair<Element, Symbol>> parent{{from, {from, 0}}};
+                std::deque<Element> queue{from};
+                while (!queue.empty()) {
+                    Element z = queue.front();
+                    queue.pop_front();
+                    if (z == to) break;
+                    for (std::size_t a = 0; a < S.s.num_generators(); ++a) {
+                        Element t = S.s.right(z, Symbol(a));
+                        if (parent.count(t)) continue;
+                        parent[t] = {z, Symbol(a)};
+                        queue.push_back(t);
+                    }
+                }
+                Word w;
+                for (Element z = to; z != from; z = parent[z].first) w.push_back(parent[z].second);
+                std::reverse(w.begin(), w.end());
+                return w;
+            };
+            return no(violation(S.dfa, "locally_r_trivial", "local_r",
+                                "x ≠ x·(e s e) = y and y·(e t e) = x for x in eSe: eSe is not R-trivial",
+                                {{"e", S.s.word(e)}, {"x", S.s.word(x)}, {"s", walk(x, y)}, {"t", walk(y, x)}}));
+        }
+    }
+    return yes(base("locally_r_trivial", true, "semigroup_identity", "eSe is R-trivial for every idempotent e"));
+}
+
+// --- locally testable (Trahtman's theorem on the pair graph; Brzozowski–Simon identity)
+
+ClassDecision lt_by_dfa(DfaAnalysis& A) {
+    const Dfa& d = A.dfa();
+    auto cn = A.c_nodes([&](State p, State q) { return A.scc(p) == A.scc(q); }, true);
+    if (!cn.empty()) {
+        auto [p, q] = cn[0];
+        Certificate c = base("locally_testable", false, "dfa_criterion",
+                             "C-node (" + std::to_string(p) + "," + std::to_string(q) +
+                                 ") of the pair graph with both states in one SCC (Trahtman's condition 1 fails)");
+        c.extra_json = nlohmann::json{{"states", {p, q}}, {"loop", fw(d, A.loop_word(p, q))}}.dump();
+        return no(c);
+    }
+    // Condition 2: for every C-node (p,q) with p ≥ q and every s: p·s ≥ q iff q·s ≥ q.
+    auto all = A.c_nodes([](State, State) { return true; }, false);
+    std::map<State, std::vector<State>> by_q;  // q -> sources p (p reaches q)
+    for (auto [p, q] : all) {
+        if (A.reaches(p, q)) by_q[q].push_back(p);
+        if (A.reaches(q, p)) by_q[p].push_back(q);
+    }
+    const std::size_t n = A.n(), k = d.num_symbols();
+    for (const auto& [q, sources] : by_q) {
+        std::unordered_map<std::uint64_t, char> seen;
+        std::deque<std::uint64_t> queue;
+        for (State p : sources) {
+            std::uint64_t v = std::uint64_t(p) * n + q;
+            if (seen.emplace(v, 1).second) queue.push_back(v);
+        }
+        while (!queue.empty()) {
+            std::uint64_t v = queue.front();
+            queue.pop_front();
+            State r = State(v / n), t = State(v % n);
+            if (A.reaches(r, q) != A.reaches(t, q)) {
+                Certificate c = base("locally_testable", false, "dfa_criterion",
+                                     "a C-node (p," + std::to_string(q) + ") with p ≥ " + std::to_string(q) +
+                                         " reaches the pair (" + std::to_string(r) + "," + std::to_string(t) +
+                                         ") of which exactly one reaches " + std::to_string(q) +
+                                         " (Trahtman's condition 2 fails)");
+                c.extra_json = nlohmann::json{{"q", q}, {"pair", {r, t}}}.dump();
+                return no(c);
+            }
+            for (std::size_t a = 0; a < k; ++a) {
+                State r2 = d.next(r, Symbol(a)), t2 = d.next(t, Symbol(a));
+                if (r2 == t2) continue;
+                std::uint64_t w = std::uint64_t(r2) * n + t2;
+                if (seen.emplace(w, 1).second) queue.push_back(w);
+            }
+        }
+    }
+    return yes(base("locally_testable", true, "dfa_criterion",
+                    "Trahtman's conditions hold: every C-node (p,q) of the pair graph with p ≥ q has p = q when p ~ q, "
+                    "and p·s ≥ q iff q·s ≥ q for all s"));
+}
+
+ClassDecision lt_by_semigroup(const SemigroupAnalysis& S) {
+    for (Element e : S.idempotent_per_d_class()) {
+        auto M = S.local_monoid(e);
+        for (Element x : M)
+            if (S.s.product(x, x) != x)
+                return no(violation(S.dfa, "locally_testable", "local_idempotent", "(e s e)² ≠ e s e: eSe is not idempotent",
+                                    {{"e", S.s.word(e)}, {"s", S.s.word(x)}}));
+        for (std::size_t i = 0; i < M.size(); ++i)
+            for (std::size_t j = i + 1; j < M.size(); ++j)
+                if (S.s.product(M[i], M[j]) != S.s.product(M[j], M[i]))
+                    return no(violation(S.dfa, "locally_testable", "local_commutative",
+                                        "(ese)(ete) ≠ (ete)(ese): eSe is not commutative",
+                                        {{"e", S.s.word(e)}, {"s", S.s.word(M[i])}, {"t", S.s.word(M[j])}}));
+    }
+    return yes(base("locally_testable", true, "semigroup_identity",
+                    "eSe is idempotent and commutative for every idempotent e (Brzozowski–Simon)"));
+}
+
+// --- piecewise testable (Klíma–Polák: partially ordered and locally confluent)
+
+ClassDecision pt_by_dfa(DfaAnalysis& A) {
+    const Dfa& d = A.dfa();
+    auto rt = r_trivial_by_dfa(A);
+    if (!rt.member) {
+        const WordFamily& f = *rt.certificate.family;
+        // s = (uv)^m with (uv)^m idempotent; s·u ≠ s; s·u·(v (uv)^{m-1}) = s.
+        Word uv = f.p, u(f.z.begin(), f.z.end() - std::ptrdiff_t(f.y.size()));
+        Word v(uv.begin() + std::ptrdiff_t(u.size()), uv.end());
+        Certificate c = violation(d, "piecewise_testable", "r_class_omega",
+                                  "with e = (uv)^ω: e ≠ e·u and e·u·v·(uv)^{ω-1} = e, so the monoid is not R-trivial, hence not J-trivial",
+                                  {{"u", u}, {"v", v}});
+        return no(c);
+    }
+    // Local confluence: for every q and letters a, b some w ∈ {a,b}* has q·a·w = q·b·w.
+    const std::size_t n = A.n(), k = d.num_symbols();
+    for (State q = 0; q < n; ++q)
+        for (std::size_t a = 0; a < k; ++a)
+            for (std::size_t b = a + 1; b < k; ++b) {
+                auto closure = [&](State s) {
+                    std::vector<char> seen(n, 0);
+                    std::vector<State> todo{s};
+                    seen[s] = 1;
+                    while (!todo.empty()) {
+                        State x = todo.back();
+                        todo.pop_back();
+                        for (std::size_t c : {a, b}) {
+                            State y = d.next(x, Symbol(c));
+                            if (!seen[y]) seen[y] = 1, todo.push_back(y);
+                        }
+                    }
+                    return seen;
+                };
+                auto ca = closure(d.next(q, Symbol(a))), cb = closure(d.next(q, Symbol(b)));
+                bool meet = false;
+                for (std::size_t x = 0; x < n && !meet; ++x) meet = ca[x] && cb[x];
+                if (!meet) {
+                    Certificate c = base("piecewise_testable", false, "dfa_criterion",
+                                         "not locally confluent: from state " + std::to_string(q) + ", " +
+                                             d.alphabet[a] + " and " + d.alphabet[b] + " lead to states with no common {" +
+                                             d.alphabet[a] + "," + d.alphabet[b] + "}*-successor (Klíma–Polák)");
+                    c.extra_json = nlohmann::json{{"state", q}, {"letters", {d.alphabet[a], d.alphabet[b]}}}.dump();
+                    return no(c);
+                }
+            }
+    return yes(base("piecewise_testable", true, "dfa_criterion",
+                    "the minimal DFA is partially ordered and locally confluent (Klíma–Polák)"));
+}
+
+ClassDecision pt_by_semigroup(const SemigroupAnalysis& S) {
+    if (auto v = r_class_violation(S, "piecewise_testable", false)) return no(*v);
+    if (auto v = r_class_violation(S, "piecewise_testable", true)) return no(*v);
+    return yes(base("piecewise_testable", true, "semigroup_identity", "the syntactic monoid is J-trivial (Simon)"));
+}
+
+// --- star-free
+
+ClassDecision star_free_by_semigroup(const SemigroupAnalysis& S) {
+    for (Element x = 0; x < S.s.size(); ++x) {
+        Element w = S.s.omega(x);
+        if (S.s.product(w, x) != w)
+            return no(violation(S.dfa, "star_free", "aperiodic", "u^ω ≠ u^(ω+1): the syntactic monoid has a non-trivial group",
+                                {{"u", S.s.word(x)}}));
+    }
+    return yes(base("star_free", true, "semigroup_identity", "the syntactic monoid is aperiodic (Schützenberger)"));
+}
+
+// --- reverse definite
+
+ClassDecision rd_by_dfa(DfaAnalysis& A) {
+    const Dfa& d = A.dfa();
+    for (State q = 0; q < A.n(); ++q) {
+        if (!A.on_cycle(q)) continue;
+        for (std::size_t a = 0; a < d.num_symbols(); ++a)
+            if (d.next(q, Symbol(a)) != q) {
+                // a loop at q
+                Word w;
+                for (std::size_t b = 0; b < d.num_symbols() && w.empty(); ++b) {
+                    auto back = A.path(d.next(q, Symbol(b)), q);
+                    if (back) w = Word{Symbol(b)}, w.insert(w.end(), back->begin(), back->end());
+                }
+                return no(violation(d, "reverse_definite", "e_x",
+                                    "state " + std::to_string(q) + " lies on a cycle but is not absorbing: e·x ≠ e for e = w^ω",
+                                    {{"e", w}, {"x", Word{Symbol(a)}}}));
+            }
+    }
+    return yes(base("reverse_definite", true, "dfa_criterion", "every state on a cycle is absorbing (all letters loop)"));
+}
+
+ClassDecision rd_by_semigroup(const SemigroupAnalysis& S) {
+    for (Element e : S.idempotents)
+        for (std::size_t a = 0; a < S.s.num_generators(); ++a)
+            if (S.s.right(e, Symbol(a)) != e)
+                return no(violation(S.dfa, "reverse_definite", "e_x", "e·x ≠ e for the idempotent e",
+                                    {{"e", S.s.word(e)}, {"x", Word{Symbol(a)}}}));
+    return yes(base("reverse_definite", true, "semigroup_identity", "e·S = e for every idempotent e"));
+}
+
+// --- generalized definite
+
+ClassDecision gd_by_dfa(DfaAnalysis& A) {
+    const Dfa& d = A.dfa();
+    auto cn = A.c_nodes([&](State p, State q) { return A.reaches(p, q) || A.reaches(q, p); }, true);
+    if (cn.empty())
+        return yes(base("generalized_definite", true, "dfa_criterion",
+                        "no C-node (p,q), p ≠ q, of the pair graph has q reachable from p"));
+    auto [p, q] = cn[0];
+    if (!A.reaches(p, q)) std::swap(p, q);
+    Word w = A.loop_word(p, q), s = *A.path(p, q);
+    return no(violation(d, "generalized_definite", "e_x_e",
+                        "states " + std::to_string(p) + " and " + std::to_string(q) + " share the loop w and " +
+                            std::to_string(q) + " is reachable from " + std::to_string(p) + ": e·x·e ≠ e for e = w^ω",
+                        {{"e", w}, {"x", s}}));
+}
+
+ClassDecision gd_by_semigroup(const SemigroupAnalysis& S) {
+    for (Element e : S.idempotents)
+        if (S.green.j[e] != S.kernel) {
+            Element k0 = 0;
+            while (S.green.j[k0] != S.kernel) ++k0;
+            return no(violation(S.dfa, "generalized_definite", "e_x_e", "e·x·e ≠ e: the idempotent e is not in the minimal ideal",
+                                {{"e", S.s.word(e)}, {"x", S.s.word(k0)}}));
+        }
+    for (Element e : S.idempotents)
+        for (Element x = 0; x < S.s.size(); ++x)
+            if (x != e && S.green.h[x] == S.green.h[e])
+                return no(violation(S.dfa, "generalized_definite", "e_x_e", "e·x·e = x ≠ e in the group H-class of e",
+                                    {{"e", S.s.word(e)}, {"x", S.s.word(x)}}));
+    return yes(base("generalized_definite", true, "semigroup_identity",
+                    "every idempotent lies in the minimal ideal, which is H-trivial: eSe = e"));
+}
+
+// --- certificate completion
+
+void add_family_pairs(DfaAnalysis& A, ClassDecision& d) {
+    if (!d.certificate.family || !d.certificate.pairs.empty()) return;
+    const auto& f = *d.certificate.family;
+    for (std::size_t r = f.r_min; r < f.r_min + 3; ++r) {
+        auto [u, v] = f.at(r);
+        if (A.dfa().accepts(u) == A.dfa().accepts(v)) continue;
+        if (!A.dfa().accepts(u)) std::swap(u, v);
+        d.certificate.pairs.emplace_back(u, v);
+    }
+}
+
+void add_violation_pair(DfaAnalysis& A, ClassDecision& d) {
+    if (d.member || d.certificate.kind != "identity_violation" || !d.certificate.pairs.empty()) return;
+    // A pair of words that the violated identity would make equal.
+    auto j = nlohmann::json::parse(d.certificate.extra_json);
+    const Dfa& dfa = A.dfa();
+    auto word = [&](const char* name) -> Word {
+        if (!j["words"].contains(name)) return {};
+        return *parse_word(dfa.alphabet, j["words"][name].get<std::string>());
+    };
+    auto omega_word = [&](const Word& w) {
+        // w^m with τ(w)^m idempotent (m ≤ a bound, else w itself)
+        Word p = w;
+        for (std::size_t m = 1; m <= 64; ++m) {
+            auto t = transformation_of(dfa, p);
+            Word pp = cat({&p, &p});
+            if (transformation_of(dfa, pp) == t) return p;
+            p = cat({&p, &w});
+        }
+        return w;
+    };
+    const std::string id = j["identity"];
+    Word a, b;
+    if (id == "x_e") { Word e = omega_word(word("e")), x = word("x"); a = cat({&x, &e}); b = e; }
+    else if (id == "e_x") { Word e = omega_word(word("e")), x = word("x"); a = cat({&e, &x}); b = e; }
+    else if (id == "e_x_e") { Word e = omega_word(word("e")), x = word("x"); a = cat({&e, &x, &e}); b = e; }
+    else if (id == "r_class") { Word s = word("s"), x = word("a"); a = s; b = cat({&s, &x}); }
+    else if (id == "l_class") { Word s = word("s"), x = word("a"); a = s; b = cat({&x, &s}); }
+    else if (id == "aperiodic") { Word u = omega_word(word("u")); Word u1 = word("u"); a = u; b = cat({&u, &u1}); }
+    else if (id == "r_class_omega") { Word u = word("u"), v = word("v"); Word uv = cat({&u, &v}); Word e = omega_word(uv); a = e; b = cat({&e, &u}); }
+    else if (id == "local_r") { Word e = omega_word(word("e")), x = word("x"), s = word("s"); a = x; b = cat({&x, &e, &s, &e}); }
+    else if (id == "local_idempotent") { Word e = omega_word(word("e")), s = word("s"); Word x = cat({&e, &s, &e}); a = x; b = cat({&x, &x}); }
+    else if (id == "local_commutative") { Word e = omega_word(word("e")), s = word("s"), t = word("t"); Word x = cat({&e, &s, &e}), y = cat({&e, &t, &e}); a = cat({&x, &y}); b = cat({&y, &x}); }
+    else return;
+    if (auto p = separating_context(dfa, a, b)) d.certificate.pairs.push_back(*p);
+}
+
+void certify_common(DfaAnalysis& A, ClassDecision& d, const ClassifyOptions&) {
+    add_family_pairs(A, d);
+    add_violation_pair(A, d);
+}
+
+void attach_formula(ClassDecision& d, const std::optional<ltl::Formula>& f, const ClassifyOptions& o, const std::string& what) {
+    if (!f) return;
+    const std::size_t size = ltl::tree_size(*f);
+    d.certificate.kind = "formula";
+    if (size <= o.formula_cap) d.certificate.formula = ltl::to_string(*f);
+    else
+        d.certificate.formula_omitted = what + " formula of tree size " + std::to_string(size) + " exceeds the cap " +
+                                        std::to_string(o.formula_cap) + " (--formula-cap)";
+}
+
+void certify_definite(DfaAnalysis& A, ClassDecision& d, const ClassifyOptions& o) {
+    if (d.member && d.certificate.kind == "pair_graph_acyclic") {
+        auto f = definite_formula(A.dfa(), std::max<std::size_t>(o.formula_cap, 1000));
+        if (f) attach_formula(d, f, o, "the Y-chain");
+        else {
+            d.certificate.kind = "formula";
+            d.certificate.formula_omitted = "the Y-chain decision tree has more than " +
+                                            std::to_string(std::max<std::size_t>(o.formula_cap, 1000)) +
+                                            " distinct nodes (--formula-cap)";
+        }
+    }
+    certify_common(A, d, o);
+}
+
+void certify_r_trivial(DfaAnalysis& A, ClassDecision& d, const ClassifyOptions& o) {
+    if (d.member && d.certificate.kind == "partially_ordered") attach_formula(d, partially_ordered_formula(A.dfa()), o, "the LTL[P]");
+    certify_common(A, d, o);
+}
+
+}  // namespace
+
+const std::vector<ClassRow>& class_table() {
+    static const std::vector<ClassRow> rows = {
+        {"definite", "definite", "syntactic semigroup satisfies x·y^ω = y^ω; pair graph on distinct states acyclic",
+         "LTL[Y]", "local-1", definite_by_dfa, definite_by_semigroup, certify_definite},
+        {"r_trivial", "left-deterministic polynomial", "R-trivial syntactic monoid; minimal DFA partially ordered",
+         "LTL[P]", "global", r_trivial_by_dfa, r_trivial_by_semigroup, certify_r_trivial},
+        {"locally_r_trivial", "locally R-trivial",
+         "eSe R-trivial for every idempotent e; no two distinct states of one SCC share a non-empty loop word",
+         "LTL[P,Y]", "hybrid-1", lrt_by_dfa, lrt_by_semigroup, certify_common},
+        {"locally_testable", "locally testable", "eSe idempotent and commutative (Brzozowski–Simon); Trahtman's DFA test",
+         "⊂ LTL[P,Y]", "", lt_by_dfa, lt_by_semigroup, certify_common},
+        {"piecewise_testable", "piecewise testable", "J-trivial (Simon); partially ordered + locally confluent (Klíma–Polák)",
+         "⊂ LTL[P]", "", pt_by_dfa, pt_by_semigroup, certify_common},
+        {"star_free", "star-free", "aperiodic syntactic monoid (Schützenberger)", "LTL[S]", "", nullptr,
+         star_free_by_semigroup, certify_common},
+        {"reverse_definite", "reverse definite", "e·S = e; every state on a cycle is absorbing", "", "", rd_by_dfa,
+         rd_by_semigroup, certify_common},
+        {"generalized_definite", "generalized definite", "eSe = e; no C-node (p,q), p ≠ q, with q reachable from p", "", "",
+         gd_by_dfa, gd_by_semigroup, certify_common},
+        {"l_trivial", "L-trivial", "L-trivial syntactic monoid", "", "", nullptr, l_trivial_by_semigroup, certify_common},
+    };
+    return rows;
+}
+
+const ClassRow* find_class(const std::string& id) {
+    for (const auto& r : class_table())
+        if (r.id == id) return &r;
+    return nullptr;
+}
+
+// ---------------------------------------------------------------- member formulas
+
+namespace {
+using ltl::Formula;
+Formula mk_and(Formula a, Formula b) {
+    if (a.op() == ltl::Op::False || b.op() == ltl::Op::False) return Formula::ff();
+    if (a.op() == ltl::Op::True) return b;
+    if (b.op() == ltl::Op::True) return a;
+    if (a == b) return a;
+    return Formula::conj(a, b);
+}
+Formula mk_or(Formula a, Formula b) {
+    if (a.op() == ltl::Op::True || b.op() == ltl::Op::True) return Formula::tt();
+    if (a.op() == ltl::Op::False) return b;
+    if (b.op() == ltl::Op::False) return a;
+    if (a == b) return a;
+    return Formula::disj(a, b);
+}
+Formula mk_not(Formula a) {
+    if (a.op() == ltl::Op::True) return Formula::ff();
+    if (a.op() == ltl::Op::False) return Formula::tt();
+    return Formula::neg(a);
+}
+Formula mk_past(Formula a) {
+    if (a.op() == ltl::Op::False) return Formula::ff();
+    return Formula::past(a);
+}
+Formula letters(const Dfa& d, const std::vector<Symbol>& as) {
+    Formula f = Formula::ff();
+    for (Symbol a : as) f = mk_or(f, Formula::atom(d.alphabet[a]));
+    return f;
+}
+}  // namespace
+
+// LC25 Lemma C.1 (partially ordered DFA -> LTL[P]): with E_q = "q was entered before now" and
+// L_q = "q was left before now", the current state is q iff E_q ∧ ¬L_q; E_q0 = true,
+// E_q = P(∨_{p·a=q, p≠q} a ∧ S_p), L_q = P(E_q ∧ ∨_{q·a≠q} a). Well-founded because the run
+// never returns to a state it left. Evaluated at EOS this reads the state after the whole word.
+std::optional<ltl::Formula> partially_ordered_formula(const Dfa& d) {
+    DfaAnalysis A(d);
+    for (State q = 0; q < d.num_states(); ++q)
+        for (State t = 0; t < d.num_states(); ++t)
+            if (q != t && A.scc(q) == A.scc(t)) return std::nullopt;
+    const std::size_t n = d.num_states(), k = d.num_symbols();
+    // Topological order: SCC numbers are reverse topological, so decreasing SCC number.
+    std::vector<State> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](State a, State b) { return A.scc(a) > A.scc(b); });
+    std::vector<Formula> S(n), E(n);
+    std::vector<char> done(n, 0);
+    for (State q : order) {
+        Formula e = Formula::ff();
+        if (q == d.initial) e = Formula::tt();
+        else {
+            for (State p = 0; p < n; ++p) {
+                if (p == q) continue;
+                std::vector<Symbol> as;
+                for (std::size_t a = 0; a < k; ++a)
+                    if (d.next(p, Symbol(a)) == q) as.push_back(Symbol(a));
+                if (as.empty()) continue;
+                e = mk_or(e, mk_and(letters(d, as), S[p]));  // p precedes q, so S[p] is built
+            }
+            e = mk_past(e);
+        }
+        std::vector<Symbol> exits;
+        for (std::size_t a = 0; a < k; ++a)
+            if (d.next(q, Symbol(a)) != q) exits.push_back(Symbol(a));
+        Formula left = mk_past(mk_and(e, letters(d, exits)));
+        E[q] = e;
+        S[q] = mk_and(e, mk_not(left));
+        done[q] = 1;
+    }
+    Formula f = Formula::ff();
+    for (State q = 0; q < n; ++q)
+        if (d.is_accepting(q)) f = mk_or(f, S[q]);
+    return f;
+}
+
+// Definite language of degree d: a decision tree over the last symbols. F(v) holds at position i
+// when the symbols from i on are v; it is constant when all states {q·v} agree, else
+// (¬Y⊤ ∧ [q0·v ∈ F]) ∨ ∨_a Y(a ∧ F(av)).
+std::optional<ltl::Formula> definite_formula(const Dfa& d, std::size_t max_nodes) {
+    DfaAnalysis A(d);
+    if (!A.pair_graph_longest_path()) return std::nullopt;
+    const std::size_t n = d.num_states(), k = d.num_symbols();
+    // F depends on v only through the tuple (q·v)_q, and tuple(av)[q] = tuple(v)[q·a]: memoize.
+    std::map<std::vector<State>, Formula> memo;
+    std::size_t nodes = 0;
+    bool too_big = false;
+    std::function<Formula(const std::vector<State>&)> F = [&](const std::vector<State>& tv) -> Formula {
+        if (auto it = memo.find(tv); it != memo.end()) return it->second;
+        if (++nodes > max_nodes) {
+            too_big = true;
+            return Formula::ff();
+        }
+        bool acc = false, rej = false;
+        for (State s : tv) (d.is_accepting(s) ? acc : rej) = true;
+        Formula f;
+        if (!rej) f = Formula::tt();
+        else if (!acc) f = Formula::ff();
+        else {
+            f = d.is_accepting(tv[d.initial]) ? mk_not(Formula::yesterday(Formula::tt())) : Formula::ff();
+            std::vector<std::pair<Formula, std::vector<Symbol>>> groups;
+            for (std::size_t a = 0; a < k; ++a) {
+                std::vector<State> ta(n);
+                for (State q = 0; q < n; ++q) ta[q] = tv[d.next(q, Symbol(a))];
+                Formula g = F(ta);
+                if (g.op() == ltl::Op::False) continue;
+                auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == g; });
+                if (it == groups.end()) groups.push_back({g, {Symbol(a)}});
+                else it->second.push_back(Symbol(a));
+            }
+            for (const auto& [g, as] : groups) f = mk_or(f, Formula::yesterday(mk_and(letters(d, as), g)));
+        }
+        memo[tv] = f;
+        return f;
+    };
+    std::vector<State> id(n);
+    std::iota(id.begin(), id.end(), 0);
+    Formula f = F(id);
+    if (too_big) return std::nullopt;
+    return f;
+}
+
+// ---------------------------------------------------------------- WordFamily
+
+std::pair<Word, Word> WordFamily::at(std::size_t r) const {
+    auto expand = [&](const Word& w) {
+        Word out;
+        for (Symbol s : w) {
+            if (s == kLoopMarker)
+                for (std::size_t i = 0; i < r; ++i) out.insert(out.end(), e.begin(), e.end());
+            else out.push_back(s);
+        }
+        return out;
+    };
+    const Word pe = expand(p), ye = expand(y), ze = expand(z);
+    Word u = x, v = x2 ? *x2 : x;
+    for (std::size_t i = 0; i < r; ++i) {
+        u.insert(u.end(), pe.begin(), pe.end());
+        v.insert(v.end(), pe.begin(), pe.end());
+    }
+    u.insert(u.end(), ye.begin(), ye.end());
+    v.insert(v.end(), ze.begin(), ze.end());
+    return {u, v};
+}
+
+}  // namespace ltlkit::automata::algebra

@@ -1,0 +1,117 @@
+// THE class table (STYLE.md): every class of SPEC §4 is one row — id, name, its polynomial DFA
+// decision (where one is published), its semigroup-identity decision, its certificate builder,
+// the logic and the attention architecture. The classifier, the predictor, the CLI and the
+// report all read this table; adding a class is adding a row.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "automata/algebra/classify.hh"
+#include "automata/algebra/green.hh"
+#include "automata/algebra/semigroup.hh"
+#include "automata/dfa.hh"
+
+namespace ltlkit::automata::algebra {
+
+// What the DFA routes share, computed once per minimal DFA (lazily where expensive).
+class DfaAnalysis {
+public:
+    explicit DfaAnalysis(const Dfa& minimal);
+    const Dfa& dfa() const { return dfa_; }
+
+    std::size_t n() const { return dfa_.num_states(); }
+    std::uint32_t scc(State q) const { return scc_[q]; }
+    std::size_t num_scc() const { return num_scc_; }
+    bool on_cycle(State q) const { return on_cycle_[q] != 0; }  // some non-empty word loops q
+    bool reaches(State p, State q);                              // q reachable from p (p ≥ q)
+
+    // A C-node of the pair graph: distinct states p, q and a non-empty word w with p·w = p and
+    // q·w = q. Found first by the fast test (two periodic points of one letter), else from the
+    // SCCs of the graph on pairs {p ≠ q} (Tarjan 1972, O(n²·|Σ|)).
+    // Unordered C-nodes {p,q} (p < q) satisfying `want`, stopping at the first when `first`.
+    std::vector<std::pair<State, State>> c_nodes(const std::function<bool(State, State)>& want, bool first);
+    // A shortest non-empty w with p·w = p and q·w = q (the pair must be a C-node).
+    Word loop_word(State p, State q);
+    // The longest path (edges) of the pair graph when it is acyclic; nullopt when it has a cycle.
+    std::optional<std::size_t> pair_graph_longest_path();
+
+    // Shortest word from `from` to `to` (nullopt when unreachable) and from the initial state.
+    std::optional<Word> path(State from, State to) const;
+    Word access(State q) const { return *path(dfa_.initial, q); }
+    // Shortest word w with exactly one of p·w, q·w accepting (p ≠ q in a minimal DFA).
+    Word separator(State p, State q) const;
+
+private:
+    const Dfa& dfa_;
+    std::vector<std::uint32_t> scc_;
+    std::vector<std::uint8_t> on_cycle_;
+    std::size_t num_scc_ = 0;
+    std::vector<std::vector<std::uint64_t>> reach_;  // per SCC: bitset of SCCs reachable from it
+    bool pairs_done_ = false;
+    std::vector<std::uint8_t> pair_cyclic_;  // triangular index: {p<q} on a cycle
+    std::optional<std::size_t> longest_;
+    std::map<std::pair<State, State>, Word> fast_loops_;
+    void compute_pairs();
+    void compute_reach();
+};
+
+// What the semigroup routes share.
+struct SemigroupAnalysis {
+    const Dfa& dfa;
+    TransitionSemigroup s;
+    GreenClasses green;
+    std::vector<Element> idempotents;
+    std::uint32_t kernel = 0;  // J-class of the minimal ideal
+    static Result<std::unique_ptr<SemigroupAnalysis>> of(const Dfa& minimal, std::size_t max_elements);
+    // One idempotent per regular D-class (eSe ≅ fSf for D-related idempotents e, f).
+    std::vector<Element> idempotent_per_d_class() const;
+    // eSe = eS ∩ Se (reachable from e in the right and in the left Cayley graph).
+    std::vector<Element> local_monoid(Element e) const;
+};
+
+// One decision with its certificate (SPEC §6).
+struct ClassDecision {
+    bool member = false;
+    Certificate certificate;
+};
+
+struct ClassRow {
+    std::string id;
+    std::string name;
+    std::string characterization;  // algebraic / automaton description
+    std::string logic;             // e.g. "LTL[Y]", "" when none
+    std::string arch;              // prediction arch it decides ("global", "local-1", "hybrid-1", "")
+    // Polynomial DFA decision (nullptr when there is none: star_free, l_trivial).
+    ClassDecision (*by_dfa)(DfaAnalysis&) = nullptr;
+    // Decision by the semigroup identity (always present).
+    ClassDecision (*by_semigroup)(const SemigroupAnalysis&) = nullptr;
+    // Completes a certificate after the decision (member formulas, concrete pairs); may be null.
+    void (*certify)(DfaAnalysis&, ClassDecision&, const ClassifyOptions&) = nullptr;
+};
+
+const std::vector<ClassRow>& class_table();
+const ClassRow* find_class(const std::string& id);
+
+// Member formulas (compiled back in tests and by the checker).
+// LC25 Lemma C.1: an LTL[P] formula for a partially ordered DFA (state q is current iff q was
+// entered and not yet left); nullopt when the DFA is not partially ordered.
+std::optional<ltl::Formula> partially_ordered_formula(const Dfa& minimal);
+// A definite language of degree d as a Boolean combination of Y-chains of depth ≤ d (a decision
+// tree over the last d symbols); nullopt when not definite or above max_nodes decision nodes.
+std::optional<ltl::Formula> definite_formula(const Dfa& minimal, std::size_t max_nodes = 1'000'000);
+
+// Concrete [accepted, rejected] pair from two words with different transformations: a context
+// c·w1·d / c·w2·d separating them (nullopt when they act alike).
+std::optional<std::pair<Word, Word>> separating_context(const Dfa& minimal, const Word& w1, const Word& w2);
+
+// Transformation of a word on a DFA (identity for ε).
+std::vector<State> transformation_of(const Dfa& d, const Word& w);
+
+}  // namespace ltlkit::automata::algebra

@@ -1,0 +1,583 @@
+#include "automata/algebra/classify.hh"
+
+#include <algorithm>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "automata/algebra/classes.hh"
+#include "automata/algebra/windows.hh"
+#include "automata/algorithms.hh"
+#include "automata/io.hh"
+#include "automata/monitor.hh"
+#include "ltl/fragment.hh"
+#include "ltl/parser.hh"
+
+namespace ltlkit::automata::algebra {
+
+std::string to_string(Answer a) {
+    switch (a) {
+        case Answer::Yes: return "yes";
+        case Answer::No: return "no";
+        default: return "unknown";
+    }
+}
+
+std::string to_string(Prediction p) {
+    switch (p) {
+        case Prediction::Recognizes: return "recognizes";
+        case Prediction::Fails: return "fails";
+        default: return "unknown";
+    }
+}
+
+namespace {
+
+// Semigroups for classify are also bounded in memory (a 10^4-state DFA has 20 KB per element).
+constexpr std::size_t kClassifyImageBytes = std::size_t(256) << 20;
+
+Result<std::unique_ptr<SemigroupAnalysis>> semigroup_for(const Dfa& d, std::size_t max_elements) {
+    SemigroupOptions o;
+    o.max_elements = max_elements;
+    o.max_image_bytes = kClassifyImageBytes;
+    auto s = TransitionSemigroup::of_dfa(d, o);
+    if (!s) return s.error();
+    auto a = std::unique_ptr<SemigroupAnalysis>(new SemigroupAnalysis{d, std::move(s.value()), {}, {}, 0});
+    a->green = green_classes(a->s);
+    a->idempotents = a->s.idempotents();
+    if (a->s.size() > 0) a->kernel = minimal_ideal(a->s, a->green);
+    return a;
+}
+
+Certificate relabel(const Certificate& c, const std::string& id, const std::string& why) {
+    Certificate r = c;
+    r.class_id = id;
+    r.fact = why + ": " + c.fact;
+    return r;
+}
+
+}  // namespace
+
+Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& options) {
+    if (auto v = minimal.validate(); !v) return v.error();
+    Classification out;
+    out.alphabet = minimal.alphabet;
+    out.states = minimal.num_states();
+    DfaAnalysis A(minimal);
+    std::unique_ptr<SemigroupAnalysis> S;
+    std::string semigroup_reason;
+    bool semigroup_tried = false;
+    auto need_semigroup = [&]() -> Result<bool> {
+        if (!semigroup_tried) {
+            semigroup_tried = true;
+            auto s = semigroup_for(minimal, options.max_elements);
+            if (s) S = std::move(s.value());
+            else if (s.error().exit_code == 3) semigroup_reason = s.error().message;
+            else return s.error();
+        }
+        return S != nullptr;
+    };
+    for (const ClassRow& row : class_table()) {
+        ClassDecision d;
+        if (row.by_dfa) {
+            d = row.by_dfa(A);
+        } else {
+            auto have = need_semigroup();
+            if (!have) return have.error();
+            if (!*have) {
+                out.classes[row.id] = std::nullopt;
+                out.null_reasons[row.id] = "decided only through the syntactic semigroup: " + semigroup_reason;
+                continue;
+            }
+            d = row.by_semigroup(*S);
+        }
+        if (row.certify) row.certify(A, d, options);
+        out.classes[row.id] = d.member;
+        out.certificates[row.id] = d.certificate;
+    }
+    if (out.classes["definite"] == true) {
+        auto lp = A.pair_graph_longest_path();
+        out.definite_degree = minimal.num_states() <= 1 ? 0 : 1 + lp.value_or(0);
+    }
+    WindowOptions wo;
+    wo.max_formula_size = options.formula_cap;
+    for (unsigned k = 2; k <= options.max_k; ++k) {
+        const std::string lid = "local_k:" + std::to_string(k), hid = "hybrid_k:" + std::to_string(k);
+        if (out.classes["definite"] == false) {
+            out.local_k[k] = Answer::No;
+            out.certificates[lid] = relabel(out.certificates["definite"], lid,
+                                            "not definite, and LTL[Y<=" + std::to_string(k) + "] ⊆ LTL[Y]");
+        } else {
+            WindowDecision w = decide_local_k(minimal, k, wo);
+            out.local_k[k] = w.answer;
+            out.certificates[lid] = w.certificate;
+        }
+        if (out.classes["locally_r_trivial"] == false) {
+            out.hybrid_k[k] = Answer::No;
+            out.certificates[hid] = relabel(out.certificates["locally_r_trivial"], hid,
+                                            "not locally R-trivial, and LTL[P,Y<=" + std::to_string(k) + "] ⊆ LTL[P,Y]");
+        } else {
+            WindowDecision w = decide_hybrid_k(minimal, k, wo);
+            out.hybrid_k[k] = w.answer;
+            out.certificates[hid] = w.certificate;
+        }
+    }
+    return out;
+}
+
+ArchPrediction predict(const Classification& c, const std::string& arch) {
+    ArchPrediction p;
+    p.arch = arch;
+    auto from_class = [&](const std::string& id) {
+        auto it = c.classes.find(id);
+        if (it == c.classes.end() || !it->second) {
+            p.reason = id + " undecided";
+            return;
+        }
+        auto cert = c.certificates.find(id);
+        if (*it->second) {
+            p.prediction = Prediction::Recognizes;
+            p.reason = id + (cert != c.certificates.end() ? ": " + cert->second.fact : "");
+        } else {
+            p.prediction = Prediction::Fails;
+            p.reason = "not " + id + (cert != c.certificates.end() ? ": " + cert->second.fact : "");
+            if (cert != c.certificates.end()) p.witness = cert->second.family;
+        }
+    };
+    auto from_window = [&](const std::map<unsigned, Answer>& m, const std::string& prefix, unsigned k) {
+        auto it = m.find(k);
+        const std::string id = prefix + std::to_string(k);
+        if (it == m.end()) {
+            p.reason = "window " + std::to_string(k) + " above --max-k";
+            return;
+        }
+        auto cert = c.certificates.find(id);
+        const std::string fact = cert != c.certificates.end() ? cert->second.fact : "";
+        if (it->second == Answer::Yes) p.prediction = Prediction::Recognizes, p.reason = id + ": " + fact;
+        else if (it->second == Answer::No) {
+            p.prediction = Prediction::Fails;
+            p.reason = "not " + id + ": " + fact;
+            if (cert != c.certificates.end()) p.witness = cert->second.family;
+        } else p.reason = id + " unknown: " + fact;
+    };
+    for (const ClassRow& row : class_table())
+        if (!row.arch.empty() && row.arch == arch) {
+            from_class(row.id);
+            return p;
+        }
+    auto parse_k = [&](const std::string& prefix) -> std::optional<unsigned> {
+        if (arch.rfind(prefix, 0) != 0) return std::nullopt;
+        std::string num = arch.substr(prefix.size());
+        if (num.empty() || num.size() > 6 || !std::all_of(num.begin(), num.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+            return std::nullopt;
+        return unsigned(std::stoul(num));
+    };
+    if (auto k = parse_k("local-"); k && *k >= 2) from_window(c.local_k, "local_k:", *k);
+    else if (auto h = parse_k("hybrid-"); h && *h >= 2) from_window(c.hybrid_k, "hybrid_k:", *h);
+    else p.reason = "unknown architecture '" + arch + "'";
+    return p;
+}
+
+// ---------------------------------------------------------------- JSON
+
+namespace {
+
+const char* kMarkerText = "<e^r>";
+
+std::string family_word(const std::vector<std::string>& alphabet, const Word& w) {
+    std::string out;
+    Word seg;
+    const bool single = single_char_alphabet(alphabet);
+    auto flush = [&] {
+        if (!seg.empty()) {
+            if (!out.empty() && !single) out += " ";
+            out += format_word(alphabet, seg);
+        }
+        seg.clear();
+    };
+    for (Symbol s : w) {
+        if (s == WordFamily::kLoopMarker) {
+            flush();
+            if (!out.empty() && !single) out += " ";
+            out += kMarkerText;
+        } else seg.push_back(s);
+    }
+    flush();
+    return out;
+}
+
+Result<Word> parse_family_word(const std::vector<std::string>& alphabet, const std::string& text) {
+    Word out;
+    std::size_t pos = 0;
+    bool first = true;
+    while (true) {
+        std::size_t at = text.find(kMarkerText, pos);
+        std::string seg = text.substr(pos, at == std::string::npos ? std::string::npos : at - pos);
+        // trim
+        while (!seg.empty() && seg.front() == ' ') seg.erase(seg.begin());
+        while (!seg.empty() && seg.back() == ' ') seg.pop_back();
+        auto w = parse_word(alphabet, seg);
+        if (!w) return w.error();
+        if (!first) out.push_back(WordFamily::kLoopMarker);
+        out.insert(out.end(), w->begin(), w->end());
+        first = false;
+        if (at == std::string::npos) break;
+        pos = at + std::string(kMarkerText).size();
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string certificate_to_json(const Certificate& cert, const Dfa& dfa) {
+    nlohmann::ordered_json j;
+    j["dfa"] = nlohmann::ordered_json::parse(to_json(dfa));
+    j["class"] = cert.class_id;
+    j["member"] = cert.member;
+    j["kind"] = cert.kind;
+    j["fact"] = cert.fact;
+    if (cert.formula) j["formula"] = *cert.formula;
+    if (cert.formula_omitted) j["formula_omitted"] = *cert.formula_omitted;
+    if (cert.family) {
+        const auto& f = *cert.family;
+        nlohmann::ordered_json fam;
+        fam["x"] = family_word(dfa.alphabet, f.x);
+        fam["p"] = family_word(dfa.alphabet, f.p);
+        fam["y"] = family_word(dfa.alphabet, f.y);
+        fam["z"] = family_word(dfa.alphabet, f.z);
+        fam["r_min"] = f.r_min;
+        if (f.x2) fam["x2"] = family_word(dfa.alphabet, *f.x2);
+        if (!f.e.empty()) fam["e"] = family_word(dfa.alphabet, f.e);
+        j["family"] = fam;
+    }
+    if (!cert.pairs.empty()) {
+        auto pairs = nlohmann::ordered_json::array();
+        for (const auto& [a, b] : cert.pairs) pairs.push_back({format_word(dfa.alphabet, a), format_word(dfa.alphabet, b)});
+        j["pairs"] = pairs;
+    }
+    if (!cert.extra_json.empty() && cert.extra_json != "{}") {
+        auto extra = nlohmann::ordered_json::parse(cert.extra_json, nullptr, false);
+        if (extra.is_object())
+            for (auto it = extra.begin(); it != extra.end(); ++it)
+                if (!j.contains(it.key())) j[it.key()] = it.value();
+    }
+    return j.dump(2);
+}
+
+namespace {
+
+using T = std::vector<State>;
+
+T compose(const T& a, const T& b) {  // a then b
+    T c(a.size());
+    for (std::size_t q = 0; q < a.size(); ++q) c[q] = b[a[q]];
+    return c;
+}
+
+std::optional<T> omega_of(const T& t) {
+    T p = t;
+    for (std::size_t i = 0; i < 2'000'000; ++i) {
+        if (compose(p, p) == p) return p;
+        p = compose(p, t);
+    }
+    return std::nullopt;
+}
+
+struct Checker {
+    const Dfa& d;
+    std::string* why;
+    bool say(const std::string& s, bool result) {
+        if (why) *why = s;
+        return result;
+    }
+};
+
+// The fragment kinds a member formula of a class may use.
+bool formula_fits(const std::string& cls, ltl::Formula f) {
+    auto k = ltl::fragment_of(f).kind;
+    using K = ltl::FragmentKind;
+    if (cls == "r_trivial") return k == K::None || k == K::P;
+    if (cls == "definite") return k == K::None || k == K::Y;
+    return false;
+}
+
+// Re-decides a class by every route available (DFA criterion, and the semigroup identity when the
+// semigroup has at most 200,000 elements); all must agree with `member`.
+Result<bool> redecide(const Dfa& d, const std::string& cls, bool member, std::string* why) {
+    const ClassRow* row = find_class(cls);
+    if (!row) return make_error("unknown class '" + cls + "'");
+    std::string routes;
+    if (row->by_dfa) {
+        DfaAnalysis A(d);
+        if (row->by_dfa(A).member != member) {
+            if (why) *why = "the DFA criterion says the language is " + std::string(member ? "not " : "") + "in " + cls;
+            return false;
+        }
+        routes = "the DFA criterion";
+    }
+    auto S = semigroup_for(d, 200'000);
+    if (S) {
+        if (row->by_semigroup(**S).member != member) {
+            if (why) *why = "the semigroup identity says the language is " + std::string(member ? "not " : "") + "in " + cls;
+            return false;
+        }
+        routes += routes.empty() ? "the semigroup identity" : " and the semigroup identity";
+    }
+    if (routes.empty()) {
+        if (why) *why = "the semigroup is too large to re-check " + cls;
+        return false;
+    }
+    if (why) *why = "re-decided by " + routes + ": " + (member ? "member" : "not a member") + " of " + cls;
+    return true;
+}
+
+bool class_allows(const std::string& cls, const std::string& base) {
+    return cls == base;
+}
+
+}  // namespace
+
+Result<bool> check_certificate_json(const std::string& text, std::string* explanation) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const std::exception& e) {
+        return make_error(std::string("certificate is not JSON: ") + e.what());
+    }
+    if (!j.is_object()) return make_error("a certificate is a JSON object");
+    for (const char* key : {"dfa", "class", "member", "kind"})
+        if (!j.contains(key)) return make_error(std::string("certificate needs \"") + key + "\"");
+    if (!j["class"].is_string() || !j["member"].is_boolean() || !j["kind"].is_string())
+        return make_error("\"class\" and \"kind\" must be strings and \"member\" a boolean");
+    const std::string cls = j["class"], kind = j["kind"];
+    const bool member = j["member"];
+    const bool window = cls.rfind("local_k:", 0) == 0 || cls.rfind("hybrid_k:", 0) == 0;
+    const bool mine = kind == "suffix_family" || kind == "lrt_family";
+    if (window && !mine) return check_window_certificate(text, explanation);
+    auto dfa_r = dfa_from_json(j["dfa"].dump());
+    if (!dfa_r) return dfa_r.error();
+    const Dfa& d = *dfa_r;
+    Checker C{d, explanation};
+    if (!is_minimal(d)) return C.say("the embedded DFA is not minimal", false);
+    std::string base = cls;
+    if (window) base = cls.rfind("local_k:", 0) == 0 ? "definite" : "locally_r_trivial";
+    if (!window && !find_class(cls)) return make_error("unknown class '" + cls + "'");
+
+    if (member) {
+        if (j.contains("formula")) {
+            if (!j["formula"].is_string()) return make_error("\"formula\" must be a string");
+            auto f = ltl::parse_formula(j["formula"].get<std::string>());
+            if (!f) return f.error();
+            if (!formula_fits(cls, *f))
+                return C.say("the formula is in " + ltl::fragment_of(*f).name() + ", not in the fragment of " + cls, false);
+            auto alpha = formula_alphabet(*f, d.alphabet);
+            if (!alpha) return C.say("the formula does not fit the DFA's alphabet: " + alpha.error().message, false);
+            auto compiled = compile(*f, *alpha);
+            if (!compiled) return compiled.error();
+            if (auto w = distinguishing_word(minimize(*compiled), d))
+                return C.say("the formula and the DFA differ on '" + format_word(d.alphabet, *w) + "'", false);
+            return C.say("the formula (" + ltl::fragment_of(*f).name() + ") compiles to the embedded DFA's language", true);
+        }
+        return redecide(d, cls, true, explanation);
+    }
+
+    // Non-members.
+    if (kind == "suffix_family" || kind == "r_family" || kind == "lrt_family") {
+        const std::string expect = kind == "suffix_family" ? "definite" : kind == "r_family" ? "r_trivial" : "locally_r_trivial";
+        if (!class_allows(base, expect)) return C.say("a " + kind + " does not refute " + cls, false);
+        if (!j.contains("family") || !j["family"].is_object()) return make_error("a word family certificate needs \"family\"");
+        const auto& fj = j["family"];
+        WordFamily f;
+        for (auto [name, dst] : {std::pair{"x", &f.x}, {"p", &f.p}, {"y", &f.y}, {"z", &f.z}}) {
+            if (!fj.contains(name) || !fj[name].is_string()) return make_error(std::string("family needs a string \"") + name + "\"");
+            auto w = parse_family_word(d.alphabet, fj[name].get<std::string>());
+            if (!w) return w.error();
+            *dst = *w;
+        }
+        if (fj.contains("x2")) {
+            auto w = parse_family_word(d.alphabet, fj["x2"].get<std::string>());
+            if (!w) return w.error();
+            f.x2 = *w;
+        }
+        if (fj.contains("e")) {
+            auto w = parse_family_word(d.alphabet, fj["e"].get<std::string>());
+            if (!w) return w.error();
+            f.e = *w;
+        }
+        if (fj.contains("r_min")) {
+            if (!fj["r_min"].is_number_unsigned()) return make_error("family \"r_min\" must be a non-negative integer");
+            f.r_min = fj["r_min"].get<std::size_t>();
+        }
+        auto has_marker = [](const Word& w) { return std::find(w.begin(), w.end(), WordFamily::kLoopMarker) != w.end(); };
+        if (f.p.empty()) return C.say("the period p is empty", false);
+        for (std::size_t r = std::max<std::size_t>(f.r_min, 1); r < std::max<std::size_t>(f.r_min, 1) + 6; ++r) {
+            auto [u, v] = f.at(r);
+            if (d.accepts(u) == d.accepts(v))
+                return C.say("x·p^r·y and x·p^r·z agree on membership at r = " + std::to_string(r), false);
+        }
+        if (kind == "suffix_family") {
+            // Words x·p^r·y and x2·p^r·y share the suffix p^r·y; p loops at both states, so
+            // membership differs for every r while no fixed suffix length separates them.
+            if (!f.x2 || f.y != f.z || has_marker(f.p) || has_marker(f.y) || has_marker(*f.x2) || has_marker(f.x))
+                return C.say("a suffix family needs x2, y = z and no loop markers", false);
+            const State s1 = d.run(d.initial, f.x), s2 = d.run(d.initial, *f.x2);
+            if (d.run(s1, f.p) != s1 || d.run(s2, f.p) != s2)
+                return C.say("p does not loop at the states reached by x and x2", false);
+            return C.say("p loops at the distinct states reached by x and x2 and y separates them, so x·p^r·y and x2·p^r·y "
+                         "differ for every r while sharing their last r·|p|+|y| symbols: the language is not definite",
+                         true);
+        }
+        if (kind == "r_family") {
+            // z = u·y with u a non-empty prefix of p; p loops at s = δ(x).
+            if (f.x2 || !f.e.empty() || f.z.size() <= f.y.size() ||
+                !std::equal(f.y.rbegin(), f.y.rend(), f.z.rbegin()))
+                return C.say("an R-family needs z = u·y", false);
+            Word u(f.z.begin(), f.z.end() - std::ptrdiff_t(f.y.size()));
+            if (u.size() > f.p.size() || !std::equal(u.begin(), u.end(), f.p.begin()))
+                return C.say("an R-family needs z = u·y with u a prefix of p", false);
+            const State s = d.run(d.initial, f.x);
+            if (d.run(s, f.p) != s) return C.say("p does not loop at the state reached by x", false);
+            return C.say("p = u·v loops at the state reached by x and x(uv)^r y, x(uv)^r u y differ for every r, while "
+                         "(uv)^ω u = (uv)^ω in every R-trivial monoid: the language is not R-trivial",
+                         true);
+        }
+        // lrt_family: p = M u M v M, z = M u M y, w = e loops s and s·u; s·u·v = s.
+        if (f.e.empty() || f.x2) return C.say("a locally R-trivial family needs a loop word e", false);
+        const Symbol M = WordFamily::kLoopMarker;
+        if (f.p.size() < 3 || f.p.front() != M || f.p.back() != M) return C.say("p must read e^r u e^r v e^r", false);
+        auto mid = std::find(f.p.begin() + 1, f.p.end() - 1, M);
+        if (mid == f.p.end() - 1) return C.say("p must read e^r u e^r v e^r", false);
+        Word u(f.p.begin() + 1, mid), v(mid + 1, f.p.end() - 1);
+        if (has_marker(v) || has_marker(f.y) || has_marker(f.x) || has_marker(f.e)) return C.say("misplaced loop markers", false);
+        Word zexp{M};
+        zexp.insert(zexp.end(), u.begin(), u.end());
+        zexp.push_back(M);
+        zexp.insert(zexp.end(), f.y.begin(), f.y.end());
+        if (f.z != zexp) return C.say("z must read e^r u e^r y", false);
+        const State s = d.run(d.initial, f.x), t = d.run(s, u);
+        if (s == t || d.run(s, f.e) != s || d.run(t, f.e) != t || d.run(t, v) != s)
+            return C.say("e must loop at s = δ(x) and t = s·u ≠ s, and v must lead back from t to s", false);
+        return C.say("e loops at the distinct states s and s·u of one SCC, so x(EuEvE)^r y and x(EuEvE)^r EuE y (E = e^r) "
+                     "differ for every r, while (eueve)^ω eue = (eueve)^ω in every locally R-trivial semigroup",
+                     true);
+    }
+    if (kind == "identity_violation") {
+        if (!j.contains("identity") || !j["identity"].is_string() || !j.contains("words") || !j["words"].is_object())
+            return make_error("an identity violation needs \"identity\" and \"words\"");
+        const std::string id = j["identity"];
+        auto tw = [&](const char* name) -> Result<T> {
+            if (!j["words"].contains(name) || !j["words"][name].is_string())
+                return make_error(std::string("identity violation needs word \"") + name + "\"");
+            auto w = parse_word(d.alphabet, j["words"][name].get<std::string>());
+            if (!w) return w.error();
+            return transformation_of(d, *w);
+        };
+        auto om = [&](const char* name) -> Result<T> {
+            auto t = tw(name);
+            if (!t) return t;
+            if (j["words"][name].get<std::string>().empty()) return make_error(std::string("word \"") + name + "\" must be non-empty");
+            auto o = omega_of(*t);
+            if (!o) return make_error("cannot compute the idempotent power of " + std::string(name));
+            return *o;
+        };
+        static const std::map<std::string, std::vector<std::string>> allowed = {
+            {"x_e", {"definite"}},
+            {"e_x", {"reverse_definite"}},
+            {"e_x_e", {"generalized_definite"}},
+            {"r_class", {"r_trivial", "piecewise_testable"}},
+            {"l_class", {"l_trivial", "piecewise_testable"}},
+            {"r_class_omega", {"r_trivial", "piecewise_testable"}},
+            {"aperiodic",
+             {"star_free", "definite", "r_trivial", "locally_r_trivial", "locally_testable", "piecewise_testable",
+              "reverse_definite", "generalized_definite", "l_trivial"}},
+            {"local_r", {"locally_r_trivial"}},
+            {"local_idempotent", {"locally_testable"}},
+            {"local_commutative", {"locally_testable"}},
+        };
+        auto it = allowed.find(id);
+        if (it == allowed.end()) return make_error("unknown identity '" + id + "'");
+        if (std::find(it->second.begin(), it->second.end(), base) == it->second.end())
+            return C.say("a violation of '" + id + "' does not refute " + cls, false);
+#define TAKE(var, expr)            \
+    auto var##_r = (expr);         \
+    if (!var##_r) return var##_r.error(); \
+    const T& var = *var##_r;
+        bool holds = false;
+        std::string what;
+        if (id == "x_e") {
+            TAKE(e, om("e"));
+            TAKE(x, tw("x"));
+            holds = !j["words"]["x"].get<std::string>().empty() && compose(x, e) != e;
+            what = "x·e ≠ e for the idempotent e = w^ω";
+        } else if (id == "e_x") {
+            TAKE(e, om("e"));
+            TAKE(x, tw("x"));
+            holds = !j["words"]["x"].get<std::string>().empty() && compose(e, x) != e;
+            what = "e·x ≠ e for the idempotent e";
+        } else if (id == "e_x_e") {
+            TAKE(e, om("e"));
+            TAKE(x, tw("x"));
+            holds = !j["words"]["x"].get<std::string>().empty() && compose(compose(e, x), e) != e;
+            what = "e·x·e ≠ e for the idempotent e";
+        } else if (id == "r_class" || id == "l_class") {
+            TAKE(s, tw("s"));
+            TAKE(a, tw("a"));
+            TAKE(b, tw("b"));
+            const bool right = id == "r_class";
+            const T sa = right ? compose(s, a) : compose(a, s);
+            const T back = right ? compose(sa, b) : compose(b, sa);
+            holds = !j["words"]["s"].get<std::string>().empty() && sa != s && back == s;
+            what = right ? "s ≠ s·a and s·a·b = s (distinct R-equivalent elements)"
+                         : "s ≠ a·s and b·a·s = s (distinct L-equivalent elements)";
+        } else if (id == "r_class_omega") {
+            TAKE(u, tw("u"));
+            TAKE(v, tw("v"));
+            const T uv = compose(u, v);
+            // e = (uv)^m with m the least exponent giving an idempotent; t = v·(uv)^(m-1).
+            T e = uv, pw(uv.size());
+            for (std::size_t q = 0; q < pw.size(); ++q) pw[q] = State(q);  // (uv)^(m-1)
+            std::size_t m = 1;
+            while (compose(e, e) != e && m < 2'000'000) e = compose(e, uv), pw = compose(pw, uv), ++m;
+            const T eu = compose(e, u);
+            holds = compose(e, e) == e && eu != e && compose(eu, compose(v, pw)) == e;
+            what = "e = (uv)^ω ≠ e·u while e·u·v·(uv)^(ω-1) = e (distinct R-equivalent elements)";
+        } else if (id == "aperiodic") {
+            TAKE(u, tw("u"));
+            auto e = omega_of(u);
+            if (!e) return make_error("cannot compute u^ω");
+            holds = compose(*e, u) != *e;
+            what = "u^ω ≠ u^(ω+1) (a non-trivial group in the syntactic monoid)";
+        } else if (id == "local_r") {
+            TAKE(e, om("e"));
+            TAKE(x0, tw("x"));
+            TAKE(s, tw("s"));
+            TAKE(t, tw("t"));
+            const T x = compose(compose(e, x0), e);
+            const T y = compose(x, compose(compose(e, s), e));
+            holds = x != y && compose(y, compose(compose(e, t), e)) == x;
+            what = "x = exe and y = x·ese are distinct and y·ete = x: eSe is not R-trivial";
+        } else if (id == "local_idempotent") {
+            TAKE(e, om("e"));
+            TAKE(s, tw("s"));
+            const T x = compose(compose(e, s), e);
+            holds = compose(x, x) != x;
+            what = "(ese)² ≠ ese: eSe is not idempotent";
+        } else if (id == "local_commutative") {
+            TAKE(e, om("e"));
+            TAKE(s, tw("s"));
+            TAKE(t, tw("t"));
+            const T x = compose(compose(e, s), e), y = compose(compose(e, t), e);
+            holds = compose(x, y) != compose(y, x);
+            what = "(ese)(ete) ≠ (ete)(ese): eSe is not commutative";
+        }
+#undef TAKE
+        return C.say(holds ? what + ": the identity of " + base + " fails" : "the claimed violation (" + what + ") does not hold",
+                     holds);
+    }
+    if (window) return C.say("kind '" + kind + "' cannot refute " + cls, false);
+    // dfa_criterion / semigroup_identity non-members: re-decide by every route.
+    return redecide(d, cls, false, explanation);
+}
+
+}  // namespace ltlkit::automata::algebra
