@@ -169,36 +169,43 @@ private:
         return true;  // symbols, '(', '.', '!', ε, ∅, and anything else (reported by parse_atom)
     }
 
+    // | & and concatenation are n-ary nodes, so long chains never nest (no deep recursion).
+    AstPtr nary(Kind k, std::vector<AstPtr> kids) {
+        if (kids.size() == 1) return std::move(kids[0]);
+        auto a = std::make_unique<Ast>();
+        a->kind = k;
+        a->kids = std::move(kids);
+        return a;
+    }
+
     AstPtr parse_or() {
-        AstPtr left = parse_and();
+        std::vector<AstPtr> kids;
+        kids.push_back(parse_and());
         while (!failed_ && !at_end() && src_[pos_] == '|') {
             advance(1), skip_space();
-            AstPtr right = parse_and();
-            if (failed_) return nullptr;
-            left = node(Kind::Or, std::move(left), std::move(right));
+            kids.push_back(parse_and());
         }
-        return left;
+        if (failed_) return nullptr;
+        return nary(Kind::Or, std::move(kids));
     }
 
     AstPtr parse_and() {
-        AstPtr left = parse_concat();
+        std::vector<AstPtr> kids;
+        kids.push_back(parse_concat());
         while (!failed_ && !at_end() && src_[pos_] == '&') {
             advance(1), skip_space();
-            AstPtr right = parse_concat();
-            if (failed_) return nullptr;
-            left = node(Kind::And, std::move(left), std::move(right));
+            kids.push_back(parse_concat());
         }
-        return left;
+        if (failed_) return nullptr;
+        return nary(Kind::And, std::move(kids));
     }
 
     AstPtr parse_concat() {
-        AstPtr left = parse_not();
-        while (!failed_ && starts_atom()) {
-            AstPtr right = parse_not();
-            if (failed_) return nullptr;
-            left = node(Kind::Concat, std::move(left), std::move(right));
-        }
-        return left;
+        std::vector<AstPtr> kids;
+        kids.push_back(parse_not());
+        while (!failed_ && starts_atom()) kids.push_back(parse_not());
+        if (failed_) return nullptr;
+        return nary(Kind::Concat, std::move(kids));
     }
 
     AstPtr parse_not() {
@@ -455,17 +462,15 @@ Terms::Id to_term(const Ast& a, Terms& terms) {
             for (Symbol s = 0; s < a.sym; ++s) xs.push_back(terms.sym(s));
             return terms.alt(std::move(xs));
         }
-        case Kind::Concat: {
-            auto x = to_term(*a.kids[0], terms);
-            return terms.concat(x, to_term(*a.kids[1], terms));
+        case Kind::Concat: {  // built from the right: x1 (x2 (... xn))
+            Terms::Id acc = terms.eps();
+            for (std::size_t i = a.kids.size(); i-- > 0;) acc = terms.concat(to_term(*a.kids[i], terms), acc);
+            return acc;
         }
-        case Kind::Or: {
-            auto x = to_term(*a.kids[0], terms);
-            return terms.alt({x, to_term(*a.kids[1], terms)});
-        }
-        case Kind::And: {
-            auto x = to_term(*a.kids[0], terms);
-            return terms.inter({x, to_term(*a.kids[1], terms)});
+        case Kind::Or: case Kind::And: {
+            std::vector<Terms::Id> xs;
+            for (const auto& k : a.kids) xs.push_back(to_term(*k, terms));
+            return a.kind == Kind::Or ? terms.alt(std::move(xs)) : terms.inter(std::move(xs));
         }
         case Kind::Not: return terms.neg(to_term(*a.kids[0], terms));
         case Kind::Star: return terms.star(to_term(*a.kids[0], terms));
@@ -484,25 +489,39 @@ Result<Parsed> parse_regex(const std::string& regex, const std::vector<std::stri
 
 // --- reference matcher: does the tree match w[i, j)? Plain backtracking over all splits.
 
+bool match(const Ast& a, const Word& w, std::size_t i, std::size_t j);
+
+// Do kids[k..] of a concatenation match w[i, j) one after the other?
+bool match_seq(const Ast& a, std::size_t k, const Word& w, std::size_t i, std::size_t j) {
+    if (k + 1 == a.kids.size()) return match(*a.kids[k], w, i, j);
+    for (std::size_t m = i; m <= j; ++m)
+        if (match(*a.kids[k], w, i, m) && match_seq(a, k + 1, w, m, j)) return true;
+    return false;
+}
+
 bool match(const Ast& a, const Word& w, std::size_t i, std::size_t j) {
     switch (a.kind) {
         case Kind::Empty: return false;
         case Kind::Eps: return i == j;
         case Kind::Sym: return j == i + 1 && w[i] == a.sym;
         case Kind::Any: return j == i + 1 && w[i] < a.sym;
-        case Kind::Concat:
-            for (std::size_t m = i; m <= j; ++m)
-                if (match(*a.kids[0], w, i, m) && match(*a.kids[1], w, m, j)) return true;
+        case Kind::Concat: return match_seq(a, 0, w, i, j);
+        case Kind::Or:
+            for (const auto& k : a.kids)
+                if (match(*k, w, i, j)) return true;
             return false;
-        case Kind::Or: return match(*a.kids[0], w, i, j) || match(*a.kids[1], w, i, j);
-        case Kind::And: return match(*a.kids[0], w, i, j) && match(*a.kids[1], w, i, j);
+        case Kind::And:
+            for (const auto& k : a.kids)
+                if (!match(*k, w, i, j)) return false;
+            return true;
         case Kind::Not: return !match(*a.kids[0], w, i, j);
         case Kind::Opt: return i == j || match(*a.kids[0], w, i, j);
         case Kind::Star:
             if (i == j) return true;
             [[fallthrough]];
         case Kind::Plus:
-            // a non-empty first iteration w[i,m), then the rest again (star), or the whole span once
+            // the whole span in one iteration, or a non-empty first iteration w[i,m) and the rest
+            // again (at least one more iteration; zero more is the first case)
             if (match(*a.kids[0], w, i, j)) return true;
             for (std::size_t m = i + 1; m < j; ++m)
                 if (match(*a.kids[0], w, i, m) && match(a, w, m, j)) return true;

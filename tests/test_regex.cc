@@ -226,3 +226,13 @@ TEST_CASE("regex construction respects --max-states", "[regex]") {
     CHECK(r.error().message.find("--max-states") != std::string::npos);
     CHECK(compile_regex(re, {"a", "b"}, 1'000'000).ok());
 }
+
+TEST_CASE("long regexes: chains of concatenation and | do not nest", "[regex]") {
+    std::string word, alts;
+    for (int i = 0; i < 20000; ++i) word += (i % 3 ? "a" : "b ");
+    Dfa d = compile_ok(word, {"a", "b"});
+    CHECK(d.num_states() == 20002);  // a single word of length n: n+1 states and a sink
+    for (int i = 0; i < 3000; ++i) alts += (i ? "|" : "") + std::string(i % 2 ? "a" : "b") + "b";
+    Dfa e = compile_ok(alts, {"a", "b"});
+    CHECK(count_accepted(e, 3) == std::vector<std::uint64_t>{0, 0, 2, 0});
+}
