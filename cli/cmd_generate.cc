@@ -1,0 +1,191 @@
+// `ltlkit generate FORMULA | --regex R | --dfa FILE | --suite FILE --out DIR`: balanced, uniformly
+// sampled, reproducible datasets (SPEC §8, issue 5), with adversarial sets from the classifier's
+// witness families for every architecture predicted to fail (SPEC §7).
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "automata/algebra/classify.hh"
+#include "automata/dataset.hh"
+#include "cli/command.hh"
+#include "cli/common.hh"
+
+namespace ltlkit::cli {
+namespace {
+
+using namespace automata;
+
+struct GenerateArgs {
+    LanguageArgs lang;
+    std::string suite;
+    std::string out;
+    std::string train_lengths = "1:40";
+    std::string test_lengths = "41:500";
+    std::size_t per_length = 512;
+    std::size_t boundary_per_length = 16;
+    std::size_t adversarial_per_family = 64;
+    std::uint64_t seed = 1;
+    std::string format = "tsv";
+    unsigned max_k = 4;
+    std::size_t max_elements = 1'000'000;
+    bool no_adversarial = false;
+    bool force = false;
+    bool progress = false;
+    bool quiet = false;
+};
+
+std::string kind_name(InputKind k) {
+    switch (k) {
+        case InputKind::Formula: return "formula";
+        case InputKind::Regex: return "regex";
+        case InputKind::DfaFile: return "dfa";
+    }
+    return "formula";
+}
+
+// The adversarial sets (one per architecture predicted to fail, with its witness family) and the
+// predictions, recorded in meta.json under "extra".
+void add_adversarial(const Language& L, const GenerateArgs& a, DatasetOptions& o) {
+    using namespace automata::algebra;
+    nlohmann::ordered_json extra;
+    if (L.fragment) extra["fragment"] = *L.fragment;
+    if (a.no_adversarial) {
+        extra["adversarial"] = "disabled (--no-adversarial)";
+        o.extra_meta_json = extra.dump();
+        return;
+    }
+    ClassifyOptions co;
+    co.max_k = a.max_k;
+    co.max_elements = a.max_elements;
+    auto c = classify(L.dfa, co);
+    if (!c.ok()) {
+        // Still a useful dataset without adversarial sets; say why in meta.json and on stderr.
+        extra["classification_error"] = c.error().message;
+        std::cerr << "ltlkit: warning: " << L.spec.name << ": no adversarial sets (" << c.error().message << ")\n";
+        o.extra_meta_json = extra.dump();
+        return;
+    }
+    std::vector<std::string> archs{"global"};
+    for (unsigned k = 1; k <= a.max_k; ++k) archs.push_back("local-" + std::to_string(k));
+    for (unsigned k = 1; k <= a.max_k; ++k) archs.push_back("hybrid-" + std::to_string(k));
+    nlohmann::ordered_json preds = nlohmann::ordered_json::object();
+    for (const auto& arch : archs) {
+        ArchPrediction p = predict(*c, arch);
+        preds[arch] = {{"prediction", to_string(p.prediction)}, {"reason", p.reason}};
+        if (p.prediction != Prediction::Fails) continue;
+        if (!p.witness) {
+            preds[arch]["adversarial"] = "no witness family";
+            continue;
+        }
+        const WordFamily& wf = *p.witness;
+        PairFamily f;
+        f.x = wf.x;
+        f.p = wf.p;
+        f.y = wf.y;
+        f.z = wf.z;
+        f.r_min = wf.r_min;
+        f.note = p.reason;
+        if (wf.x2 || !wf.e.empty()) {
+            // Extended family: materialized by the classifier's own WordFamily::at.
+            f.at = [wf](std::size_t r) { return wf.at(r); };
+            f.extra = "x2=" + (wf.x2 ? "'" + format_word(L.dfa.alphabet, *wf.x2) + "'" : std::string("none")) +
+                      "; e='" + format_word(L.dfa.alphabet, wf.e) + "' (<e^r> in p, y, z stands for e^r)";
+        }
+        o.adversarial.push_back({arch, {f}});
+    }
+    extra["predictions"] = preds;
+    o.extra_meta_json = extra.dump();
+}
+
+void print_progress(const std::string& name, std::uint64_t done, std::uint64_t total) {
+    const int width = 30;
+    double frac = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
+    int filled = static_cast<int>(frac * width);
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.append(static_cast<std::size_t>(width - filled), ' ');
+    std::fprintf(stderr, "\r%s [%s] %3d%% (%.1f M symbols)", name.c_str(), bar.c_str(),
+                 static_cast<int>(frac * 100), static_cast<double>(done) / 1e6);
+    if (done >= total) std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+}
+
+int generate_one(const LanguageSpec& spec, const std::string& dir, const GenerateArgs& a, const DatasetOptions& base) {
+    Language L = take(load_language(spec));
+    DatasetOptions o = base;
+    o.language_name = spec.name;
+    o.language_kind = kind_name(spec.kind);
+    o.language_text = spec.text;
+    add_adversarial(L, a, o);
+    if (a.progress || isatty(2)) {
+        std::string name = spec.name;
+        o.progress = [name](std::uint64_t done, std::uint64_t total) { print_progress(name, done, total); };
+    }
+    GenerateReport r = take(generate_dataset(L.dfa, dir, o));
+    if (!a.quiet) {
+        std::cout << dir << ": " << (r.unchanged ? "unchanged (verified " : "wrote ") << r.files.size()
+                  << " files, " << r.words << " words, " << r.symbols << " symbols";
+        if (r.unchanged) std::cout << ")";
+        if (!r.shortfalls.empty()) std::cout << "; " << r.shortfalls.size() << " shortfalls (see meta.json)";
+        if (!r.skipped_families.empty()) std::cout << "; " << r.skipped_families.size() << " adversarial notes";
+        std::cout << "\n";
+    }
+    return 0;
+}
+
+LTLKIT_COMMAND(CommandDef{
+    "generate",
+    "Generate a balanced, uniformly sampled, reproducible dataset (train/validation/test/boundary/adversarial)",
+    [](CLI::App& app) -> Runner {
+        auto a = std::make_shared<GenerateArgs>();
+        add_language_options(app, a->lang);
+        app.add_option("--suite", a->suite, "Suite file: one dataset per language, in DIR/<name>");
+        app.add_option("--out,-o", a->out, "Output folder (created; must be empty or hold this very dataset)")->required();
+        app.add_option("--train-lengths", a->train_lengths, "Train and validation lengths A:B (default 1:40)");
+        app.add_option("--test-lengths", a->test_lengths, "Test lengths A:B (default 41:500)");
+        app.add_option("--per-length", a->per_length, "Words per length and split, half per label (default 512)");
+        app.add_option("--boundary-per-length", a->boundary_per_length, "Boundary pairs per test length (default 16)");
+        app.add_option("--adversarial-per-family", a->adversarial_per_family,
+                       "Adversarial pairs per witness family, spread over the test lengths (default 64)");
+        app.add_option("--seed", a->seed, "Seed (default 1): same arguments, same bytes");
+        app.add_option("--format", a->format, "tsv (default), jsonl or flare (main.tok + labels.txt per split folder)");
+        app.add_option("--max-k", a->max_k, "Architectures local-1..K and hybrid-1..K for the adversarial sets (default 4)")
+            ->check(CLI::Range(1u, 64u));
+        app.add_option("--max-elements", a->max_elements, "Semigroup limit of the classifier (default 1000000)");
+        app.add_flag("--no-adversarial", a->no_adversarial, "Skip the classifier and the adversarial sets");
+        app.add_flag("--force", a->force, "Write into a non-empty DIR holding something else");
+        app.add_flag("--progress", a->progress, "Progress bar on stderr even when it is not a terminal");
+        app.add_flag("--quiet,-q", a->quiet, "No summary line on stdout");
+        app.footer(
+            "Examples:\n  ltlkit generate 'Y a' --out data/last-a\n"
+            "  ltlkit generate --regex '(ab)*' --alphabet a,b --test-lengths 41:100 --per-length 64 --out d\n"
+            "  ltlkit generate --suite examples/lc26.suite --out data/");
+        return [a] {
+            DatasetOptions o;
+            o.train = take(parse_length_range(a->train_lengths));
+            o.test = take(parse_length_range(a->test_lengths));
+            o.format = take(parse_dataset_format(a->format));
+            if (a->per_length == 0) fail("--per-length must be at least 1");
+            o.per_length = a->per_length;
+            o.boundary_per_length = a->boundary_per_length;
+            o.adversarial_per_family = a->adversarial_per_family;
+            o.seed = a->seed;
+            o.force = a->force;
+            if (a->suite.empty()) return generate_one(language_spec(a->lang), a->out, *a, o);
+            if (!a->lang.formula.empty() || !a->lang.regex.empty() || !a->lang.dfa_file.empty())
+                fail("give either a language or --suite, not both");
+            auto specs = take(read_suite(a->suite));
+            for (const auto& spec : specs) {
+                if (spec.name.empty() || spec.name.find('/') != std::string::npos || spec.name == "." || spec.name == "..")
+                    fail(a->suite + ": language name '" + spec.name + "' cannot be a folder name");
+                generate_one(spec, (std::filesystem::path(a->out) / spec.name).string(), *a, o);
+            }
+            return 0;
+        };
+    }});
+
+}  // namespace
+}  // namespace ltlkit::cli
