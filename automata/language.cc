@@ -72,6 +72,7 @@ Result<Language> load_language(const LanguageSpec& spec) {
             }
             CompileOptions options;
             options.max_states = spec.max_states;
+            options.minimize = spec.minimize;
             auto d = compile(*f, *alphabet, options);
             if (!d.ok()) return d.error();
             lang.formula = *f;
@@ -103,7 +104,7 @@ Result<Language> load_language(const LanguageSpec& spec) {
             if (dfa.num_states() > spec.max_states)
                 return limit_error(path.string() + ": the DFA has " + std::to_string(dfa.num_states()) +
                                    " states, more than --max-states " + std::to_string(spec.max_states));
-            lang.dfa = minimize(dfa);
+            lang.dfa = spec.minimize ? minimize(dfa) : canonical(dfa);
             return lang;
         }
     }

@@ -20,13 +20,16 @@ struct LanguageSpec {
     std::string name;                   // suite name or the text itself
     std::string base_dir;               // for DFA paths relative to a suite file
     std::size_t max_states = 1'000'000;
+    // false: a formula gives its reachable monitor and a DFA file its reachable part, both
+    // canonically numbered but not minimized (`compile --no-minimize`); regexes are always minimal.
+    bool minimize = true;
 };
 
 struct Language {
     LanguageSpec spec;
     std::optional<ltl::Formula> formula;  // only for InputKind::Formula
     std::optional<std::string> fragment;  // fragment name (SPEC §4) for formulas; nullopt otherwise
-    Dfa dfa;                              // minimal, complete, canonical
+    Dfa dfa;                              // minimal, complete, canonical (unless !spec.minimize)
 };
 
 Result<Language> load_language(const LanguageSpec& spec);
