@@ -58,7 +58,11 @@ Outcome compare(const std::string& a_text, const std::string& b_text, const Equi
         auto r = automata::load_language(s);
         if (!r.ok()) {
             *error = r.error();
-            if (error->origin.empty() && error->line == 0) error->message = "language " + side + ": " + error->message;
+            // Keep "LINE:COL: ..." first for parse errors (SPEC §2); say the side at the end.
+            if (error->origin.empty() && error->line == 0)
+                error->message = "language " + side + ": " + error->message;
+            else
+                error->message += " (in language " + side + ")";
             return std::nullopt;
         }
         return std::move(r.value());
@@ -111,7 +115,7 @@ LTLKIT_COMMAND(CommandDef{
             "Examples:\n"
             "  ltlkit equiv 'H a' '!P !a'                    # equivalent (exit 0)\n"
             "  ltlkit equiv 'P(b & Y a)' 'regex:.*ab.*'      # equivalent\n"
-            "  ltlkit equiv 'Y<=2 a' 'Y a'                   # not equivalent: 'ab' (exit 1)\n"
+            "  ltlkit equiv 'Y<=2 a' 'Y a' --alphabet a,b     # not equivalent: 'ab' (exit 1)\n"
             "  ltlkit equiv 'Y a' dfa:last_a.json --alphabet a,b");
         return [a] {
             std::vector<std::pair<std::string, std::string>> pairs;
