@@ -71,7 +71,7 @@ LTLKIT_COMMAND(CommandDef{
                       << " J-, " << g.num_h << " H-classes\n";
             for (Element e = 0; e < m.size(); ++e) {
                 std::cout << "  " << element_name(m, e, A) << (m.is_idempotent(e) ? " *" : "  ") << "  [";
-                for (std::size_t q = 0; q < m.degree(); ++q) std::cout << (q ? " " : "") << m.image(e, State(q));
+                for (std::size_t q = 0; q < m.degree(); ++q) std::cout << (q ? " " : "") << m.image(e, automata::State(q));
                 std::cout << "]\n";
             }
             if (a->eggbox) std::cout << "\n" << egg_box(m, g, A);
