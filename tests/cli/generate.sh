@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# `ltlkit generate`: files of SPEC §8, balance and labels (checked with awk, independently of the
+# C++ reader), byte-for-byte reproducibility, verified reruns, --force, bad ranges, formats, suites.
+# Usage: bash generate.sh LTLKIT_BIN SOURCE_DIR
+set -u
+bin=$1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+rm -rf d1 d2 d3 dj df ds suite.txt
+small=(--train-lengths 1:6 --test-lengths 7:12 --per-length 8 --boundary-per-length 2 --adversarial-per-family 4)
+
+# Σ*a as a formula (Y a); words over {a,b}.
+"$bin" generate 'Y a' --alphabet a,b --out d1 "${small[@]}" --seed 5 >out.txt 2>err.txt || fail "generate exited $?: $(cat err.txt)"
+for f in meta.json train.tsv validation.tsv test.tsv boundary.tsv; do
+    [[ -f d1/$f ]] || fail "d1/$f missing"
+done
+# Labels agree with the language (last letter a); train has min(4, 2^(n-1)) words per length and label.
+awk -F'\t' '{ want = (substr($1, length($1), 1) == "a") ? 1 : 0; if ($2 != want) { print "bad label: " $0; exit 1 } }' \
+    d1/train.tsv d1/test.tsv d1/boundary.tsv || fail "label disagrees with Σ*a"
+awk -F'\t' '{ c[length($1) " " $2]++ } END { for (n = 1; n <= 6; n++) for (l = 0; l <= 1; l++) {
+    want = 2 ^ (n - 1); if (want > 4) want = 4; if (c[n " " l] != want) { print "length " n " label " l ": " c[n " " l]; bad = 1 } } exit bad }' \
+    d1/train.tsv || fail "train is not balanced"
+# Train and test share no word; validation and train neither.
+[[ -z $(cut -f1 d1/train.tsv | sort | comm -12 - <(cut -f1 d1/validation.tsv | sort)) ]] || fail "train ∩ validation"
+[[ -z $(cut -f1 d1/train.tsv | sort | comm -12 - <(cut -f1 d1/test.tsv | sort)) ]] || fail "train ∩ test"
+grep -q '"count_method": "log-double"' d1/meta.json || fail "meta.json lacks count_method"
+grep -q '"train_lengths": "1:6"' d1/meta.json || fail "meta.json lacks the train range"
+# Boundary lines have a pair column.
+awk -F'\t' 'NF != 3 { exit 1 }' d1/boundary.tsv || fail "boundary.tsv lines need word, label, pair"
+
+# Same arguments: same bytes in another folder; rerun into the same folder writes nothing.
+"$bin" generate 'Y a' --alphabet a,b --out d2 "${small[@]}" --seed 5 >/dev/null 2>&1 || fail "second generate"
+diff -r d1 d2 >/dev/null || fail "same seed gave different files"
+before=$(stat -c %i d1/test.tsv)
+"$bin" generate 'Y a' --alphabet a,b --out d1 "${small[@]}" --seed 5 >out.txt 2>err.txt || fail "rerun exited $?"
+grep -q unchanged out.txt || fail "rerun did not report unchanged: $(cat out.txt)"
+[[ $(stat -c %i d1/test.tsv) == "$before" ]] || fail "rerun rewrote test.tsv"
+# Other arguments into the same folder: refused (exit 2) unless --force.
+"$bin" generate 'Y a' --alphabet a,b --out d1 "${small[@]}" --seed 6 >/dev/null 2>err.txt
+rc=$?
+[[ $rc -eq 2 ]] || fail "different args without --force: exit $rc, want 2"
+grep -q -- '--force' err.txt || fail "refusal does not mention --force: $(cat err.txt)"
+"$bin" generate 'Y a' --alphabet a,b --out d1 "${small[@]}" --seed 6 --force >/dev/null 2>&1 || fail "--force failed"
+cmp -s d1/test.tsv d2/test.tsv && fail "seed 6 gave the same test set as seed 5"
+
+# Bad ranges: one line on stderr, exit 2.
+for r in 5:3 a:b 1: ''; do
+    "$bin" generate 'Y a' --alphabet a,b --out d3 --train-lengths "$r" >/dev/null 2>err.txt
+    rc=$?
+    [[ $rc -eq 2 ]] || fail "--train-lengths '$r': exit $rc, want 2"
+    [[ $(wc -l <err.txt) -eq 1 ]] || fail "--train-lengths '$r': $(wc -l <err.txt) stderr lines"
+    grep -q '^ltlkit: error:' err.txt || fail "--train-lengths '$r': $(cat err.txt)"
+done
+"$bin" generate 'Y a' --alphabet a,b --out d3 --format csv >/dev/null 2>&1 && fail "--format csv accepted"
+
+# Formats: jsonl and flare hold the same words as tsv.
+"$bin" generate 'Y a' --alphabet a,b --out dj "${small[@]}" --seed 5 --format jsonl >/dev/null 2>&1 || fail "jsonl"
+"$bin" generate 'Y a' --alphabet a,b --out df "${small[@]}" --seed 5 --format flare >/dev/null 2>&1 || fail "flare"
+[[ -f dj/train.jsonl && -f df/train/main.tok && -f df/train/labels.txt ]] || fail "format files missing"
+diff <(cut -f2 d2/train.tsv) df/train/labels.txt >/dev/null || fail "flare labels differ from tsv"
+diff <(cut -f1 d2/train.tsv | sed 's/./& /g; s/ $//') df/train/main.tok >/dev/null || fail "flare words differ from tsv"
+
+# Adversarial sets (one per architecture predicted to fail): every pair has two different labels.
+ls d2/adversarial-*.tsv >/dev/null 2>&1 || fail "no adversarial set for Σ*a (global must fail: not R-trivial)"
+for f in d2/adversarial-*.tsv; do
+    [[ -e $f ]] || continue
+    awk -F'\t' '{ l[$3] = l[$3] $2 } END { for (p in l) if (l[p] != "01" && l[p] != "10") { print p; exit 1 } }' "$f" \
+        || fail "$f: a pair without two different labels"
+done
+
+# A suite: one folder per language.
+printf 'last-a\ta,b\tformula\tY a\n# comment\nab-star\ta,b\tregex\t(ab)*\n' >suite.txt
+"$bin" generate --suite suite.txt --out ds "${small[@]}" >/dev/null 2>err.txt || fail "suite: $(cat err.txt)"
+[[ -f ds/last-a/test.tsv && -f ds/ab-star/test.tsv ]] || fail "suite folders missing"
+# (ab)* has no word of odd length: shortfalls recorded.
+grep -q '"shortfalls"' ds/ab-star/meta.json || fail "no shortfalls in meta.json"
+awk -F'\t' 'length($1) % 2 == 1 && $2 == 1 { exit 1 }' ds/ab-star/train.tsv || fail "(ab)* labels"
+
+if [[ $fails -gt 0 ]]; then echo "$fails failure(s)"; exit 1; fi
+echo "generate: all checks passed"
