@@ -1,0 +1,293 @@
+// Windows k >= 2 (issue 4): certificates re-verify, answers are consistent with the theory, and the
+// folded-graph criterion behind "no" agrees with two independent routes (random fragment formulas
+// evaluated by the direct semantics; bounded-depth types computed on the finite words).
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+
+#include "automata/algebra/windows.hh"
+#include "automata/algorithms.hh"
+#include "automata/io.hh"
+#include "automata/monitor.hh"
+#include "ltl/fragment.hh"
+#include "ltl/parser.hh"
+#include "ltl/printer.hh"
+#include "ltl/semantics.hh"
+#include "support/random_formula.hh"
+
+using namespace ltlkit;
+using namespace ltlkit::automata;
+using namespace ltlkit::automata::algebra;
+
+namespace {
+
+const std::vector<std::string> AB = {"a", "b"};
+
+Dfa dfa_of(const std::string& formula, const std::vector<std::string>& alphabet = AB) {
+    auto f = ltl::parse_formula(formula);
+    REQUIRE(f.ok());
+    auto d = compile(*f, alphabet);
+    REQUIRE(d.ok());
+    return minimize(*d);
+}
+
+std::string cert_json(const Certificate& c, const Dfa& d) {
+    nlohmann::json o = {{"dfa", nlohmann::json::parse(to_json(d))},
+                        {"class", c.class_id},
+                        {"member", c.member},
+                        {"kind", c.kind},
+                        {"fact", c.fact}};
+    if (c.formula) o["formula"] = *c.formula;
+    if (c.family)
+        o["family"] = {{"x", format_word(d.alphabet, c.family->x)},
+                       {"p", format_word(d.alphabet, c.family->p)},
+                       {"y", format_word(d.alphabet, c.family->y)},
+                       {"z", format_word(d.alphabet, c.family->z)},
+                       {"r_min", c.family->r_min}};
+    return o.dump();
+}
+
+bool reverifies(const Certificate& c, const Dfa& d) {
+    std::string why;
+    auto ok = check_window_certificate(cert_json(c, d), &why);
+    INFO(c.class_id << " " << c.kind << ": " << (ok ? why : ok.error().message));
+    return ok.ok() && *ok;
+}
+
+Word pumped(const Word& x, const Word& p, std::size_t r, const Word& tail) {
+    Word w = x;
+    for (std::size_t i = 0; i < r; ++i) w.insert(w.end(), p.begin(), p.end());
+    w.insert(w.end(), tail.begin(), tail.end());
+    return w;
+}
+
+std::vector<std::string> names(const Word& w) { return word_symbols(AB, w); }
+
+// Bounded-depth types (independent of the folded graphs): the depth-j type of a position is its
+// label, the set of depth-(j-1) types in its window of k predecessors and, for the hybrid
+// fragment, the set of depth-(j-1) types strictly before it. Two positions have equal depth-d
+// types iff they agree on every formula of modal depth <= d. Ids are interned across words.
+struct TypeTable {
+    std::map<std::vector<long>, long> ids;
+    long intern(std::vector<long> v) { return ids.emplace(std::move(v), long(ids.size())).first->second; }
+    long eos_type(const Word& w, unsigned k, bool past, int depth) {
+        const std::size_t n = w.size();
+        std::vector<long> t(n + 1);
+        for (std::size_t i = 0; i <= n; ++i) t[i] = intern({0, i < n ? long(w[i]) : -1});
+        for (int j = 1; j <= depth; ++j) {
+            std::vector<long> u(n + 1);
+            std::set<long> before;
+            for (std::size_t i = 0; i <= n; ++i) {
+                std::set<long> win;
+                for (std::size_t q = (i >= k ? i - k : 0); q < i; ++q) win.insert(t[q]);
+                std::vector<long> sig{j, i < n ? long(w[i]) : -1};
+                sig.insert(sig.end(), win.begin(), win.end());
+                sig.push_back(-2);
+                if (past) sig.insert(sig.end(), before.begin(), before.end());
+                u[i] = intern(std::move(sig));
+                before.insert(t[i]);
+            }
+            t = std::move(u);
+        }
+        return t[n];
+    }
+};
+
+Dfa random_dfa(std::mt19937_64& rng, std::size_t states, std::size_t symbols) {
+    Dfa d;
+    for (std::size_t i = 0; i < symbols; ++i) d.alphabet.push_back(std::string(1, char('a' + i)));
+    d.initial = 0;
+    d.accepting.resize(states);
+    for (auto& a : d.accepting) a = rng() % 2;
+    d.delta.resize(states * symbols);
+    for (auto& t : d.delta) t = static_cast<State>(rng() % states);
+    return minimize(d);
+}
+
+}  // namespace
+
+TEST_CASE("LC26: Σ*a (Y a) is not in LTL[Y<=k] nor LTL[P,Y<=k] for k = 2, 3, 4, and the certificates re-verify",
+          "[windows]") {
+    Dfa d = dfa_of("Y a");
+    for (unsigned k = 2; k <= 4; ++k) {
+        for (bool hybrid : {false, true}) {
+            WindowDecision w = hybrid ? decide_hybrid_k(d, k) : decide_local_k(d, k);
+            INFO("k = " << k << (hybrid ? " hybrid" : " local") << ": " << w.certificate.fact);
+            REQUIRE(w.answer == Answer::No);
+            CHECK(w.certificate.class_id == (hybrid ? "hybrid_k:" : "local_k:") + std::to_string(k));
+            REQUIRE(w.certificate.family);
+            CHECK(reverifies(w.certificate, d));
+            for (const auto& [acc, rej] : w.certificate.pairs) {
+                CHECK(d.accepts(acc));
+                CHECK(!d.accepts(rej));
+            }
+        }
+        // LC26's own family (ab^{k-1})^r·a / (ab^{k-1})^r passes the checker as well.
+        Word p{0};
+        for (unsigned i = 1; i < k; ++i) p.push_back(1);
+        CHECK(family_eos_bisimilar(p, Word{0}, Word{}, k, false));
+        CHECK(family_eos_bisimilar(p, Word{0}, Word{}, k, true));
+        CHECK(membership_differs_from(d, {}, p, Word{0}, Word{}) == std::optional<std::size_t>(1));
+        // With window 1 (the operator Y) the same family is separated: Y a tells the tails apart.
+        CHECK(!family_eos_bisimilar(p, Word{0}, Word{}, 1, false));
+    }
+}
+
+TEST_CASE("Formulas written in LTL[Y<=k] / LTL[P,Y<=k] are answered yes for that k, with a formula that compiles back",
+          "[windows]") {
+    std::mt19937_64 rng(20260501);
+    int checked = 0;
+    for (unsigned k = 2; k <= 3; ++k) {
+        for (bool hybrid : {false, true}) {
+            ltl::Fragment fr{hybrid ? ltl::FragmentKind::PYLeqK : ltl::FragmentKind::YLeqK, k};
+            for (int i = 0; i < 12; ++i) {
+                ltl::Formula f = testing::random_formula(rng, fr, AB, 3);
+                auto c = compile(f, AB);
+                REQUIRE(c.ok());
+                Dfa d = minimize(*c);
+                INFO(ltl::to_string(f) << " (k = " << k << (hybrid ? ", hybrid)" : ", local)"));
+                if (!hybrid) REQUIRE(definite_by_pair_graph(d));  // LTL[Y<=k] ⊆ LTL[Y] = definite
+                REQUIRE(locally_r_trivial_by_pair_graph(d));
+                WindowDecision w = hybrid ? decide_hybrid_k(d, k) : decide_local_k(d, k);
+                INFO(w.certificate.fact);
+                CHECK(w.answer != Answer::No);  // soundness: a "no" here would be a bug
+                if (w.answer == Answer::Yes) {
+                    REQUIRE(w.certificate.formula);
+                    auto g = ltl::parse_formula(*w.certificate.formula);
+                    REQUIRE(g.ok());
+                    CHECK(formula_in_window_fragment(*g, k, hybrid));
+                    CHECK(reverifies(w.certificate, d));
+                    // the direct semantics agrees with the DFA on every word up to length 7
+                    for (std::size_t len = 0; len <= 7; ++len)
+                        for (std::size_t bits = 0; bits < (std::size_t(1) << len); ++bits) {
+                            Word u(len);
+                            for (std::size_t q = 0; q < len; ++q) u[q] = (bits >> q) & 1;
+                            REQUIRE(ltl::holds_at_eos(*g, names(u)) == d.accepts(u));
+                        }
+                    ++checked;
+                }
+            }
+        }
+    }
+    CHECK(checked >= 40);  // the search should find almost all of these small ones
+}
+
+TEST_CASE("Bisimilar folded graphs: random fragment formulas agree on x·p^r·y and x·p^r·z for large r", "[windows]") {
+    std::mt19937_64 rng(7);
+    std::vector<Word> tails;
+    for (std::size_t len = 0; len <= 2; ++len)
+        for (std::size_t bits = 0; bits < (std::size_t(1) << len); ++bits) {
+            Word u(len);
+            for (std::size_t q = 0; q < len; ++q) u[q] = (bits >> q) & 1;
+            tails.push_back(u);
+        }
+    const std::vector<Word> periods = {{0}, {0, 1}, {0, 0, 1}, {0, 1, 1}};
+    std::size_t pairs = 0;
+    for (unsigned k = 2; k <= 3; ++k)
+        for (bool hybrid : {false, true}) {
+            ltl::Fragment fr{hybrid ? ltl::FragmentKind::PYLeqK : ltl::FragmentKind::YLeqK, k};
+            std::vector<ltl::Formula> fs;
+            for (int i = 0; i < 25; ++i) fs.push_back(testing::random_formula(rng, fr, AB, 4));
+            for (const Word& p : periods)
+                for (const Word& y : tails)
+                    for (const Word& z : tails) {
+                        if (!(y < z) || !family_eos_bisimilar(p, y, z, k, hybrid)) continue;
+                        ++pairs;
+                        for (const Word& x : std::vector<Word>{{}, {1}, {1, 0}}) {
+                            // depth <= 4 formulas: r >= (d+1)(ceil(k/|p|)+1)+1 suffices (docs/WINDOWS.md)
+                            std::size_t r = 5 * (k + 1) + 2;
+                            for (ltl::Formula f : fs) {
+                                INFO(ltl::to_string(f) << " p=" << format_word(AB, p) << " y=" << format_word(AB, y)
+                                                       << " z=" << format_word(AB, z) << " k=" << k);
+                                CHECK(ltl::holds_at_eos(f, names(pumped(x, p, r, y))) ==
+                                      ltl::holds_at_eos(f, names(pumped(x, p, r, z))));
+                            }
+                        }
+                    }
+        }
+    CHECK(pairs > 10);
+}
+
+TEST_CASE("Random small DFAs: every window certificate re-verifies; no families agree on bounded-depth types; answers are monotone",
+          "[windows]") {
+    std::mt19937_64 rng(42);
+    std::size_t definite = 0, lrt = 0, unknown = 0, total = 0;
+    for (int trial = 0; trial < 200 && (definite < 25 || lrt < 12); ++trial) {
+        Dfa d = random_dfa(rng, 2 + trial % 4, trial % 5 == 4 ? 3 : 2);
+        bool def = definite_by_pair_graph(d);
+        bool loc = locally_r_trivial_by_pair_graph(d);
+        if (def) REQUIRE(loc);  // definite ⊂ locally R-trivial
+        if (!loc) continue;
+        (def ? definite : lrt)++;
+        INFO(to_json(d));
+        for (unsigned k = 2; k <= 3; ++k) {
+            std::optional<WindowDecision> local;
+            if (def) local = decide_local_k(d, k);
+            WindowDecision hyb = decide_hybrid_k(d, k);
+            for (const WindowDecision* w : {local ? &*local : nullptr, &hyb}) {
+                if (!w) continue;
+                ++total;
+                const bool hybrid = w == &hyb;
+                INFO(w->certificate.class_id << ": " << w->certificate.fact);
+                if (w->answer == Answer::Unknown) {
+                    ++unknown;
+                    continue;
+                }
+                CHECK(reverifies(w->certificate, d));
+                if (w->answer == Answer::No) {
+                    const WordFamily& f = *w->certificate.family;
+                    TypeTable types;
+                    const int depth = 3;
+                    std::size_t r = std::max<std::size_t>(f.r_min, (depth + 1) * (k + 1) + 2);
+                    Word u = pumped(f.x, f.p, r, f.y), v = pumped(f.x, f.p, r, f.z);
+                    CHECK(d.accepts(u) != d.accepts(v));
+                    CHECK(types.eos_type(u, k, hybrid, depth) == types.eos_type(v, k, hybrid, depth));
+                }
+            }
+            if (local) {  // LTL[Y<=k] ⊆ LTL[P,Y<=k]
+                if (local->answer == Answer::Yes) CHECK(hyb.answer != Answer::No);
+                if (hyb.answer == Answer::No) CHECK(local->answer != Answer::Yes);
+            }
+        }
+    }
+    CHECK(definite >= 10);
+    CHECK(lrt >= 5);
+    WARN("window decisions on random DFAs: " << total << ", unknown: " << unknown);
+}
+
+TEST_CASE("The window certificate checker rejects tampered certificates and malformed input", "[windows]") {
+    Dfa d = dfa_of("Y a");
+    WindowDecision w = decide_local_k(d, 2);
+    REQUIRE(w.answer == Answer::No);
+    Certificate c = w.certificate;
+    CHECK(reverifies(c, d));
+    // a family whose tails are not bisimilar (k = 2 window sees the last symbol difference "a" vs "b")
+    Certificate bad = c;
+    bad.family = WordFamily{{}, {1}, {0}, {}, 1};
+    CHECK(!reverifies(bad, d));
+    // membership does not differ
+    bad.family = WordFamily{{}, {0, 1}, {}, {0, 1}, 1};
+    CHECK(!reverifies(bad, d));
+    // a "yes" with a formula outside the fragment, or defining another language
+    Certificate yes;
+    yes.class_id = "local_k:2";
+    yes.member = true;
+    yes.kind = "formula";
+    yes.formula = "Y a";
+    CHECK(!reverifies(yes, d));  // LTL[Y], not LTL[Y<=2]
+    yes.formula = "Y<=2 a";
+    CHECK(!reverifies(yes, d));  // another language
+    Dfa e = dfa_of("Y<=2 a");
+    CHECK(reverifies(yes, e));
+    yes.class_id = "local_k:3";
+    CHECK(!reverifies(yes, e));  // Y<=2 is not in LTL[Y<=3] syntactically
+    yes.class_id = "hybrid_k:2";
+    CHECK(reverifies(yes, e));
+    std::string why;
+    CHECK(!check_window_certificate("{not json", &why).ok());
+    CHECK(!check_window_certificate(R"({"class": "local_k:2"})", &why).ok());
+    CHECK(!check_window_certificate(cert_json(c, d).replace(cert_json(c, d).find("local_k:2"), 9, "local_k:1"), &why).ok());
+}
