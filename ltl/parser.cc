@@ -1,5 +1,6 @@
-// Recursive-descent parser for the past-LTL syntax of SPEC §2 (precedence climbing, one level per
-// row of the table). Columns are counted in characters (UTF-8 code points), 1-based.
+// Parser for the past-LTL syntax of SPEC §2: a lexer, then operator precedence with explicit
+// stacks (shunting-yard), one precedence level per row of the table. Columns are counted in
+// characters (UTF-8 code points), 1-based.
 #include "ltl/parser.hh"
 
 #include <cstdint>
@@ -23,8 +24,6 @@ struct Token {
     unsigned k = 0;  // BoundedYesterday
 };
 
-constexpr int kMaxNesting = 2000;  // parentheses only (operator chains are loops), far from the stack limit
-
 std::string describe(const Token& t) {
     switch (t.kind) {
         case Tok::End: return "end of input";
@@ -41,13 +40,8 @@ public:
         if (!lex()) return error_;
         if (tokens_.front().kind == Tok::End)
             return err(tokens_.front(), "expected a formula, found an empty input");
-        Formula f = parse_iff();
+        Formula f = parse();
         if (failed_) return error_;
-        if (peek().kind != Tok::End) {
-            const Token& t = peek();
-            if (t.kind == Tok::RParen) return err(t, "unbalanced ')': no '(' to close");
-            return err(t, "expected an operator or end of formula, found " + describe(t));
-        }
         return f;
     }
 
@@ -56,8 +50,6 @@ private:
     std::size_t pos_ = 0;  // byte offset while lexing
     int line_ = 1, col_ = 1;
     std::vector<Token> tokens_;
-    std::size_t next_ = 0;
-    int depth_ = 0;
     bool failed_ = false;
     Error error_;
 
@@ -250,129 +242,123 @@ private:
         }
     }
 
-    // --- parser
+    // --- parser: operator precedence with explicit stacks (Dijkstra's shunting-yard), so neither
+    // operator chains nor nested parentheses use the call stack.
 
-    const Token& peek() const { return tokens_[next_]; }
-    const Token& take() { return tokens_[next_ < tokens_.size() - 1 ? next_++ : next_]; }
-
-    Formula parse_iff() {  // level 1, left-assoc
-        Formula left = parse_implies();
-        while (!failed_ && peek().kind == Tok::Iff) {
-            take();
-            Formula right = parse_implies();
-            if (failed_) return {};
-            left = Formula::iff(left, right);
+    static int precedence(Tok k) {  // SPEC §2, low to high; prefix operators bind tightest
+        switch (k) {
+            case Tok::Iff: return 1;
+            case Tok::Implies: return 2;
+            case Tok::Or: return 3;
+            case Tok::And: return 4;
+            case Tok::Since: return 5;
+            case Tok::Not: case Tok::Past: case Tok::Yesterday: case Tok::BoundedYesterday:
+            case Tok::Historically: return 6;
+            default: return 0;  // '(' (never reduced by an operator)
         }
-        return left;
+    }
+    static bool is_prefix(Tok k) {
+        return k == Tok::Not || k == Tok::Past || k == Tok::Yesterday || k == Tok::BoundedYesterday ||
+               k == Tok::Historically;
+    }
+    static bool is_binary(Tok k) {
+        return k == Tok::Iff || k == Tok::Implies || k == Tok::Or || k == Tok::And || k == Tok::Since;
     }
 
-    Formula parse_implies() {  // level 2, right-assoc: a -> b -> c = a -> (b -> c)
-        std::vector<Formula> operands = {parse_or()};
-        while (!failed_ && peek().kind == Tok::Implies) {
-            take();
-            operands.push_back(parse_or());
+    std::vector<Formula> operands_;
+    std::vector<Token> operators_;  // operators and '(' waiting for their right operand / ')'
+
+    // Applies the operator on top of the stack to its operands.
+    void reduce() {
+        Token op = operators_.back();
+        operators_.pop_back();
+        Formula right = operands_.back();
+        operands_.pop_back();
+        if (is_prefix(op.kind)) {
+            switch (op.kind) {
+                case Tok::Not: operands_.push_back(Formula::neg(right)); break;
+                case Tok::Past: operands_.push_back(Formula::past(right)); break;
+                case Tok::Yesterday: operands_.push_back(Formula::yesterday(right)); break;
+                case Tok::BoundedYesterday: operands_.push_back(Formula::bounded_yesterday(right, op.k)); break;
+                default: operands_.push_back(Formula::historically(right)); break;
+            }
+            return;
         }
-        if (failed_) return {};
-        Formula f = operands.back();
-        for (std::size_t i = operands.size() - 1; i-- > 0;) f = Formula::implies(operands[i], f);
-        return f;
-    }
-
-    Formula parse_or() {  // level 3, left-assoc
-        Formula left = parse_and();
-        while (!failed_ && peek().kind == Tok::Or) {
-            take();
-            Formula right = parse_and();
-            if (failed_) return {};
-            left = Formula::disj(left, right);
+        Formula left = operands_.back();
+        operands_.pop_back();
+        switch (op.kind) {
+            case Tok::Iff: operands_.push_back(Formula::iff(left, right)); break;
+            case Tok::Implies: operands_.push_back(Formula::implies(left, right)); break;
+            case Tok::Or: operands_.push_back(Formula::disj(left, right)); break;
+            case Tok::And: operands_.push_back(Formula::conj(left, right)); break;
+            default: operands_.push_back(Formula::since(left, right)); break;
         }
-        return left;
     }
 
-    Formula parse_and() {  // level 4, left-assoc
-        Formula left = parse_since();
-        while (!failed_ && peek().kind == Tok::And) {
-            take();
-            Formula right = parse_since();
-            if (failed_) return {};
-            left = Formula::conj(left, right);
-        }
-        return left;
+    const Token* innermost_paren() const {
+        for (std::size_t i = operators_.size(); i-- > 0;)
+            if (operators_[i].kind == Tok::LParen) return &operators_[i];
+        return nullptr;
     }
 
-    Formula parse_since() {  // level 5, left-assoc
-        Formula left = parse_prefix();
-        while (!failed_ && peek().kind == Tok::Since) {
-            take();
-            Formula right = parse_prefix();
-            if (failed_) return {};
-            left = Formula::since(left, right);
-        }
-        return left;
-    }
-
-    Formula fail_depth() {
-        err(peek(), "formula nested too deeply (more than " + std::to_string(kMaxNesting) + " nested parentheses)");
-        return {};
-    }
-
-    Formula parse_prefix() {  // level 6: a run of prefix operators, applied innermost first
-        std::vector<Token> ops;
-        for (;;) {
-            Tok k = peek().kind;
-            if (k != Tok::Not && k != Tok::Past && k != Tok::Yesterday && k != Tok::BoundedYesterday &&
-                k != Tok::Historically)
+    Formula parse() {
+        bool expect_operand = true;
+        for (std::size_t i = 0;; ++i) {
+            const Token& t = tokens_[i];
+            if (expect_operand) {
+                if (is_prefix(t.kind) || t.kind == Tok::LParen) {
+                    operators_.push_back(t);
+                } else if (t.kind == Tok::Atom) {
+                    operands_.push_back(Formula::atom(t.text)), expect_operand = false;
+                } else if (t.kind == Tok::True) {
+                    operands_.push_back(Formula::tt()), expect_operand = false;
+                } else if (t.kind == Tok::False) {
+                    operands_.push_back(Formula::ff()), expect_operand = false;
+                } else if (t.kind == Tok::RParen && i > 0 && tokens_[i - 1].kind == Tok::LParen) {
+                    err(t, "expected a formula inside '()', found ')'");
+                    return {};
+                } else {
+                    err(t, "expected a formula (symbol, true, false, '(' or a prefix operator), found " +
+                               describe(t));
+                    return {};
+                }
+                continue;
+            }
+            if (t.kind == Tok::End) {
+                if (const Token* open = innermost_paren()) {
+                    err(t, "expected ')' to close the '(' at " + std::to_string(open->line) + ":" +
+                               std::to_string(open->column) + ", found end of input");
+                    return {};
+                }
                 break;
-            ops.push_back(take());
-        }
-        Formula f = parse_atom();
-        if (failed_) return {};
-        for (std::size_t i = ops.size(); i-- > 0;) {
-            switch (ops[i].kind) {
-                case Tok::Not: f = Formula::neg(f); break;
-                case Tok::Past: f = Formula::past(f); break;
-                case Tok::Yesterday: f = Formula::yesterday(f); break;
-                case Tok::BoundedYesterday: f = Formula::bounded_yesterday(f, ops[i].k); break;
-                default: f = Formula::historically(f); break;
             }
-        }
-        return f;
-    }
-
-    Formula parse_atom() {
-        const Token& t = peek();
-        switch (t.kind) {
-            case Tok::Atom: return Formula::atom(take().text);
-            case Tok::True: take(); return Formula::tt();
-            case Tok::False: take(); return Formula::ff();
-            case Tok::LParen: {
-                Token open = take();
-                if (++depth_ > kMaxNesting) return fail_depth();
-                if (peek().kind == Tok::RParen) {
-                    err(peek(), "expected a formula inside '()', found ')'");
+            if (is_binary(t.kind)) {
+                const int p = precedence(t.kind);
+                const bool right_assoc = t.kind == Tok::Implies;
+                while (!operators_.empty() && operators_.back().kind != Tok::LParen &&
+                       (precedence(operators_.back().kind) > p ||
+                        (precedence(operators_.back().kind) == p && !right_assoc)))
+                    reduce();
+                operators_.push_back(t);
+                expect_operand = true;
+            } else if (t.kind == Tok::RParen) {
+                while (!operators_.empty() && operators_.back().kind != Tok::LParen) reduce();
+                if (operators_.empty()) {
+                    err(t, "unbalanced ')': no '(' to close");
                     return {};
                 }
-                Formula f = parse_iff();
-                --depth_;
-                if (failed_) return {};
-                if (peek().kind != Tok::RParen) {
-                    err(peek(), "expected ')' to close the '(' at " + std::to_string(open.line) + ":" +
-                                    std::to_string(open.column) + ", found " + describe(peek()));
-                    return {};
-                }
-                take();
-                return f;
+                operators_.pop_back();
+            } else {
+                const Token* open = innermost_paren();
+                err(t, (open ? "expected an operator or ')' to close the '(' at " + std::to_string(open->line) +
+                                   ":" + std::to_string(open->column)
+                             : std::string("expected an operator or end of formula")) +
+                           ", found " + describe(t));
+                return {};
             }
-            case Tok::End:
-                err(t, "expected a formula (symbol, true, false, '(' or a prefix operator), found end of input");
-                return {};
-            case Tok::RParen:
-                err(t, "expected a formula (symbol, true, false, '(' or a prefix operator), found ')'");
-                return {};
-            default:
-                err(t, "expected a formula (symbol, true, false, '(' or a prefix operator), found " + describe(t));
-                return {};
         }
+        while (!operators_.empty()) reduce();
+        return operands_.back();
     }
 };
 
