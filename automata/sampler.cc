@@ -3,11 +3,14 @@
 // Counting: c_label(r, q) = number of words u of length r with δ(q, u) accepting (label 1) or
 // rejecting (label 0); c(0, q) = [q has the label], c(r, q) = Σ_a c(r-1, δ(q, a)) (the standard
 // count DP, e.g. Bernardi & Giménez 2012 "A linear algorithm for the random sampling from regular
-// languages", recursive method of Nijenhuis & Wilf 1978). Counts are kept as log2 doubles
-// ("log-double"): positive sums only, so zero-ness is exact and the relative error stays ~n·2^-53 at
-// any length (10^1000 words is fine). Per (label, remaining length, state) we precompute the
-// cumulative conditional distribution over the next symbol, so drawing a word is one 53-bit
-// uniform and a scan over the alphabet per symbol (uniform up to double rounding).
+// languages", recursive method of Nijenhuis & Wilf 1978). Counts are kept as a double mantissa in
+// [0.5, 1) with a separate 64-bit binary exponent ("log-double": the exponent is ⌊log2 c⌋ + 1):
+// positive sums only, so zero-ness is exact and the relative error stays ~n·2^-53 at any length
+// (10^1000 words is fine). Only IEEE-754 +, /, frexp and ldexp are used (no exp/log from libm),
+// so the tables, and hence the sampled words, are bit-identical on every IEEE machine.
+// Per (label, remaining length, state) we precompute the cumulative conditional distribution over
+// the next symbol, so drawing a word is one 53-bit uniform and a scan over the alphabet per symbol
+// (uniform up to double rounding).
 // Exact counts (BigUint) for reporting are computed lazily; small-count checks (has_at_least) use
 // an eager saturating 64-bit DP, which is exact below 2^64.
 #include "automata/sampler.hh"
@@ -24,7 +27,6 @@
 namespace ltlkit::automata {
 
 namespace {
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 constexpr std::uint64_t kSat = std::numeric_limits<std::uint64_t>::max();
 }  // namespace
 
@@ -38,8 +40,9 @@ struct Sampler::Impl {
     std::vector<double> cum;
     // alive[(label * (N+1) + r) * S + q]: some word of length r leads from q to the label.
     std::vector<std::uint8_t> alive;
-    // log2 of the count from the initial state, per label and length.
-    std::vector<double> log_initial[2];
+    // The count from the initial state as mantissa · 2^exponent, per label and length.
+    std::vector<double> mant_initial[2];
+    std::vector<std::int64_t> exp_initial[2];
     // min(count, 2^64 - 1) from the initial state, per label and length.
     std::vector<std::uint64_t> sat_initial[2];
 
@@ -99,43 +102,55 @@ Result<Sampler> Sampler::create(const Dfa& d, std::size_t max_length, std::size_
 
     std::vector<double> weights(K);
     for (int label = 0; label < 2; ++label) {
-        impl->log_initial[label].assign(N + 1, kNegInf);
+        impl->mant_initial[label].assign(N + 1, 0.0);
+        impl->exp_initial[label].assign(N + 1, 0);
         impl->sat_initial[label].assign(N + 1, 0);
-        // Layers of log2 counts (Eigen arrays) and saturating counts.
+        // Layers of counts as mantissa (Eigen arrays) and exponent, and saturating counts.
         Eigen::ArrayXd prev(S), cur(S);
+        std::vector<std::int64_t> eprev(S, 0), ecur(S, 0);
         std::vector<std::uint64_t> sprev(S), scur(S);
         for (std::size_t q = 0; q < S; ++q) {
             bool has = (d.accepting[q] != 0) == (label == 1);
-            prev[q] = has ? 0.0 : kNegInf;
+            prev[q] = has ? 0.5 : 0.0;  // 1 = 0.5 · 2^1
+            eprev[q] = has ? 1 : 0;
             sprev[q] = has ? 1 : 0;
             impl->alive[impl->row(label, 0, q)] = has;
         }
-        impl->log_initial[label][0] = prev[d.initial];
+        impl->mant_initial[label][0] = prev[d.initial];
+        impl->exp_initial[label][0] = eprev[d.initial];
         impl->sat_initial[label][0] = sprev[d.initial];
         for (std::size_t r = 1; r <= N; ++r) {
             for (std::size_t q = 0; q < S; ++q) {
                 const State* succ = &d.delta[q * K];
-                double mx = kNegInf;
+                std::int64_t emax = std::numeric_limits<std::int64_t>::min();
+                bool any = false;
                 std::uint64_t sat = 0;
                 for (std::size_t a = 0; a < K; ++a) {
-                    mx = std::max(mx, prev[succ[a]]);
+                    if (prev[succ[a]] > 0) {
+                        any = true;
+                        emax = std::max(emax, eprev[succ[a]]);
+                    }
                     std::uint64_t c = sprev[succ[a]];
                     sat = (sat > kSat - c) ? kSat : sat + c;
                 }
                 scur[q] = sat;
                 const std::size_t rw = impl->row(label, r, q);
-                if (mx == kNegInf) {
-                    cur[q] = kNegInf;
+                if (!any) {
+                    cur[q] = 0.0;
+                    ecur[q] = 0;
                     continue;
                 }
                 impl->alive[rw] = 1;
                 double total = 0;
                 for (std::size_t a = 0; a < K; ++a) {
-                    double l = prev[succ[a]];
-                    weights[a] = l == kNegInf ? 0.0 : std::exp2(l - mx);
+                    const double m = prev[succ[a]];
+                    const std::int64_t shift = eprev[succ[a]] - emax;  // <= 0
+                    weights[a] = (m > 0 && shift > -1100) ? std::ldexp(m, static_cast<int>(shift)) : 0.0;
                     total += weights[a];
                 }
-                cur[q] = mx + std::log2(total);
+                int e = 0;
+                cur[q] = std::frexp(total, &e);
+                ecur[q] = emax + e;
                 double* c = &impl->cum[rw * K];
                 double acc = 0;
                 std::size_t last = 0;
@@ -147,8 +162,10 @@ Result<Sampler> Sampler::create(const Dfa& d, std::size_t max_length, std::size_
                 for (std::size_t a = last; a < K; ++a) c[a] = 2.0;
             }
             std::swap(prev, cur);
+            std::swap(eprev, ecur);
             std::swap(sprev, scur);
-            impl->log_initial[label][r] = prev[d.initial];
+            impl->mant_initial[label][r] = prev[d.initial];
+            impl->exp_initial[label][r] = eprev[d.initial];
             impl->sat_initial[label][r] = sprev[d.initial];
         }
     }
@@ -167,7 +184,9 @@ std::string Sampler::count_exact(std::size_t n, bool label) const {
 double Sampler::count(std::size_t n, bool label) const {
     if (n > impl_->N) return 0;
     if (impl_->sat_initial[label][n] != kSat) return static_cast<double>(impl_->sat_initial[label][n]);
-    return std::exp2(impl_->log_initial[label][n]);
+    const std::int64_t e = impl_->exp_initial[label][n];
+    if (e > 4096) return std::numeric_limits<double>::infinity();
+    return std::ldexp(impl_->mant_initial[label][n], static_cast<int>(e));
 }
 
 bool Sampler::has_words(std::size_t n, bool label) const {

@@ -225,6 +225,14 @@ TEST_CASE("lengths up to 1000 over 10 symbols: counts exact, words have the labe
     CHECK(s->count_exact(1000, true) == "1" + std::string(999, '0'));
     CHECK(s->count_exact(1000, false) == "9" + std::string(999, '0'));
     CHECK(std::isinf(s->count(1000, true)));
+    // The floating counts agree with the exact ones (independent route: BigUint -> double).
+    for (std::size_t n : {1u, 17u, 64u, 300u}) {
+        for (int label = 0; label < 2; ++label) {
+            BigUint exact;
+            REQUIRE(BigUint::from_string(s->count_exact(n, label), exact));
+            CHECK(std::abs(s->count(n, label) / exact.to_double() - 1.0) < 1e-12);
+        }
+    }
     CHECK(s->has_at_least(1000, false, UINT64_MAX));
     Rng rng(3);
     std::size_t last_a = 0;
