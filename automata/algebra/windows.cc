@@ -129,7 +129,7 @@ std::vector<int> bisimulation_classes(const FoldedGraph& g, std::size_t* steps =
             sig.insert(sig.end(), ws.begin(), ws.end());
             sig.push_back(-1);
             sig.insert(sig.end(), ps.begin(), ps.end());
-            if (steps) *steps += 1 + g.w[i].size() + g.past[i].size();
+            if (steps) ++*steps;
             next[i] = ids.emplace(std::move(sig), int(ids.size())).first->second;
         }
         std::size_t c2 = ids.size();
@@ -212,18 +212,19 @@ struct NoSearchBounds {
     std::size_t max_p, max_tail, max_x;
 };
 
-NoSearchBounds no_bounds(std::size_t sigma, unsigned k, bool hybrid) {
+NoSearchBounds no_bounds(std::size_t sigma, unsigned k, bool hybrid, const WindowOptions& o) {
     NoSearchBounds b{};
-    b.max_p = sigma <= 2 ? k + 3 : (sigma == 3 ? k + 1 : 3);
-    b.max_tail = sigma <= 2 ? 4 : (sigma == 3 ? 3 : 2);
-    b.max_x = hybrid ? (sigma <= 2 ? 3 : 2) : 0;
+    b.max_p = o.max_period ? o.max_period : sigma <= 2 ? k + 4 : (sigma == 3 ? k + 1 : 3);
+    b.max_tail = o.max_tail ? o.max_tail : sigma <= 2 ? 4 : (sigma == 3 ? 3 : 2);
+    b.max_x = !hybrid ? 0 : o.max_prefix ? o.max_prefix : (sigma <= 2 ? 3 : 2);
     return b;
 }
 
-std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid, std::size_t budget,
+std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid, const WindowOptions& o,
                                         std::size_t* steps, bool* exhausted) {
     const std::size_t sigma = dfa.num_symbols();
-    NoSearchBounds b = no_bounds(sigma, k, hybrid);
+    const std::size_t budget = o.search_budget;
+    NoSearchBounds b = no_bounds(sigma, k, hybrid, o);
     std::vector<Word> tails = words_between(sigma, 0, b.max_tail);
     std::vector<Word> xs = words_between(sigma, 0, b.max_x);
     *exhausted = true;
@@ -563,7 +564,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     const std::string frag = fragment_name(hybrid, k);
     std::size_t steps = 0;
     bool exhausted = false;
-    auto fam = search_family(minimal, k, hybrid, options.search_budget, &steps, &exhausted);
+    auto fam = search_family(minimal, k, hybrid, options, &steps, &exhausted);
     if (fam) {
         d.answer = Answer::No;
         c.member = false;
@@ -593,7 +594,10 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
         c.extra_json = extra.dump();
         return d;
     }
+    std::size_t no_steps = steps;
+    steps = 0;
     YesSearchReport rep = search_formula(minimal, k, hybrid, options.search_budget, &steps);
+    steps += no_steps;
     if (!rep.formula.is_null()) {
         d.answer = Answer::Yes;
         c.member = true;
@@ -610,7 +614,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
         c.extra_json = extra.dump();
         return d;
     }
-    NoSearchBounds b = no_bounds(minimal.num_symbols(), k, hybrid);
+    NoSearchBounds b = no_bounds(minimal.num_symbols(), k, hybrid, options);
     d.answer = Answer::Unknown;
     c.member = false;
     c.kind = "search_exhausted";

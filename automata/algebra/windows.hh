@@ -15,6 +15,10 @@ namespace ltlkit::automata::algebra {
 struct WindowOptions {
     std::size_t max_formula_size = 20'000;  // formulas larger than this are not printed
     std::size_t search_budget = 200'000;    // search steps per question before answering unknown
+    // Bounds of the family search (0 = the default for the alphabet size, docs/WINDOWS.md §4).
+    std::size_t max_period = 0;  // |p|
+    std::size_t max_tail = 0;    // |y|, |z|
+    std::size_t max_prefix = 0;  // |x| (hybrid only; the local search uses x = ε)
 };
 
 struct WindowDecision {
