@@ -102,7 +102,7 @@ private:
     int depth_ = 0;
     Error error_;
 
-    static constexpr int kMaxNesting = 2000;
+    static constexpr int kMaxNesting = 500;  // parentheses and ! nest recursively
 
     bool at_end() const { return pos_ >= src_.size(); }
     bool starts(std::string_view s) const { return std::string_view(src_).substr(pos_, s.size()) == s; }

@@ -236,3 +236,11 @@ TEST_CASE("long regexes: chains of concatenation and | do not nest", "[regex]") 
     Dfa e = compile_ok(alts, {"a", "b"});
     CHECK(count_accepted(e, 3) == std::vector<std::uint64_t>{0, 0, 2, 0});
 }
+
+TEST_CASE("deeply nested regexes are an error, not a crash", "[regex]") {
+    auto r = compile_regex(std::string(100000, '(') + "a" + std::string(100000, ')'), {});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message.find("nested too deeply") != std::string::npos);
+    REQUIRE_FALSE(compile_regex(std::string(100000, '!') + "a", {}).ok());
+    CHECK(compile_regex(std::string(400, '(') + "a" + std::string(400, ')') + "b", {}).ok());
+}
