@@ -29,7 +29,8 @@ const std::vector<CommandDef>& registered_commands() { return registry(); }
 
 void fail(Error e) { throw Failure(std::move(e)); }
 void fail(const std::string& message, int exit_code) {
-    Error e{message};
+    Error e;
+    e.message = message;
     e.exit_code = exit_code;
     throw Failure(std::move(e));
 }
