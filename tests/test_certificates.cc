@@ -41,9 +41,11 @@ TEST_CASE("Every certificate emitted on random minimal DFAs re-verifies", "[cert
     ClassifyOptions o;
     o.max_k = 2;
     o.max_elements = 20'000;
+    o.window_budget = 3'000;  // the windows search is helper G's; keep this test about certificates
     std::map<std::string, std::size_t> kinds;
-    for (int iter = 0; iter < 150; ++iter) {
+    for (int iter = 0; iter < 120; ++iter) {
         Dfa d = minimize(random_dfa(rng, 2 + rng.below(5), 2 + rng.below(2)));
+        o.max_k = iter % 6 == 0 ? 2 : 1;  // the windows (helper G's search) on a sixth of them
         auto c = classify(d, o);
         REQUIRE(c.ok());
         for (const auto& [id, cert] : c->certificates) {
@@ -75,6 +77,11 @@ TEST_CASE("Tampered certificates are rejected", "[certificates]") {
         Dfa d = minimize(random_dfa(rng, 3 + rng.below(4), 2));
         auto c = classify(d, o);
         REQUIRE(c.ok());
+        Dfa e = d;
+        e.accepting[0] ^= 1;
+        const bool e_minimal = is_minimal(e);
+        auto ce = classify(e, o);
+        REQUIRE(ce.ok());
         for (const auto& [id, cert] : c->certificates) {
             auto j = nlohmann::json::parse(certificate_to_json(cert, d));
             // 1. Claim the opposite membership, keeping the evidence.
@@ -87,14 +94,10 @@ TEST_CASE("Tampered certificates are rejected", "[certificates]") {
             }
             // 2. Another language: flip the acceptance of one state (and keep the claim).
             {
-                Dfa e = d;
-                e.accepting[0] ^= 1;
-                if (is_minimal(e) && id.find(':') == std::string::npos) {
+                if (e_minimal && id.find(':') == std::string::npos) {
                     auto t = j;
                     t["dfa"] = nlohmann::json::parse(to_json(e));
                     // The claim may still be true of the new language; only count it when it is not.
-                    auto ce = classify(e, o);
-                    REQUIRE(ce.ok());
                     auto v = ce->classes.at(id);
                     if (v && *v != cert.member) {
                         INFO("other language " << t.dump());

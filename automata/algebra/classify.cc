@@ -102,6 +102,7 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     }
     WindowOptions wo;
     wo.max_formula_size = options.formula_cap;
+    wo.search_budget = options.window_budget;
     for (unsigned k = 2; k <= options.max_k; ++k) {
         const std::string lid = "local_k:" + std::to_string(k), hid = "hybrid_k:" + std::to_string(k);
         if (out.classes["definite"] == false) {
@@ -303,7 +304,7 @@ bool formula_fits(const std::string& cls, ltl::Formula f) {
 }
 
 // Re-decides a class by every route available (DFA criterion, and the semigroup identity when the
-// semigroup has at most 200,000 elements); all must agree with `member`.
+// semigroup has at most 50,000 elements); all must agree with `member`.
 Result<bool> redecide(const Dfa& d, const std::string& cls, bool member, std::string* why) {
     const ClassRow* row = find_class(cls);
     if (!row) return make_error("unknown class '" + cls + "'");
@@ -316,7 +317,7 @@ Result<bool> redecide(const Dfa& d, const std::string& cls, bool member, std::st
         }
         routes = "the DFA criterion";
     }
-    auto S = semigroup_for(d, 200'000);
+    auto S = semigroup_for(d, 50'000);
     if (S) {
         if (row->by_semigroup(**S).member != member) {
             if (why) *why = "the semigroup identity says the language is " + std::string(member ? "not " : "") + "in " + cls;

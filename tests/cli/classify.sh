@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# `ltlkit classify`, `monoid`, `check-certificate`: the JSON keys of issue 3, classes of known
+# languages (checked with python3's json, independently of the C++ writer), certificate files
+# that re-verify, a tampered certificate rejected, and bad input / limits exit codes.
+# Usage: bash classify.sh LTLKIT_BIN SOURCE_DIR
+set -u
+bin=$1
+src=$2
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+rm -rf certs out.json
+
+# JSON has exactly the keys of issue 3 item 5.
+"$bin" classify 'P(b & Y a)' --json >out.json 2>err.txt || fail "classify --json exited $?: $(cat err.txt)"
+python3 - out.json <<'PY' || fail "JSON keys or values"
+import json, sys
+j = json.load(open(sys.argv[1]))
+want = ["alphabet", "fragment", "states", "classes", "definite_degree", "local_k", "hybrid_k", "predictions", "certificates"]
+assert list(j.keys()) == want, list(j.keys())
+assert set(j["classes"]) == {"definite", "r_trivial", "locally_r_trivial", "locally_testable", "piecewise_testable",
+                             "star_free", "reverse_definite", "generalized_definite", "l_trivial"}
+c = j["classes"]
+assert c["locally_r_trivial"] is True and c["r_trivial"] is False and c["definite"] is False, c
+assert c["locally_testable"] is True and c["star_free"] is True, c
+assert j["fragment"] == "LTL[P,Y]" and j["alphabet"] == ["a", "b"], j
+assert j["predictions"]["global"] == "fails" and j["predictions"]["hybrid-1"] == "recognizes", j["predictions"]
+assert set(j["local_k"]) == {"2", "3", "4"} and all(v == "no" for v in j["local_k"].values())
+assert j["definite_degree"] is None
+PY
+
+# Σ*a: definite of degree 1, every architecture recognizes it up to local-1.
+"$bin" classify 'Y a' --json --max-k 2 >out.json || fail "classify Y a"
+python3 -c "
+import json; j = json.load(open('out.json'))
+assert j['classes']['definite'] and j['definite_degree'] == 1, j
+assert j['predictions']['local-1'] == 'recognizes' and j['predictions']['global'] == 'fails', j['predictions']
+assert list(j['predictions']) == ['global', 'local-1', 'local-2', 'hybrid-1', 'hybrid-2'], list(j['predictions'])
+" || fail "Y a classes"
+
+# Regex input: parity is not star-free; fragment is null.
+"$bin" classify --regex 'a*(ba*ba*)*' --alphabet a,b --json >out.json || fail "classify parity"
+python3 -c "
+import json; j = json.load(open('out.json'))
+assert j['fragment'] is None and j['classes']['star_free'] is False, j['classes']
+" || fail "parity"
+
+# Human output: a table with marks and the predictions.
+"$bin" classify 'P(b & P a)' >out.txt || fail "human output"
+grep -q '✓ r_trivial' out.txt || fail "human table lacks ✓ r_trivial"
+grep -q '✗ definite' out.txt || fail "human table lacks ✗ definite"
+grep -q '^predictions:' out.txt || fail "no predictions section"
+grep -q 'global *recognizes' out.txt || fail "global prediction"
+
+# Certificates: one file per class, each re-verifies; a tampered one does not.
+"$bin" classify 'P(b & Y a)' --max-k 2 --certificates certs >/dev/null || fail "--certificates"
+n=0
+for f in certs/*.json; do
+    n=$((n + 1))
+    "$bin" check-certificate "$f" >/dev/null; rc=$?
+    [[ $rc == 0 ]] || fail "certificate $f does not re-verify (exit $rc)"
+done
+[[ $n -ge 11 ]] || fail "only $n certificate files"
+python3 -c "
+import json; j = json.load(open('certs/r_trivial.json')); j['member'] = True
+json.dump(j, open('tampered.json', 'w'))
+"
+"$bin" check-certificate tampered.json >/dev/null; rc=$?
+[[ $rc == 1 ]] || fail "tampered certificate: exit $rc, want 1"
+echo '{"dfa": 3}' >bad.json
+"$bin" check-certificate bad.json >/dev/null 2>err.txt; rc=$?
+[[ $rc == 2 ]] || fail "malformed certificate: exit $rc, want 2"
+grep -q '^ltlkit: error:' err.txt || fail "malformed certificate: no error line"
+
+# monoid: sizes and egg-box; JSON.
+"$bin" monoid 'Y a' --eggbox >out.txt || fail "monoid"
+grep -q 'D-class' out.txt || fail "egg-box missing"
+"$bin" monoid --regex '(ab)*' --json >out.json || fail "monoid --json"
+python3 -c "
+import json; j = json.load(open('out.json'))
+assert j['size'] == 6, j['size']   # 1, a, b, ab, ba, 0
+" || fail "syntactic monoid of (ab)* has 6 elements"
+
+# Bad input and limits.
+"$bin" classify 'P(b &' >/dev/null 2>err.txt; rc=$?
+[[ $rc == 2 ]] || fail "parse error: exit $rc"
+"$bin" monoid --regex 'a*(ba*ba*)*(c|d)*abcd' --max-elements 5 >/dev/null 2>err.txt; rc=$?
+[[ $rc == 3 ]] || fail "--max-elements: exit $rc, want 3"
+grep -q -- '--max-elements' err.txt || fail "limit message does not name --max-elements"
+"$bin" classify --regex 'a*(ba*ba*)*(c|d)*abcd' --max-elements 5 --json >out.json || fail "classify above --max-elements must still answer"
+python3 -c "
+import json; j = json.load(open('out.json'))
+assert j['classes']['star_free'] is None and j['classes']['l_trivial'] is None, j['classes']
+assert 'reason' in j['certificates']['star_free']
+" || fail "semigroup-only classes are null above --max-elements"
+
+# The suites classify.
+for s in lc25 lc26; do
+    while IFS=$'\t' read -r name alpha kind text; do
+        [[ -z $name || $name == \#* ]] && continue
+        case $kind in
+            regex) "$bin" classify --regex "$text" --alphabet "$alpha" --json >/dev/null || fail "$s $name" ;;
+            formula) "$bin" classify "$text" --alphabet "$alpha" --json >/dev/null || fail "$s $name" ;;
+        esac
+    done <"$src/examples/$s.suite"
+done
+
+[[ $fails == 0 ]] && echo "classify.sh: all passed"
+exit $((fails > 0))
