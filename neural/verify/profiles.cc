@@ -53,7 +53,7 @@ Profile quick() {
     p.base.d_model = 32;
     p.base.heads = 4;
     p.base.d_ff = 64;
-    p.base.steps = 400;
+    p.base.steps = 600;
     p.base.batch = 32;
     p.base.test_min = 41;
     p.base.test_max = 200;

@@ -180,6 +180,20 @@ Verdict judge(const std::string& language, const std::string& arch, Expectation 
     const RunStats& s = v.stats;
     const std::string ratio = std::to_string(s.successes) + "/" + std::to_string(s.fitted);
 
+    // A predicted failure that shows already on the training lengths: issue 7 requires the quick
+    // suite to confirm e.g. local-1 failing on aΣ*, which no local-1 model can even fit (its
+    // receptive field ends L symbols before EOS). For `fails` only, runs that could not fit count
+    // as runs that do not succeed (rule 6); rule 1 stays for `recognizes` and `unknown`, where a
+    // run that does not fit is an optimization failure, not evidence. Reported in the reason.
+    if (s.fitted == 0 && s.runs > 0 && v.prediction == Expectation::Fails) {
+        double best_train = 0;
+        for (const auto& r : runs) best_train = std::max(best_train, r.train_accuracy);
+        v.rule = 6;
+        v.verdict = "confirmed";
+        v.reason = "no run fits even the training lengths (best training accuracy " + pct(best_train) +
+                   "): the predicted failure shows before any generalization";
+        return v;
+    }
     // Rule 1: only runs that fit are judged.
     if (s.fitted == 0) {
         v.rule = 1;

@@ -74,9 +74,10 @@ TEST_CASE("Clopper-Pearson interval: closed forms at 0/n and n/n, symmetry, publ
     CHECK(hz == 1);
 }
 
-TEST_CASE("rule 1: every run failed_to_fit is inconclusive, whatever the prediction", "[verdict]") {
+TEST_CASE("rule 1: every run failed_to_fit is inconclusive for a predicted recognizer or no prediction",
+          "[verdict]") {
     const std::vector<RunResult> runs = {run(true, 1.0, 500, 1.0, true), run(false, 0.6, 40, std::nullopt, true)};
-    for (auto p : {Expectation::Recognizes, Expectation::Fails, Expectation::Unknown}) {
+    for (auto p : {Expectation::Recognizes, Expectation::Unknown}) {
         const Verdict v = judge("L", "global", p, runs);
         CHECK(v.verdict == "inconclusive");
         CHECK(v.rule == 1);
@@ -85,6 +86,17 @@ TEST_CASE("rule 1: every run failed_to_fit is inconclusive, whatever the predict
         CHECK(v.failed_to_fit_runs.size() == 2);
     }
     CHECK(judge("L", "global", Expectation::Recognizes, {}).verdict == "inconclusive");
+    CHECK(judge("L", "global", Expectation::Fails, {}).verdict == "inconclusive");
+}
+
+TEST_CASE("a predicted failure whose runs cannot even fit the training lengths is confirmed (issue 7)",
+          "[verdict]") {
+    // local-1 on aΣ*: the first symbol is outside the receptive field, training accuracy ~50%.
+    const Verdict v = judge("L", "local-1", Expectation::Fails, {run(false, 0.5, 40, 0.5, true)});
+    CHECK(v.verdict == "confirmed");
+    CHECK(v.rule == 6);
+    CHECK(v.stats.fitted == 0);
+    CHECK(v.reason.find("training") != std::string::npos);
 }
 
 TEST_CASE("rule 2: an unknown prediction gives evidence, also when the theory does not apply", "[verdict]") {
