@@ -152,6 +152,11 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
     int step = 0;
     double prior_seconds = 0, tokens = 0;
     const std::string ckpt = rundir.empty() ? "" : (fs::path(rundir) / "checkpoint.pt").string();
+    if (!rundir.empty()) {
+        std::error_code ec;
+        fs::create_directories(rundir, ec);
+        if (ec) return io_error("cannot create " + rundir + ": " + ec.message());
+    }
     if (!ckpt.empty() && fs::exists(ckpt)) {
         torch::serialize::InputArchive a;
         auto ck = read_checkpoint(ckpt, a, out.device);

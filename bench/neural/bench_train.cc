@@ -1,0 +1,161 @@
+// Benchmarks of the recognizers (docs/perf/neural.md):
+//  1. training tokens/s of ltlkit against the same model and step in Python PyTorch
+//     (bench/scripts/train_ref.py, /usr/bin/python3), same thread count, side by side, with the ratio;
+//  2. forward time of local-k and global attention at N = 512, 2048, 8192 and time(8192)/time(512).
+// Usage: bench_train [--threads T] [--steps S] [--archs global,local-1,...] [--no-python]
+//                    [--skip-train] [--skip-attention] [--batch B] [--layers L] [--d-model D] [--heads H]
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "neural/model.hh"
+
+using namespace ltlkit::neural;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double secs(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+struct Opts {
+    int threads = 1, steps = 40, warmup = 5, batch = 128, layers = 5, d = 64, heads = 8;
+    std::vector<std::string> archs{"global", "local-1", "local-4", "hybrid-1"};
+    bool python = true, train = true, attention = true;
+    std::string device = "cpu";
+};
+
+// Same batches as train_ref.py: n = 1 + (i * 7919) % 40 at step i.
+double cpp_tokens_per_second(const Opts& o, const std::string& arch) {
+    Config c;
+    c.arch = arch;
+    c.layers = o.layers;
+    c.d_model = o.d;
+    c.heads = o.heads;
+    c.d_ff = 4 * o.d;
+    torch::manual_seed(1);
+    auto dev = torch::Device(o.device);
+    auto m = make_recognizer(c, 2);
+    m->to(dev);
+    torch::optim::Adam opt(m->parameters(), torch::optim::AdamOptions(3e-4));
+    double tokens = 0;
+    auto t0 = Clock::now();
+    for (int i = 0; i < o.warmup + o.steps; ++i) {
+        if (i == o.warmup) {
+            if (dev.is_cuda()) torch::cuda::synchronize();
+            t0 = Clock::now();
+            tokens = 0;
+        }
+        const long n = 1 + (static_cast<long>(i) * 7919) % 40;
+        auto tok = torch::randint(0, 2, {o.batch, n + 1}, torch::kLong);
+        tok.select(1, n).fill_(2);
+        auto eos = torch::full({o.batch}, n, torch::kLong);
+        auto y = (torch::arange(o.batch) < (o.batch + 1) / 2).to(torch::kFloat);
+        tok = tok.to(dev);
+        eos = eos.to(dev);
+        y = y.to(dev);
+        opt.zero_grad();
+        auto loss = torch::binary_cross_entropy_with_logits(m->forward(tok, eos), y);
+        loss.backward();
+        torch::nn::utils::clip_grad_norm_(m->parameters(), 1.0);
+        opt.step();
+        tokens += static_cast<double>(o.batch * (n + 1));
+    }
+    if (dev.is_cuda()) torch::cuda::synchronize();
+    return tokens / secs(t0);
+}
+
+double python_tokens_per_second(const Opts& o, const std::string& arch) {
+    const auto script = std::filesystem::path(__FILE__).parent_path().parent_path() / "scripts" / "train_ref.py";
+    std::ostringstream cmd;
+    cmd << "/usr/bin/python3 " << script << " --arch " << arch << " --threads " << o.threads << " --steps "
+        << o.steps << " --warmup " << o.warmup << " --batch " << o.batch << " --layers " << o.layers
+        << " --d-model " << o.d << " --heads " << o.heads << " --d-ff " << 4 * o.d;
+    FILE* p = popen(cmd.str().c_str(), "r");
+    if (!p) return -1;
+    char buf[4096];
+    std::string out;
+    while (fgets(buf, sizeof buf, p)) out += buf;
+    if (pclose(p) != 0) return -1;
+    auto k = out.find("\"tokens_per_second\":");
+    if (k == std::string::npos) return -1;
+    return std::stod(out.substr(k + 20));
+}
+
+double attention_ms(const std::string& kind, long n, int window, int reps) {
+    torch::NoGradGuard ng;
+    const long b = 1, h = 4, dh = 16;
+    auto q = torch::randn({b, h, n, dh}), k = torch::randn({b, h, n, dh}), v = torch::randn({b, h, n, dh});
+    auto run = [&] { return kind == "global" ? global_attention(q, k, v, true) : local_attention(q, k, v, window, true); };
+    run();
+    auto t0 = Clock::now();
+    for (int r = 0; r < reps; ++r) run();
+    return secs(t0) * 1000.0 / reps;
+}
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string x;
+    while (std::getline(ss, x, ',')) out.push_back(x);
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Opts o;
+    for (int i = 1; i < argc; ++i) {
+        auto arg = [&](const char* name) { return std::strcmp(argv[i], name) == 0 && i + 1 < argc; };
+        if (arg("--threads")) o.threads = std::atoi(argv[++i]);
+        else if (arg("--steps")) o.steps = std::atoi(argv[++i]);
+        else if (arg("--batch")) o.batch = std::atoi(argv[++i]);
+        else if (arg("--layers")) o.layers = std::atoi(argv[++i]);
+        else if (arg("--d-model")) o.d = std::atoi(argv[++i]);
+        else if (arg("--heads")) o.heads = std::atoi(argv[++i]);
+        else if (arg("--archs")) o.archs = split(argv[++i]);
+        else if (arg("--device")) o.device = argv[++i];
+        else if (std::strcmp(argv[i], "--no-python") == 0) o.python = false;
+        else if (std::strcmp(argv[i], "--skip-train") == 0) o.train = false;
+        else if (std::strcmp(argv[i], "--skip-attention") == 0) o.attention = false;
+        else {
+            std::fprintf(stderr, "bench_train: unknown argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    torch::set_num_threads(o.threads);
+    std::printf("threads %d, torch %s\n", o.threads, TORCH_VERSION);
+    if (o.train) {
+        std::printf("training tokens/s: batch %d, %d layers, d %d, %d heads, lengths 1..40, %d steps (+%d warm-up), device %s\n",
+                    o.batch, o.layers, o.d, o.heads, o.steps, o.warmup, o.device.c_str());
+        std::printf("%-10s %14s %14s %8s\n", "arch", "ltlkit tok/s", "python tok/s", "ratio");
+        for (const auto& arch : o.archs) {
+            const double c = cpp_tokens_per_second(o, arch);
+            const double p = o.python ? python_tokens_per_second(o, arch) : -1;
+            if (p > 0)
+                std::printf("%-10s %14.0f %14.0f %8.2f\n", arch.c_str(), c, p, c / p);
+            else
+                std::printf("%-10s %14.0f %14s %8s\n", arch.c_str(), c, "-", "-");
+            std::fflush(stdout);
+        }
+    }
+    if (o.attention) {
+        std::printf("attention forward (B=1, 4 heads, d_head 16, strict), ms per call\n");
+        std::printf("%-10s %10s %10s %10s %16s\n", "kind", "N=512", "N=2048", "N=8192", "t(8192)/t(512)");
+        for (std::string kind : {"local-4", "global"}) {
+            double t[3];
+            const long ns[3] = {512, 2048, 8192};
+            for (int j = 0; j < 3; ++j)
+                t[j] = attention_ms(kind == "global" ? "global" : "local", ns[j], 4,
+                                    kind == "global" ? (j == 2 ? 2 : 5) : 50);
+            std::printf("%-10s %10.3f %10.3f %10.3f %16.1f\n", kind.c_str(), t[0], t[1], t[2], t[2] / t[0]);
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}

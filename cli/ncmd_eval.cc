@@ -1,0 +1,75 @@
+// `ltlkit eval RUNDIR`: re-evaluate a trained run with other test lengths or a dataset's sets,
+// rewriting RUNDIR/result.json. A thin layer over neural/run.hh.
+#include <cstdio>
+#include <iostream>
+
+#include "automata/dataset.hh"
+#include "cli/command.hh"
+#include "cli/common.hh"
+#include "neural/run.hh"
+
+namespace ltlkit::cli {
+namespace {
+
+void set_range(const std::string& text, const char* option, int& lo, int& hi) {
+    auto r = automata::parse_length_range(text);
+    if (!r.ok()) fail(std::string(option) + ": " + r.error().message);
+    lo = static_cast<int>(r->lo);
+    hi = static_cast<int>(r->hi);
+}
+
+struct EvalArgs {
+    std::string rundir, dataset, test_lengths;
+    neural::Config c;
+    bool json = false;
+};
+
+void print_summary(const neural::RunResult& r, const std::string& rundir, bool json) {
+    if (json) {
+        std::cout << neural::result_to_json(r);
+        return;
+    }
+    std::printf("%s/result.json: %s  mean %.4f  min-bin %.4f  N* %d  train %.4f%s%s\n", rundir.c_str(),
+                r.failed_to_fit ? "failed_to_fit" : (r.success ? "success" : "no success"),
+                r.mean_accuracy, r.min_bin_accuracy, r.n_star, r.train_accuracy,
+                r.adversarial_accuracy ? ("  adversarial " + std::to_string(*r.adversarial_accuracy)).c_str() : "",
+                r.boundary_accuracy ? ("  boundary " + std::to_string(*r.boundary_accuracy)).c_str() : "");
+}
+
+LTLKIT_COMMAND(CommandDef{
+    "eval", "Evaluate a trained run on long, boundary and adversarial words",
+    [](CLI::App& app) -> Runner {
+        auto a = std::make_shared<EvalArgs>();
+        app.add_option("RUNDIR", a->rundir, "Run folder written by `ltlkit train`")->required();
+        app.add_option("--test-lengths", a->test_lengths, "Test lengths A:B (default: the run's)");
+        app.add_option("--per-length", a->c.per_length, "Test words per length (default: the run's)");
+        app.add_option("--dataset", a->dataset, "Evaluate on a dataset's test, boundary and adversarial-ARCH files");
+        app.add_option("--success-rule", a->c.success_rule, "exact | bins99 (default: the run's)");
+        app.add_option("--threads", a->c.threads, "CPU threads (default: the run's)");
+        app.add_option("--device", a->c.device, "auto | cpu | cuda (default: the run's)");
+        app.add_flag("--json", a->json, "Print result.json on stdout");
+        return [a, &app]() -> int {
+            auto info = take(neural::read_run_info(a->rundir));
+            neural::Config c = info.config;
+            if (app.count("--per-length")) c.per_length = a->c.per_length;
+            if (app.count("--success-rule")) c.success_rule = a->c.success_rule;
+            if (app.count("--threads")) c.threads = a->c.threads;
+            if (app.count("--device")) c.device = a->c.device;
+            neural::EvalSets sets;
+            if (!a->dataset.empty()) {
+                auto ds = take(automata::read_dataset(a->dataset));
+                if (!(ds.dfa == info.dfa))
+                    fail(a->dataset + ": the dataset's language differs from the run's");
+                sets = neural::eval_sets_from_dataset(ds, c.arch);
+                sets.train.clear();  // the training accuracy uses the run's training distribution
+                if (a->test_lengths.empty()) neural::split_length_range(ds, "test", c.test_min, c.test_max);
+            }
+            if (!a->test_lengths.empty()) set_range(a->test_lengths, "--test-lengths", c.test_min, c.test_max);
+            auto r = take(neural::evaluate_run(info.dfa, a->rundir, c, sets));
+            print_summary(r, a->rundir, a->json);
+            return 0;
+        };
+    }});
+
+}  // namespace
+}  // namespace ltlkit::cli

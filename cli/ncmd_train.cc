@@ -1,0 +1,126 @@
+// `ltlkit train`: train one recognizer on a language (or a generated dataset), then evaluate it and
+// write RUNDIR/result.json (PROTOCOL.md). A thin layer over neural/run.hh.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "automata/dataset.hh"
+#include "cli/command.hh"
+#include "cli/common.hh"
+#include "neural/run.hh"
+
+namespace ltlkit::cli {
+namespace {
+
+std::string fmt_duration(double s) {
+    if (!(s >= 0) || !std::isfinite(s)) return "?";
+    char buf[32];
+    const long t = std::lround(s);
+    if (t >= 3600)
+        std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, (t / 60) % 60);
+    else if (t >= 60)
+        std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%lds", t);
+    return buf;
+}
+
+void set_range(const std::string& text, const char* option, int& lo, int& hi) {
+    auto r = automata::parse_length_range(text);
+    if (!r.ok()) fail(std::string(option) + ": " + r.error().message);
+    lo = static_cast<int>(r->lo);
+    hi = static_cast<int>(r->hi);
+}
+
+struct TrainArgs {
+    LanguageArgs lang;
+    std::string dataset, out, train_lengths, test_lengths;
+    neural::Config c;
+    bool pre_ln = false, non_strict = false, hybrid_layers = false, quiet = false, json = false;
+};
+
+void print_summary(const neural::RunResult& r, const std::string& rundir, bool json) {
+    if (json) {
+        std::cout << neural::result_to_json(r);
+        return;
+    }
+    std::printf("%s/result.json: %s  mean %.4f  min-bin %.4f  N* %d  train %.4f%s%s\n", rundir.c_str(),
+                r.failed_to_fit ? "failed_to_fit" : (r.success ? "success" : "no success"),
+                r.mean_accuracy, r.min_bin_accuracy, r.n_star, r.train_accuracy,
+                r.adversarial_accuracy ? ("  adversarial " + std::to_string(*r.adversarial_accuracy)).c_str() : "",
+                r.boundary_accuracy ? ("  boundary " + std::to_string(*r.boundary_accuracy)).c_str() : "");
+}
+
+LTLKIT_COMMAND(CommandDef{
+    "train", "Train a recognizer (global, local-K, hybrid-K transformer or LSTM) on a language",
+    [](CLI::App& app) -> Runner {
+        auto a = std::make_shared<TrainArgs>();
+        add_language_options(app, a->lang);
+        auto& c = a->c;
+        app.add_option("--dataset", a->dataset, "Train on a folder written by `ltlkit generate` (its train split; test, boundary, adversarial-ARCH for evaluation)");
+        app.add_option("--arch", c.arch, "global | local-K | hybrid-K | lstm (default global)");
+        app.add_option("--layers", c.layers, "Transformer layers (default 5)");
+        app.add_option("--d-model", c.d_model, "Model width (default 64)");
+        app.add_option("--heads", c.heads, "Attention heads (default 8)");
+        app.add_option("--d-ff", c.d_ff, "Feed-forward width (default 256)");
+        app.add_option("--pe", c.pe, "Positional encoding: none (default, NoPE) | learned | sinusoidal | rope");
+        app.add_option("--lstm-hidden", c.lstm_hidden, "LSTM hidden size (default 256)");
+        app.add_option("--steps", c.steps, "Training steps (default 20000)");
+        app.add_option("--batch", c.batch, "Words per step, half per label (default 128)");
+        app.add_option("--lr", c.lr, "Adam learning rate (default 3e-4)");
+        app.add_option("--seed", c.seed, "Seed of initialization and sampling (default 1)");
+        app.add_option("--train-lengths", a->train_lengths, "Training lengths A:B (default 1:40)");
+        app.add_option("--test-lengths", a->test_lengths, "Test lengths A:B (default 41:500)");
+        app.add_option("--per-length", c.per_length, "Test words per length (default 512)");
+        app.add_option("--success-rule", c.success_rule, "exact (default) | bins99 (every 100-length bin >= 99%)");
+        app.add_option("--threads", c.threads, "CPU threads (default 1)");
+        app.add_option("--device", c.device, "auto (default: CUDA when available) | cpu | cuda");
+        app.add_option("--checkpoint-every", c.checkpoint_every, "Steps between checkpoints (default 500)");
+        app.add_option("--log-every", c.log_every, "Steps between progress lines (default 100)");
+        app.add_flag("--pre-ln", a->pre_ln, "Pre-LN blocks (default post-LN)");
+        app.add_flag("--non-strict", a->non_strict, "Non-strict masks: a position also attends to itself");
+        app.add_flag("--hybrid-layers", a->hybrid_layers, "hybrid-K: alternate local and global layers (local first) instead of mixing heads");
+        app.add_flag("--quiet", a->quiet, "No progress lines");
+        app.add_flag("--json", a->json, "Print result.json on stdout");
+        app.add_option("--out", a->out, "Run folder (checkpoint.pt, run.json, result.json); resumed when it holds a checkpoint")->required();
+        return [a]() -> int {
+            auto& c = a->c;
+            c.pre_ln = a->pre_ln;
+            c.strict = !a->non_strict;
+            c.hybrid_by_layer = a->hybrid_layers;
+            take(neural::parse_arch(c.arch));
+            automata::Dfa dfa;
+            std::string name;
+            neural::EvalSets sets;
+            if (!a->dataset.empty()) {
+                if (!a->lang.formula.empty() || !a->lang.regex.empty() || !a->lang.dfa_file.empty())
+                    fail("give either a language (FORMULA, --regex, --dfa) or --dataset, not both");
+                auto ds = take(automata::read_dataset(a->dataset));
+                dfa = ds.dfa;
+                name = a->dataset;
+                sets = neural::eval_sets_from_dataset(ds, c.arch);
+                if (sets.train.empty()) fail(a->dataset + ": the dataset has no train split");
+                if (a->train_lengths.empty()) neural::split_length_range(ds, "train", c.train_min, c.train_max);
+                if (a->test_lengths.empty()) neural::split_length_range(ds, "test", c.test_min, c.test_max);
+            } else {
+                auto lang = load_language_or_fail(a->lang);
+                dfa = lang.dfa;
+                name = lang.spec.name;
+            }
+            if (!a->train_lengths.empty()) set_range(a->train_lengths, "--train-lengths", c.train_min, c.train_max);
+            if (!a->test_lengths.empty()) set_range(a->test_lengths, "--test-lengths", c.test_min, c.test_max);
+            neural::ProgressFn progress;
+            if (!a->quiet)
+                progress = [](const neural::Progress& p) {
+                    std::fprintf(stderr, "step %d/%d  loss %.4f  train acc %.4f  %.0f tok/s  ETA %s\n", p.step,
+                                 p.total, p.loss, p.train_accuracy, p.tokens_per_second,
+                                 fmt_duration(p.eta_seconds).c_str());
+                };
+            auto r = take(neural::train_and_evaluate(dfa, c, a->out, sets, name, progress));
+            print_summary(r, a->out, a->json);
+            return 0;
+        };
+    }});
+
+}  // namespace
+}  // namespace ltlkit::cli
