@@ -11,7 +11,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 rm -rf certs out.json
 
 # JSON has exactly the keys of issue 3 item 5.
-"$bin" classify 'P(b & Y a)' --json >out.json 2>err.txt || fail "classify --json exited $?: $(cat err.txt)"
+"$bin" classify 'P(b & Y a)' --alphabet a,b,c --json >out.json 2>err.txt || fail "classify --json exited $?: $(cat err.txt)"
 python3 - out.json <<'PY' || fail "JSON keys or values"
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -22,14 +22,14 @@ assert set(j["classes"]) == {"definite", "r_trivial", "locally_r_trivial", "loca
 c = j["classes"]
 assert c["locally_r_trivial"] is True and c["r_trivial"] is False and c["definite"] is False, c
 assert c["locally_testable"] is True and c["star_free"] is True, c
-assert j["fragment"] == "LTL[P,Y]" and j["alphabet"] == ["a", "b"], j
+assert j["fragment"] == "LTL[P,Y]" and j["alphabet"] == ["a", "b", "c"], j
 assert j["predictions"]["global"] == "fails" and j["predictions"]["hybrid-1"] == "recognizes", j["predictions"]
 assert set(j["local_k"]) == {"2", "3", "4"} and all(v == "no" for v in j["local_k"].values())
 assert j["definite_degree"] is None
 PY
 
 # Σ*a: definite of degree 1, every architecture recognizes it up to local-1.
-"$bin" classify 'Y a' --json --max-k 2 >out.json || fail "classify Y a"
+"$bin" classify 'Y a' --alphabet a,b --json --max-k 2 >out.json || fail "classify Y a"
 python3 -c "
 import json; j = json.load(open('out.json'))
 assert j['classes']['definite'] and j['definite_degree'] == 1, j
@@ -52,10 +52,11 @@ grep -q '^predictions:' out.txt || fail "no predictions section"
 grep -q 'global *recognizes' out.txt || fail "global prediction"
 
 # Certificates: one file per class, each re-verifies; a tampered one does not.
-"$bin" classify 'P(b & Y a)' --max-k 2 --certificates certs >/dev/null || fail "--certificates"
+"$bin" classify 'P(b & Y a)' --alphabet a,b,c --max-k 2 --certificates certs >/dev/null || fail "--certificates"
 n=0
 for f in certs/*.json; do
     n=$((n + 1))
+    grep -q '"kind": "search_exhausted"' "$f" && continue  # an "unknown" answer proves nothing
     "$bin" check-certificate "$f" >/dev/null; rc=$?
     [[ $rc == 0 ]] || fail "certificate $f does not re-verify (exit $rc)"
 done
