@@ -159,7 +159,10 @@ LTLKIT_COMMAND(CommandDef{
                 Outcome o = compare(pairs[i].first, pairs[i].second, *a, &e);
                 if (!e.message.empty()) {
                     if (lines[i] && e.origin.empty()) {
-                        e.origin = origin + ":" + std::to_string(lines[i]);
+                        if (e.line == 0)
+                            e.origin = origin + ":" + std::to_string(lines[i]);
+                        else  // a position inside one side of the pair: keep it, name the line
+                            e.message += " [" + origin + " line " + std::to_string(lines[i]) + "]";
                     }
                     fail(e);
                 }
