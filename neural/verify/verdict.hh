@@ -59,7 +59,10 @@ struct Verdict {
 };
 
 // The PROTOCOL.md rules in order. A prediction the theory does not cover (positional encoding
-// other than `none`, non-strict masks, the LSTM baseline) is treated as `unknown`.
+// other than `none`, non-strict masks, the LSTM baseline) is treated as `unknown`. One refinement
+// (issue 7 wins over PROTOCOL.md): when the prediction is `fails` and every run failed to fit, the
+// failure shows already on the training lengths, so the verdict is `confirmed` (rule 6, with that
+// reason) instead of `inconclusive`; rule 1 is unchanged for `recognizes` and `unknown`.
 // `labels` (optional, parallel to `runs`) name the runs in reasons, e.g. "seed1-lr0.003".
 Verdict judge(const std::string& language, const std::string& arch, Expectation prediction,
               const std::vector<RunResult>& runs, const std::vector<std::string>& labels = {});
