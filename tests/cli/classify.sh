@@ -11,7 +11,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 rm -rf certs out.json
 
 # JSON has exactly the keys of issue 3 item 5.
-"$bin" classify 'P(b & Y a)' --alphabet a,b,c --json >out.json 2>err.txt || fail "classify --json exited $?: $(cat err.txt)"
+"$bin" classify 'P(b & Y a)' --alphabet a,b,c --max-k 3 --json >out.json 2>err.txt || fail "classify --json exited $?: $(cat err.txt)"
 python3 - out.json <<'PY' || fail "JSON keys or values"
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -24,7 +24,7 @@ assert c["locally_r_trivial"] is True and c["r_trivial"] is False and c["definit
 assert c["locally_testable"] is True and c["star_free"] is True, c
 assert j["fragment"] == "LTL[P,Y]" and j["alphabet"] == ["a", "b", "c"], j
 assert j["predictions"]["global"] == "fails" and j["predictions"]["hybrid-1"] == "recognizes", j["predictions"]
-assert set(j["local_k"]) == {"2", "3", "4"} and all(v == "no" for v in j["local_k"].values())
+assert set(j["local_k"]) == {"2", "3"} and all(v == "no" for v in j["local_k"].values())
 assert j["definite_degree"] is None
 PY
 
@@ -45,7 +45,7 @@ assert j['fragment'] is None and j['classes']['star_free'] is False, j['classes'
 " || fail "parity"
 
 # Human output: a table with marks and the predictions.
-"$bin" classify 'P(b & P a)' >out.txt || fail "human output"
+"$bin" classify 'P(b & P a)' --max-k 1 >out.txt || fail "human output"
 grep -q '✓ r_trivial' out.txt || fail "human table lacks ✓ r_trivial"
 grep -q '✗ definite' out.txt || fail "human table lacks ✗ definite"
 grep -q '^predictions:' out.txt || fail "no predictions section"
