@@ -86,7 +86,7 @@ Profile tiny_profile() {
     p.base.per_length = 4;
     p.base.fit_words = 50;
     p.base.checkpoint_every = 10;
-    p.base.log_every = 10;
+    p.base.log_every = 5;  // progress between checkpoints (the resume test copies one mid-run)
     p.adversarial_pairs = 4;
     p.note = "tests only";
     return p;
