@@ -1,4 +1,4 @@
-// Benchmarks of the recognizers (docs/perf/neural.md):
+// Benchmarks of the recognizers (docs/PERFORMANCE.md):
 //  1. training tokens/s of ltlkit against the same model and step in Python PyTorch
 //     (bench/scripts/train_ref.py, /usr/bin/python3), same thread count, side by side, with the ratio;
 //  2. forward time of local-k and global attention at N = 512, 2048, 8192 and time(8192)/time(512).

@@ -6,7 +6,7 @@
 # (LTLf2DFA's route for pure-past LTL, run as LTLf2DFA runs it: `mona -q -u -w`), and the ratio.
 #
 # Usage: bench/scripts/compile_vs_mona.sh [BUILD_DIR] [--quick]   (BUILD_DIR defaults to build)
-# Output: a Markdown table on stdout (docs/perf/compile.md has a recorded run).
+# Output: a Markdown table on stdout (docs/PERFORMANCE.md has a recorded run).
 set -u
 build=${1:-build}
 quick=${2:-}
