@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build test test-long test-asan fuzz run clean
+.PHONY: deps configure build test test-long test-asan fuzz bench run clean
 
 deps:
 	@./.ci/install-deps.sh
@@ -27,6 +27,9 @@ test-asan: deps
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLTLKIT_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest -LE long --output-on-failure -j $(JOBS) --timeout 3600
+
+bench: configure
+	cmake --build $(BUILD) --target benchmarks -j $(JOBS)
 
 # libFuzzer targets with clang-14 (torch-free); run each with e.g.
 #   build-fuzz/tests/fuzz/fuzz_formula -max_total_time=600 tests/fuzz/corpus/formula
