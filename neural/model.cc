@@ -3,6 +3,9 @@
 // 1.13 (CPU) and 2.x (CUDA).
 #include "neural/model.hh"
 
+#include <map>
+#include <tuple>
+
 #include <cmath>
 #include <stdexcept>
 
@@ -34,9 +37,13 @@ torch::Tensor global_attention(const torch::Tensor& q, const torch::Tensor& k,
                                const torch::Tensor& v, bool strict) {
     const long n = q.size(2);
     const double scale = 1.0 / std::sqrt(static_cast<double>(q.size(3)));
-    auto scores = torch::matmul(q, k.transpose(-2, -1)) * scale;  // [B,H,N,N]
+    // Scaling q (B·H·N·dh values) instead of the scores (B·H·N·N) saves one N×N pass each way.
+    auto scores = torch::matmul(q * scale, k.transpose(-2, -1));  // [B,H,N,N]
     // visible(i, j) = j < i (strict) or j <= i: the complement is triu from diagonal 0 / 1.
-    auto hidden = torch::ones({n, n}, bool_on(q)).triu(strict ? 0 : 1);
+    // The mask depends only on (N, strict, device): kept per thread and reused across calls.
+    thread_local std::map<std::tuple<long, bool, std::string>, torch::Tensor> masks;
+    auto& hidden = masks[{n, strict, q.device().str()}];
+    if (!hidden.defined()) hidden = torch::ones({n, n}, bool_on(q)).triu(strict ? 0 : 1);
     auto p = torch::softmax(scores.masked_fill(hidden, kMasked), -1);
     auto out = torch::matmul(p, v);
     if (strict) out = out * has_any_row(n, strict, q);
