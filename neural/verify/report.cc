@@ -1,5 +1,7 @@
 #include "neural/verify/report.hh"
 
+#include <string>
+#include <vector>
 #include <unistd.h>
 
 #include <algorithm>
@@ -340,18 +342,20 @@ std::optional<std::string> dfa_svg(const std::string& dfa_json, std::string* why
         return std::nullopt;
     }
     const std::string dot = automata::to_dot(*dfa);
-    char tmpl[] = "/tmp/ltlkit-dot-XXXXXX";
-    const int fd = mkstemp(tmpl);
+    std::string tmpl_s = (std::filesystem::temp_directory_path() / "ltlkit-dot-XXXXXX").string();
+    std::vector<char> tmpl(tmpl_s.begin(), tmpl_s.end());
+    tmpl.push_back(0);
+    const int fd = mkstemp(tmpl.data());
     if (fd < 0) {
         if (why) *why = "cannot create a temporary file";
         return std::nullopt;
     }
     {
-        std::ofstream f(tmpl);
+        std::ofstream f(tmpl.data());
         f << dot;
     }
     ::close(fd);
-    const std::string cmd = std::string("dot -Tsvg '") + tmpl + "' 2>/dev/null";
+    const std::string cmd = std::string("dot -Tsvg '") + tmpl.data() + "' 2>/dev/null";
     std::string svg;
     FILE* p = ::popen(cmd.c_str(), "r");
     int status = -1;
@@ -361,7 +365,7 @@ std::optional<std::string> dfa_svg(const std::string& dfa_json, std::string* why
         while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) svg.append(buf, n);
         status = ::pclose(p);
     }
-    std::remove(tmpl);
+    std::remove(tmpl.data());
     const auto start = svg.find("<svg");
     if (status != 0 || start == std::string::npos) {
         if (why)

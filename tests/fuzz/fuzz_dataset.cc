@@ -1,5 +1,6 @@
 // Fuzz target: the dataset reader. The input is split at the first 0x00 byte into meta.json and
 // train.tsv, written into a temporary folder.
+#include <vector>
 #include <unistd.h>
 
 #include <cstddef>
@@ -17,9 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto cut = in.find('\0');
     std::string meta = in.substr(0, cut);
     std::string train = cut == std::string::npos ? "" : in.substr(cut + 1);
-    char tmpl[] = "/tmp/ltlkit-fuzz-dataset-XXXXXX";
-    if (!mkdtemp(tmpl)) return 0;
-    std::filesystem::path dir(tmpl);
+    std::string tmpl_s = (std::filesystem::temp_directory_path() / "ltlkit-fuzz-dataset-XXXXXX").string();
+    std::vector<char> tmpl(tmpl_s.begin(), tmpl_s.end());
+    tmpl.push_back(0);
+    if (!mkdtemp(tmpl.data())) return 0;
+    std::filesystem::path dir(tmpl.data());
     std::ofstream(dir / "meta.json") << meta;
     std::ofstream(dir / "train.tsv") << train;
     (void)automata::read_dataset(dir.string(), true);
