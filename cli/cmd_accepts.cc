@@ -26,35 +26,6 @@ struct AcceptsArgs {
     bool json = false;
 };
 
-struct Numbered {
-    std::string text;
-    int line;
-};
-
-// Lines of FILE ('-' = stdin) with their numbers. Formulas skip blank and '#' lines; words keep
-// blank lines (the empty word) but not a final empty line.
-std::vector<Numbered> read_lines(const std::string& path, bool skip_blank) {
-    std::vector<Numbered> out;
-    auto consume = [&](std::istream& in) {
-        std::string line;
-        int number = 0;
-        while (std::getline(in, line)) {
-            ++number;
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            auto first = line.find_first_not_of(" \t");
-            if (skip_blank && (first == std::string::npos || line[first] == '#')) continue;
-            out.push_back({line, number});
-        }
-    };
-    if (path == "-") {
-        consume(std::cin);
-    } else {
-        std::ifstream in(path);
-        if (!in) fail(path + ": cannot open file for reading");
-        consume(in);
-    }
-    return out;
-}
 
 struct Verdicts {
     const automata::Language* lang;
@@ -132,19 +103,19 @@ LTLKIT_COMMAND(CommandDef{
                 a->lang.formula.clear();
             }
             if (!a->words_file.empty())
-                for (const auto& l : read_lines(a->words_file, false)) words.push_back(l.text);
+                for (const auto& l : read_numbered_lines(a->words_file, false)) words.push_back(l.text);
             std::vector<automata::Language> langs;
             if (!a->input.empty()) {
                 const std::string origin = a->input == "-" ? "<stdin>" : a->input;
                 if (a->input == "-" && a->words_file == "-") fail("--input and --words cannot both read stdin");
-                for (const Numbered& line : read_lines(a->input, true)) {
+                for (const NumberedLine& line : read_numbered_lines(a->input, true)) {
                     LanguageArgs one = a->lang;
                     one.formula = line.text;
                     auto r = automata::load_language(language_spec(one));
                     if (!r.ok()) {
                         Error e = r.error();
                         if (e.origin.empty()) e.origin = origin;
-                        e.line = e.line ? e.line + line.line - 1 : line.line;
+                        e.line = e.line ? e.line + line.number - 1 : line.number;
                         fail(e);
                     }
                     langs.push_back(std::move(r.value()));

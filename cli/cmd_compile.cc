@@ -25,34 +25,6 @@ struct CompileArgs {
     std::string output;
 };
 
-struct Numbered {
-    std::string text;
-    int line;
-};
-
-// Formulas of a batch file ('-' = stdin) with their line numbers; blank and '#' lines skipped.
-std::vector<Numbered> read_numbered_lines(const std::string& path) {
-    std::vector<Numbered> out;
-    auto consume = [&](std::istream& in) {
-        std::string line;
-        int number = 0;
-        while (std::getline(in, line)) {
-            ++number;
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            auto first = line.find_first_not_of(" \t");
-            if (first == std::string::npos || line[first] == '#') continue;
-            out.push_back({line, number});
-        }
-    };
-    if (path == "-") {
-        consume(std::cin);
-    } else {
-        std::ifstream in(path);
-        if (!in) fail(path + ": cannot open file for reading");
-        consume(in);
-    }
-    return out;
-}
 
 const char* kind_name(automata::InputKind k) {
     switch (k) {
@@ -142,7 +114,7 @@ LTLKIT_COMMAND(CommandDef{
                 if (!a->lang.formula.empty() || !a->lang.regex.empty() || !a->lang.dfa_file.empty())
                     fail("give either a language (FORMULA, --regex, --dfa) or --input, not both");
                 const std::string origin = a->input == "-" ? "<stdin>" : a->input;
-                for (const Numbered& line : read_numbered_lines(a->input)) {
+                for (const NumberedLine& line : read_numbered_lines(a->input)) {
                     LanguageArgs one = a->lang;
                     one.formula = line.text;
                     automata::LanguageSpec spec = language_spec(one);
@@ -151,7 +123,7 @@ LTLKIT_COMMAND(CommandDef{
                     if (!r.ok()) {
                         Error e = r.error();
                         if (e.origin.empty()) e.origin = origin;
-                        e.line = e.line ? e.line + line.line - 1 : line.line;
+                        e.line = e.line ? e.line + line.number - 1 : line.number;
                         fail(e);
                     }
                     langs.push_back(std::move(r.value()));

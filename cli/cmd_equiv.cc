@@ -123,19 +123,9 @@ LTLKIT_COMMAND(CommandDef{
             const std::string origin = a->input == "-" ? "<stdin>" : a->input;
             if (!a->input.empty()) {
                 if (!a->a.empty() || !a->b.empty()) fail("give either A and B or --input, not both");
-                std::ifstream file;
-                if (a->input != "-") {
-                    file.open(a->input);
-                    if (!file) fail(a->input + ": cannot open file for reading");
-                }
-                std::istream& in = a->input == "-" ? std::cin : file;
-                std::string line;
-                int number = 0;
-                while (std::getline(in, line)) {
-                    ++number;
-                    if (!line.empty() && line.back() == '\r') line.pop_back();
-                    auto first = line.find_first_not_of(" \t");
-                    if (first == std::string::npos || line[first] == '#') continue;
+                for (const NumberedLine& numbered : read_numbered_lines(a->input)) {
+                    const std::string& line = numbered.text;
+                    const int number = numbered.number;
                     auto tab = line.find('\t');
                     if (tab == std::string::npos) {
                         Error e;

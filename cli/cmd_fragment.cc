@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.hh"
+#include "cli/common.hh"
 #include "ltl/fragment.hh"
 #include "ltl/parser.hh"
 #include "ltl/printer.hh"
@@ -18,39 +19,6 @@ struct FragmentArgs {
     bool json = false;
 };
 
-struct Line {
-    std::string text;
-    int number;
-};
-
-// Formulas of a batch file with their line numbers (blank and '#' lines skipped).
-std::vector<Line> read_formula_lines(const std::string& path) {
-    std::vector<Line> out;
-    auto consume = [&](std::istream& in) {
-        std::string line;
-        int number = 0;
-        while (std::getline(in, line)) {
-            ++number;
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            auto first = line.find_first_not_of(" \t");
-            if (first == std::string::npos || line[first] == '#') continue;
-            out.push_back({line, number});
-        }
-    };
-    if (path == "-") {
-        consume(std::cin);
-    } else {
-        std::ifstream in(path);
-        if (!in) {
-            Error e;
-            e.message = path + ": cannot open file for reading";
-            e.exit_code = 4;
-            fail(e);
-        }
-        consume(in);
-    }
-    return out;
-}
 
 std::string output_line(ltl::Formula f, bool json) {
     const std::string name = ltl::fragment_of(f).name();
@@ -86,7 +54,7 @@ LTLKIT_COMMAND(CommandDef{
             // Parse everything first, so that a bad line leaves no partial output.
             std::vector<ltl::Formula> formulas;
             const std::string origin = a->input == "-" ? "<stdin>" : a->input;
-            for (const Line& line : read_formula_lines(a->input)) {
+            for (const NumberedLine& line : read_numbered_lines(a->input)) {
                 auto r = ltl::parse_formula(line.text);
                 if (!r.ok()) {
                     Error e = r.error();

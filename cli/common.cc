@@ -44,15 +44,17 @@ automata::Language load_language_or_fail(const LanguageArgs& args) {
     return take(automata::load_language(language_spec(args)));
 }
 
-std::vector<std::string> read_batch_lines(const std::string& path) {
-    std::vector<std::string> lines;
+std::vector<NumberedLine> read_numbered_lines(const std::string& path, bool skip_blank) {
+    std::vector<NumberedLine> lines;
     auto consume = [&](std::istream& in) {
         std::string line;
+        int number = 0;
         while (std::getline(in, line)) {
+            ++number;
             if (!line.empty() && line.back() == '\r') line.pop_back();
             auto first = line.find_first_not_of(" \t");
-            if (first == std::string::npos || line[first] == '#') continue;
-            lines.push_back(line);
+            if (skip_blank && (first == std::string::npos || line[first] == '#')) continue;
+            lines.push_back({line, number});
         }
     };
     if (path == "-") {

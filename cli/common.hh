@@ -27,8 +27,14 @@ void add_language_options(CLI::App& app, LanguageArgs& args, bool positional_for
 automata::LanguageSpec language_spec(const LanguageArgs& args);
 automata::Language load_language_or_fail(const LanguageArgs& args);
 
-// Reads lines from FILE ("-" = stdin), dropping blank lines and '#' comment lines.
-std::vector<std::string> read_batch_lines(const std::string& path);
+// Lines of FILE ("-" = stdin) with their 1-based numbers, for batch input and error positions.
+// skip_blank drops blank and '#' comment lines (formulas); words keep blank lines (the empty
+// word). An unreadable file fails with exit 2.
+struct NumberedLine {
+    std::string text;
+    int number = 0;
+};
+std::vector<NumberedLine> read_numbered_lines(const std::string& path, bool skip_blank = true);
 
 // The symbol names of a word, for JSON output.
 std::vector<std::string> word_to_symbols(const std::vector<std::string>& alphabet,
