@@ -5,6 +5,7 @@
 
 #include "automata/dataset.hh"
 #include "cli/command.hh"
+#include "cli/run_summary.hh"
 #include "cli/common.hh"
 #include "neural/run.hh"
 
@@ -24,17 +25,6 @@ struct EvalArgs {
     bool json = false;
 };
 
-void print_summary(const neural::RunResult& r, const std::string& rundir, bool json) {
-    if (json) {
-        std::cout << neural::result_to_json(r);
-        return;
-    }
-    std::printf("%s/result.json: %s  mean %.4f  min-bin %.4f  N* %d  train %.4f%s%s\n", rundir.c_str(),
-                r.failed_to_fit ? "failed_to_fit" : (r.success ? "success" : "no success"),
-                r.mean_accuracy, r.min_bin_accuracy, r.n_star, r.train_accuracy,
-                r.adversarial_accuracy ? ("  adversarial " + std::to_string(*r.adversarial_accuracy)).c_str() : "",
-                r.boundary_accuracy ? ("  boundary " + std::to_string(*r.boundary_accuracy)).c_str() : "");
-}
 
 LTLKIT_COMMAND(CommandDef{
     "eval", "Evaluate a trained run on long, boundary and adversarial words",
@@ -66,7 +56,7 @@ LTLKIT_COMMAND(CommandDef{
             }
             if (!a->test_lengths.empty()) set_range(a->test_lengths, "--test-lengths", c.test_min, c.test_max);
             auto r = take(neural::evaluate_run(info.dfa, a->rundir, c, sets));
-            print_summary(r, a->rundir, a->json);
+            print_run_summary(r, a->rundir, a->json);
             return 0;
         };
     }});

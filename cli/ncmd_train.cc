@@ -6,6 +6,7 @@
 
 #include "automata/dataset.hh"
 #include "cli/command.hh"
+#include "cli/run_summary.hh"
 #include "cli/common.hh"
 #include "neural/run.hh"
 
@@ -39,17 +40,6 @@ struct TrainArgs {
     bool pre_ln = false, non_strict = false, hybrid_layers = false, quiet = false, json = false;
 };
 
-void print_summary(const neural::RunResult& r, const std::string& rundir, bool json) {
-    if (json) {
-        std::cout << neural::result_to_json(r);
-        return;
-    }
-    std::printf("%s/result.json: %s  mean %.4f  min-bin %.4f  N* %d  train %.4f%s%s\n", rundir.c_str(),
-                r.failed_to_fit ? "failed_to_fit" : (r.success ? "success" : "no success"),
-                r.mean_accuracy, r.min_bin_accuracy, r.n_star, r.train_accuracy,
-                r.adversarial_accuracy ? ("  adversarial " + std::to_string(*r.adversarial_accuracy)).c_str() : "",
-                r.boundary_accuracy ? ("  boundary " + std::to_string(*r.boundary_accuracy)).c_str() : "");
-}
 
 LTLKIT_COMMAND(CommandDef{
     "train", "Train a recognizer (global, local-K, hybrid-K transformer or LSTM) on a language",
@@ -117,7 +107,7 @@ LTLKIT_COMMAND(CommandDef{
                                  fmt_duration(p.eta_seconds).c_str());
                 };
             auto r = take(neural::train_and_evaluate(dfa, c, a->out, sets, name, progress));
-            print_summary(r, a->out, a->json);
+            print_run_summary(r, a->out, a->json);
             return 0;
         };
     }});
