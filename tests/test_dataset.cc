@@ -18,21 +18,14 @@
 #include "automata/dataset.hh"
 #include "automata/io.hh"
 #include "automata/sampler.hh"
+#include "support/dfa_builders.hh"
 
 using namespace ltlkit::automata;
 namespace fs = std::filesystem;
 
 namespace {
 
-Dfa make_dfa(std::vector<std::string> alphabet, State initial, std::vector<std::uint8_t> accepting,
-             std::vector<State> delta) {
-    Dfa d;
-    d.alphabet = std::move(alphabet);
-    d.initial = initial;
-    d.accepting = std::move(accepting);
-    d.delta = std::move(delta);
-    return d;
-}
+using ltlkit::testing::make_dfa;
 
 // Σ*ab over {a, b}: states 0 (start), 1 (after a), 2 (after ab).
 Dfa contains_suffix_ab() { return make_dfa({"a", "b"}, 0, {0, 0, 1}, {1, 0, 1, 2, 1, 0}); }

@@ -10,20 +10,13 @@
 #include "automata/dfa.hh"
 #include "automata/random.hh"
 #include "automata/sampler.hh"
+#include "support/dfa_builders.hh"
 
 using namespace ltlkit::automata;
 
 namespace {
 
-Dfa make_dfa(std::vector<std::string> alphabet, State initial, std::vector<std::uint8_t> accepting,
-             std::vector<State> delta) {
-    Dfa d;
-    d.alphabet = std::move(alphabet);
-    d.initial = initial;
-    d.accepting = std::move(accepting);
-    d.delta = std::move(delta);
-    return d;
-}
+using ltlkit::testing::make_dfa;
 
 // Σ*a over {a, b, ...k symbols}: state 1 after an a.
 Dfa ends_with_a(std::size_t k) {
