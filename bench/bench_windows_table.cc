@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -22,18 +21,8 @@ using namespace ltlkit::automata::algebra;
 
 namespace {
 
-std::string cert_json(const Certificate& c, const Dfa& d) {
-    nlohmann::json j = nlohmann::json::parse(to_json(d));
-    nlohmann::json o = {{"dfa", j}, {"class", c.class_id}, {"member", c.member}, {"kind", c.kind}, {"fact", c.fact}};
-    if (c.formula) o["formula"] = *c.formula;
-    if (c.family)
-        o["family"] = {{"x", format_word(d.alphabet, c.family->x)},
-                       {"p", format_word(d.alphabet, c.family->p)},
-                       {"y", format_word(d.alphabet, c.family->y)},
-                       {"z", format_word(d.alphabet, c.family->z)},
-                       {"r_min", c.family->r_min}};
-    return o.dump();
-}
+// The certificate exactly as `classify --certificates` writes it (SPEC §6).
+std::string cert_json(const Certificate& c, const Dfa& d) { return certificate_to_json(c, d); }
 
 std::string describe(const Dfa& d) {
     std::string s = "δ=";
