@@ -9,6 +9,7 @@
 #include "automata/algorithms.hh"
 #include "automata/io.hh"
 #include "automata/random.hh"
+#include "support/dfa_builders.hh"
 
 using namespace ltlkit;
 using namespace ltlkit::automata;
@@ -16,18 +17,7 @@ using namespace ltlkit::automata::algebra;
 
 namespace {
 
-Dfa random_dfa(Rng& rng, std::size_t n, std::size_t k) {
-    Dfa d;
-    for (std::size_t a = 0; a < k; ++a) d.alphabet.push_back(std::string(1, char('a' + a)));
-    d.accepting.resize(n);
-    for (auto& x : d.accepting) x = std::uint8_t(rng.below(2));
-    d.delta.resize(n * k);
-    const bool ordered = rng.below(2) == 0;
-    for (std::size_t q = 0; q < n; ++q)
-        for (std::size_t a = 0; a < k; ++a)
-            d.delta[q * k + a] = ordered ? State(q + rng.below(n - q)) : State(rng.below(n));
-    return d;
-}
+using ltlkit::testing::random_shaped_dfa;
 
 bool holds(const std::string& json, std::string* why = nullptr) {
     auto r = check_certificate_json(json, why);
@@ -44,7 +34,7 @@ TEST_CASE("Every certificate emitted on random minimal DFAs re-verifies", "[cert
     o.window_budget = 3'000;  // the windows search is helper G's; keep this test about certificates
     std::map<std::string, std::size_t> kinds;
     for (int iter = 0; iter < 120; ++iter) {
-        Dfa d = minimize(random_dfa(rng, 2 + rng.below(5), 2 + rng.below(2)));
+        Dfa d = minimize(random_shaped_dfa(rng, 2 + rng.below(5), 2 + rng.below(2)));
         o.max_k = iter % 6 == 0 ? 2 : 1;  // the windows (helper G's search) on a sixth of them
         auto c = classify(d, o);
         REQUIRE(c.ok());
@@ -74,7 +64,7 @@ TEST_CASE("Tampered certificates are rejected", "[certificates]") {
     o.max_elements = 20'000;
     std::size_t tampered = 0;
     for (int iter = 0; iter < 80; ++iter) {
-        Dfa d = minimize(random_dfa(rng, 3 + rng.below(4), 2));
+        Dfa d = minimize(random_shaped_dfa(rng, 3 + rng.below(4), 2));
         auto c = classify(d, o);
         REQUIRE(c.ok());
         Dfa e = d;

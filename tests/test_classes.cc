@@ -13,6 +13,7 @@
 #include "automata/io.hh"
 #include "automata/monitor.hh"
 #include "automata/random.hh"
+#include "support/dfa_builders.hh"
 #include "ltl/fragment.hh"
 #include "ltl/parser.hh"
 
@@ -22,29 +23,7 @@ using namespace ltlkit::automata::algebra;
 
 namespace {
 
-// Random complete DFAs of several shapes, so that every class has members: uniform, partially
-// ordered (transitions never go to a smaller state), mostly self-loops, and shift-register-like
-// (definite-looking) ones.
-Dfa random_shaped_dfa(Rng& rng, std::size_t n, std::size_t k) {
-    Dfa d;
-    for (std::size_t a = 0; a < k; ++a) d.alphabet.push_back(std::string(1, char('a' + a)));
-    d.accepting.resize(n);
-    for (auto& x : d.accepting) x = std::uint8_t(rng.below(2));
-    d.delta.resize(n * k);
-    const auto shape = rng.below(4);
-    for (std::size_t q = 0; q < n; ++q)
-        for (std::size_t a = 0; a < k; ++a) {
-            State t;
-            switch (shape) {
-                case 0: t = State(rng.below(n)); break;
-                case 1: t = State(q + rng.below(n - q)); break;
-                case 2: t = rng.below(3) == 0 ? State(rng.below(n)) : State(q); break;
-                default: t = State((q * k + a + rng.below(2)) % n); break;
-            }
-            d.delta[q * k + a] = t;
-        }
-    return d;
-}
+using ltlkit::testing::random_shaped_dfa;
 
 std::vector<Dfa> random_minimal_dfas(std::uint64_t seed, std::size_t count) {
     Rng rng(seed);
