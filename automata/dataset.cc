@@ -389,7 +389,7 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
 
     // --- counts
     const std::size_t max_len = std::max(o.train.hi, o.test.hi);
-    auto sampler_r = Sampler::create(dfa, max_len, o.max_table_bytes);
+    auto sampler_r = Sampler::create(dfa, max_len, o.max_table_cells);
     if (!sampler_r.ok()) return sampler_r.error();
     const Sampler& sampler = *sampler_r;
 

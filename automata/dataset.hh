@@ -74,7 +74,7 @@ struct DatasetOptions {
     std::string language_text;
     std::string extra_meta_json = "{}";  // merged into meta.json under "extra" (e.g. predictions)
 
-    std::size_t max_table_bytes = std::size_t{2} << 30;  // sampler tables (exit 3 above)
+    std::size_t max_table_cells = 0;  // sampler tables (exit 3 above; 0: --max-table-cells default)
     // Called now and then with (symbols done, symbols planned); may be empty.
     std::function<void(std::uint64_t, std::uint64_t)> progress;
 };

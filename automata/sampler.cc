@@ -18,7 +18,9 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <mutex>
 
@@ -79,10 +81,45 @@ Sampler::Sampler(Sampler&&) noexcept = default;
 Sampler& Sampler::operator=(Sampler&&) noexcept = default;
 Sampler::~Sampler() = default;
 
-Result<Sampler> Sampler::create(const Dfa& d, std::size_t max_length, std::size_t max_table_bytes) {
+namespace {
+std::atomic<std::size_t> g_max_table_cells{kDefaultMaxTableCells};
+
+std::string short_number(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, x < 1e6 ? "%.0f" : "%.3g", x);
+    return buf;
+}
+}  // namespace
+
+std::size_t default_max_table_cells() { return g_max_table_cells.load(); }
+void set_default_max_table_cells(std::size_t cells) { g_max_table_cells.store(cells); }
+
+double Sampler::table_cells(const Dfa& d, std::size_t max_length) {
+    const double L = static_cast<double>(max_length) + 1, S = static_cast<double>(d.num_states()),
+                 K = static_cast<double>(std::max<std::size_t>(d.num_symbols(), 1));
+    const double words_per_count = std::log2(K) / 64;  // 64-bit limbs per symbol of length
+    const double sampling = 2 * L * S * K;              // cumulative distributions (doubles)
+    const double alive = 2 * L * S / 8;                 // one byte per (label, length, state)
+    const double exact = L * L * words_per_count + 2 * S * L * words_per_count + 2 * L;
+    return sampling + alive + exact;
+}
+
+Result<bool> Sampler::check_table_cells(const Dfa& d, std::size_t max_length, std::size_t max_cells) {
+    const double cells = table_cells(d, max_length);
+    if (cells <= static_cast<double>(max_cells)) return true;
+    return limit_error("the count tables would need " + short_number(cells) + " cells (2 labels × " +
+                       std::to_string(max_length + 1) + " lengths × " + std::to_string(d.num_states()) +
+                       " states × " + std::to_string(d.num_symbols()) + " symbols, plus exact counts) > " +
+                       "--max-table-cells " + std::to_string(max_cells) +
+                       "; raise --max-table-cells or lower the maximum length");
+}
+
+Result<Sampler> Sampler::create(const Dfa& d, std::size_t max_length, std::size_t max_table_cells) {
     auto valid = d.validate();
     if (!valid.ok()) return valid.error();
     if (d.num_symbols() == 0) return make_error("cannot sample words over an empty alphabet");
+    auto fits = check_table_cells(d, max_length, max_table_cells ? max_table_cells : default_max_table_cells());
+    if (!fits.ok()) return fits.error();
     auto impl = std::make_unique<Impl>();
     impl->dfa = d;
     impl->N = max_length;
@@ -90,13 +127,6 @@ Result<Sampler> Sampler::create(const Dfa& d, std::size_t max_length, std::size_
     impl->K = d.num_symbols();
     const std::size_t N = max_length, S = impl->S, K = impl->K;
     const double rows = 2.0 * static_cast<double>(N + 1) * static_cast<double>(S);
-    const double bytes = rows * (static_cast<double>(K) * sizeof(double) + 1.0);
-    if (bytes > static_cast<double>(max_table_bytes))
-        return limit_error("sampling tables for " + std::to_string(S) + " states, " + std::to_string(K) +
-                           " symbols and lengths up to " + std::to_string(N) + " need " +
-                           std::to_string(static_cast<std::uint64_t>(bytes / (1 << 20))) +
-                           " MiB, over the limit of " + std::to_string(max_table_bytes >> 20) +
-                           " MiB (raise max_table_bytes or lower the maximum length)");
     impl->cum.assign(static_cast<std::size_t>(rows) * K, 0.0);
     impl->alive.assign(static_cast<std::size_t>(rows), 0);
 

@@ -12,12 +12,25 @@
 
 namespace ltlkit::automata {
 
+// Default of --max-table-cells: 8-byte cells of the count tables (about 2 GB).
+inline constexpr std::size_t kDefaultMaxTableCells = 250'000'000;
+// The limit create() applies when it is given none: kDefaultMaxTableCells until a command's
+// --max-table-cells sets it for the process (train, eval and verify build samplers deep inside).
+std::size_t default_max_table_cells();
+void set_default_max_table_cells(std::size_t cells);
+
 class Sampler {
 public:
-    // Count tables for lengths 0..max_length. Fails (with the option to raise) when the tables
-    // would exceed max_table_bytes.
-    static Result<Sampler> create(const Dfa& d, std::size_t max_length,
-                                  std::size_t max_table_bytes = std::size_t{2} << 30);
+    // 8-byte cells the tables for lengths 0..max_length need: the sampling table (2 labels ×
+    // (max_length + 1) lengths × states × symbols), the liveness bits and the exact counts (big
+    // integers, for meta.json).
+    static double table_cells(const Dfa& d, std::size_t max_length);
+    // A limit error naming --max-table-cells when table_cells(d, max_length) > max_cells.
+    static Result<bool> check_table_cells(const Dfa& d, std::size_t max_length, std::size_t max_cells);
+
+    // Count tables for lengths 0..max_length. Fails (exit 3, naming --max-table-cells) when they
+    // would exceed max_table_cells cells (0: default_max_table_cells()).
+    static Result<Sampler> create(const Dfa& d, std::size_t max_length, std::size_t max_table_cells = 0);
 
     const Dfa& dfa() const;
     std::size_t max_length() const;
