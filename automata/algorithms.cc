@@ -248,7 +248,7 @@ Result<Dfa> with_alphabet(const Dfa& d, const std::vector<std::string>& alphabet
     return out;
 }
 
-std::optional<Word> distinguishing_word(const Dfa& a, const Dfa& b_in) {
+std::optional<Word> distinguishing_word(const Dfa& a, const Dfa& b_in, std::size_t max_pairs, bool* over_limit) {
     // Common alphabet: a's order, then b's extra symbols (a precondition violation, handled anyway).
     std::vector<std::string> alphabet = a.alphabet;
     for (const auto& s : b_in.alphabet)
@@ -290,6 +290,10 @@ std::optional<Word> distinguishing_word(const Dfa& a, const Dfa& b_in) {
             auto [it, fresh] = seen.try_emplace(key, static_cast<std::uint32_t>(pairs.size()));
             if (!fresh) continue;
             pairs.push_back(key);
+            if (pairs.size() > max_pairs) {
+                if (over_limit) *over_limit = true;
+                return std::nullopt;
+            }
             parent.push_back(head);
             via.push_back(static_cast<Symbol>(s));
             if (differ(key)) return word_to(it->second);

@@ -2,6 +2,7 @@
 // equivalence. Free functions over the Dfa data type (after Mata's nfa/algorithms.hh).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 
@@ -29,7 +30,10 @@ Dfa product(const Dfa& a, const Dfa& b, const std::function<bool(bool, bool)>& c
 
 // Shortest (then lexicographically least by symbol index) word on which a and b differ, or
 // nullopt when they are equivalent. Alphabets must be equal as sets; b is re-indexed to a's order.
-std::optional<Word> distinguishing_word(const Dfa& a, const Dfa& b);
+// The search stops, returning nullopt with *over_limit = true, once it has built more than
+// max_pairs pairs of states (`equiv --max-states`).
+std::optional<Word> distinguishing_word(const Dfa& a, const Dfa& b, std::size_t max_pairs = SIZE_MAX,
+                                        bool* over_limit = nullptr);
 
 // Same DFA over another order (or superset) of the alphabet: symbols missing from d go to a fresh
 // rejecting sink. Every symbol of d must be in the new alphabet.

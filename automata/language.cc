@@ -103,7 +103,8 @@ Result<Language> load_language(const LanguageSpec& spec) {
             }
             if (dfa.num_states() > spec.max_states)
                 return limit_error(path.string() + ": the DFA has " + std::to_string(dfa.num_states()) +
-                                   " states, more than --max-states " + std::to_string(spec.max_states));
+                                   " states, more than --max-states " + std::to_string(spec.max_states) +
+                                   "; raise --max-states to load it");
             lang.dfa = spec.minimize ? minimize(dfa) : canonical(dfa);
             return lang;
         }

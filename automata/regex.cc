@@ -555,8 +555,8 @@ Result<Dfa> compile_regex(const std::string& regex, const std::vector<std::strin
             auto [it, fresh] = state_of.emplace(dr, static_cast<State>(queue.size()));
             if (fresh) {
                 if (queue.size() >= max_states)
-                    return limit_error("the regular expression's derivative automaton exceeds --max-states (" +
-                                       std::to_string(max_states) + " states)");
+                    return limit_error("the derivative automaton of the regular expression has more than " +
+                                       std::to_string(max_states) + " states; raise --max-states to build it");
                 queue.push_back(dr);
                 d.accepting.push_back(terms.nullable(dr));
             }

@@ -86,7 +86,13 @@ Outcome compare(const std::string& a_text, const std::string& b_text, const Equi
         if (!lb) return o;
     }
     o.alphabet = la->dfa.alphabet;
-    o.word = automata::distinguishing_word(la->dfa, lb->dfa);
+    bool over = false;
+    o.word = automata::distinguishing_word(la->dfa, lb->dfa, args.max_states, &over);
+    if (over) {
+        *error = limit_error("comparing A and B builds more than " + std::to_string(args.max_states) +
+                             " pairs of states; raise --max-states to compare them");
+        return o;
+    }
     if (o.word) o.a_accepts = la->dfa.accepts(*o.word);
     return o;
 }
@@ -104,7 +110,9 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("B", a->b, "Second language, same forms");
         app.add_option("--alphabet", a->alphabet,
                        "Alphabet for both sides (default: the union of both sides' symbols)");
-        app.add_option("--max-states", a->max_states, "Stop when a construction exceeds this many states (default 1000000)");
+        app.add_option("--max-states", a->max_states,
+                       "Stop when an automaton, or the pairs of states compared in the product of A and B, "
+                       "exceed this many (default 1000000)");
         app.add_option("--input", a->input,
                        "Read pairs from FILE ('-' = stdin), one 'A<TAB>B' per line; exit 1 if any pair differs");
         app.add_flag("--json", a->json,
