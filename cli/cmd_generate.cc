@@ -3,6 +3,7 @@
 // witness families for every architecture predicted to fail (SPEC §7).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +12,7 @@
 
 #include "automata/algebra/classify.hh"
 #include "automata/dataset.hh"
+#include "automata/sampler.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
 
@@ -18,6 +20,8 @@ namespace ltlkit::cli {
 namespace {
 
 using namespace automata;
+
+constexpr std::size_t kDefaultMaxDatasetBytes = std::size_t{8} << 30;  // --max-dataset-bytes: 8 GiB
 
 struct GenerateArgs {
     LanguageArgs lang;
@@ -32,6 +36,7 @@ struct GenerateArgs {
     std::string format = "tsv";
     unsigned max_k = 4;
     std::size_t max_elements = 1'000'000;
+    std::size_t max_dataset_bytes = kDefaultMaxDatasetBytes;
     bool no_adversarial = false;
     bool force = false;
     bool progress = false;
@@ -113,8 +118,33 @@ void print_progress(const std::string& name, std::uint64_t done, std::uint64_t t
     std::fflush(stderr);
 }
 
-int generate_one(const LanguageSpec& spec, const std::string& dir, const GenerateArgs& a, const DatasetOptions& base) {
-    Language L = take(load_language(spec));
+// Bytes the dataset of `dfa` will take on disk, estimated from the arguments alone (before anything
+// is sampled or written): every split's words at every length of its range, each word as its
+// symbols plus a generous per-line overhead (label, pair id, JSON keys); adversarial sets counted
+// for every architecture that could be predicted to fail.
+double planned_dataset_bytes(const Dfa& dfa, const DatasetOptions& o, const GenerateArgs& a) {
+    std::size_t widest = 1;
+    for (const auto& s : dfa.alphabet) widest = std::max(widest, s.size());
+    const double per_symbol = widest == 1 && o.format != DatasetFormat::Flare ? 1.0 : static_cast<double>(widest) + 1;
+    constexpr double kLineOverhead = 32;
+    // Σ over lengths n in r of (n symbols + overhead), per word.
+    auto per_word_sum = [&](const LengthRange& r) {
+        const double lo = static_cast<double>(r.lo), hi = static_cast<double>(r.hi), count = hi - lo + 1;
+        return per_symbol * (lo + hi) * count / 2 + kLineOverhead * count;
+    };
+    double bytes = 2 * static_cast<double>(o.per_length) * per_word_sum(o.train);  // train, validation
+    bytes += static_cast<double>(o.per_length) * per_word_sum(o.test);
+    bytes += 2 * static_cast<double>(o.boundary_per_length) * per_word_sum(o.test);
+    if (!a.no_adversarial) {
+        const double archs = 1 + 2.0 * a.max_k;
+        bytes += archs * 2 * static_cast<double>(o.adversarial_per_family) *
+                 (per_symbol * static_cast<double>(o.test.hi) + kLineOverhead);
+    }
+    return bytes;
+}
+
+int generate_one(const Language& L, const std::string& dir, const GenerateArgs& a, const DatasetOptions& base) {
+    const LanguageSpec& spec = L.spec;
     DatasetOptions o = base;
     o.language_name = spec.name;
     o.language_kind = kind_name(spec.kind);
@@ -155,6 +185,10 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--max-k", a->max_k, "Architectures local-1..K and hybrid-1..K for the adversarial sets (default 4)")
             ->check(CLI::Range(1u, 64u));
         app.add_option("--max-elements", a->max_elements, "Semigroup limit of the classifier (default 1000000)");
+        app.add_option("--max-dataset-bytes", a->max_dataset_bytes,
+                       "Refuse (before writing anything) when the planned dataset would exceed this many "
+                       "bytes (default " + std::to_string(kDefaultMaxDatasetBytes) + ", 8 GiB)");
+        add_table_cells_option(app);
         app.add_flag("--no-adversarial", a->no_adversarial, "Skip the classifier and the adversarial sets");
         app.add_flag("--force", a->force, "Write into a non-empty DIR holding something else");
         app.add_flag("--progress", a->progress, "Progress bar on stderr even when it is not a terminal");
@@ -174,15 +208,43 @@ LTLKIT_COMMAND(CommandDef{
             o.adversarial_per_family = a->adversarial_per_family;
             o.seed = a->seed;
             o.force = a->force;
-            if (a->suite.empty()) return generate_one(language_spec(a->lang), a->out, *a, o);
-            if (!a->lang.formula.empty() || !a->lang.regex.empty() || !a->lang.dfa_file.empty())
-                fail("give either a language or --suite, not both");
-            auto specs = take(read_suite(a->suite));
-            for (const auto& spec : specs) {
-                if (spec.name.empty() || spec.name.find('/') != std::string::npos || spec.name == "." || spec.name == "..")
-                    fail(a->suite + ": language name '" + spec.name + "' cannot be a folder name");
-                generate_one(spec, (std::filesystem::path(a->out) / spec.name).string(), *a, o);
+            std::vector<LanguageSpec> specs;
+            std::vector<std::string> dirs;
+            if (a->suite.empty()) {
+                specs.push_back(language_spec(a->lang));
+                dirs.push_back(a->out);
+            } else {
+                if (!a->lang.formula.empty() || !a->lang.regex.empty() || !a->lang.dfa_file.empty())
+                    fail("give either a language or --suite, not both");
+                specs = take(read_suite(a->suite));
+                for (auto& spec : specs) {
+                    if (spec.name.empty() || spec.name.find('/') != std::string::npos || spec.name == "." || spec.name == "..")
+                        fail(a->suite + ": language name '" + spec.name + "' cannot be a folder name");
+                    spec.max_states = a->lang.max_states;
+                    dirs.push_back((std::filesystem::path(a->out) / spec.name).string());
+                }
             }
+            // Every language and every limit is checked before anything is written.
+            std::vector<Language> languages;
+            double bytes = 0;
+            const std::size_t max_length = std::max(o.train.hi, o.test.hi);
+            for (const auto& spec : specs) {
+                languages.push_back(take(load_language(spec)));
+                bytes += planned_dataset_bytes(languages.back().dfa, o, *a);
+                if (bytes > static_cast<double>(a->max_dataset_bytes)) {
+                    char text[32];
+                    std::snprintf(text, sizeof text, "%.3g", bytes);
+                    fail(limit_error(std::string("the planned dataset") + (specs.size() > 1 ? "s" : "") +
+                                     " would take about " + text + " bytes (--per-length " + std::to_string(o.per_length) +
+                                     " and --boundary-per-length " + std::to_string(o.boundary_per_length) +
+                                     " over lengths " + to_string(o.train) + " and " + to_string(o.test) +
+                                     ") > --max-dataset-bytes " +
+                                     std::to_string(a->max_dataset_bytes) +
+                                     "; raise --max-dataset-bytes or lower these"));
+                }
+                take(Sampler::check_table_cells(languages.back().dfa, max_length, default_max_table_cells()));
+            }
+            for (std::size_t i = 0; i < languages.size(); ++i) generate_one(languages[i], dirs[i], *a, o);
             return 0;
         };
     }});

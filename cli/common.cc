@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "automata/dfa.hh"
+#include "automata/sampler.hh"
 #include "cli/command.hh"
 
 namespace ltlkit::cli {
@@ -16,6 +17,13 @@ void add_language_options(CLI::App& app, LanguageArgs& args, bool positional_for
     app.add_option("--alphabet", args.alphabet, "Alphabet, comma-separated, in this order (a,b,c)");
     app.add_option("--max-states", args.max_states,
                    "Stop when a construction exceeds this many states (default 1000000)");
+}
+
+void add_table_cells_option(CLI::App& app) {
+    app.add_option_function<std::size_t>(
+        "--max-table-cells", [](const std::size_t& cells) { automata::set_default_max_table_cells(cells); },
+        "Stop when the sampler's count tables (2 labels x lengths x states x symbols) exceed this many "
+        "8-byte cells (default " + std::to_string(automata::kDefaultMaxTableCells) + ")");
 }
 
 automata::LanguageSpec language_spec(const LanguageArgs& args) {

@@ -23,6 +23,10 @@ struct LanguageArgs {
 // --max-states.
 void add_language_options(CLI::App& app, LanguageArgs& args, bool positional_formula = true);
 
+// --max-table-cells N: the limit of the uniform sampler's count tables, for the whole process
+// (automata::set_default_max_table_cells; exit 3 above it).
+void add_table_cells_option(CLI::App& app);
+
 // Exactly one of FORMULA / --regex / --dfa must be given (else exit 2 with a clear message).
 automata::LanguageSpec language_spec(const LanguageArgs& args);
 automata::Language load_language_or_fail(const LanguageArgs& args);
