@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 
+#include "automata/algebra/depth_probe.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
 #include "automata/io.hh"
@@ -276,4 +277,123 @@ TEST_CASE("The window certificate checker rejects tampered certificates and malf
     CHECK(!check_window_certificate("{not json", &why).ok());
     CHECK(!check_window_certificate(R"({"class": "local_k:2"})", &why).ok());
     CHECK(!check_window_certificate(cert_json(c, d).replace(cert_json(c, d).find("local_k:2"), 9, "local_k:1"), &why).ok());
+}
+
+// --- the bounded-depth probe (depth_probe.hh): an exact computation of "do the depth-d EOS types
+// determine membership", compared with the direct per-word types, with the formula search (a
+// "yes" formula of depth D means no conflict at depth D) and with the folded-graph "no"s (never
+// separated at any depth).
+
+TEST_CASE("Depth probe: conflicts re-verify on the words, formulas of depth D separate at depth D, Σ*a never separates",
+          "[windows]") {
+    // Σ*a (LC26): a conflict at every depth, for both fragments, and the pair checks out directly.
+    Dfa ya = dfa_of("Y a");
+    for (unsigned k = 2; k <= 3; ++k)
+        for (bool hybrid : {false, true})
+            for (unsigned depth = 1; depth <= 4; ++depth) {
+                DepthProbe pr = probe_depth(ya, k, hybrid, depth, 60'000);
+                INFO("k = " << k << (hybrid ? " hybrid" : " local") << " depth " << depth);
+                if (pr.status == DepthProbe::Status::Limit) continue;
+                REQUIRE(pr.status == DepthProbe::Status::Conflict);
+                CHECK(ya.accepts(pr.accepted));
+                CHECK(!ya.accepts(pr.rejected));
+                CHECK(eos_depth_types_equal(pr.accepted, pr.rejected, k, hybrid, depth));
+            }
+    // Random formulas of the fragments: their depth separates, and conflicts below it re-verify.
+    std::mt19937_64 rng(91);
+    int separated = 0;
+    for (unsigned k = 2; k <= 3; ++k)
+        for (bool hybrid : {false, true}) {
+            ltl::Fragment fr{hybrid ? ltl::FragmentKind::PYLeqK : ltl::FragmentKind::YLeqK, k};
+            for (int i = 0; i < 10; ++i) {
+                ltl::Formula f = testing::random_formula(rng, fr, AB, 3);
+                auto c = compile(f, AB);
+                REQUIRE(c.ok());
+                Dfa d = minimize(*c);
+                const auto D = static_cast<unsigned>(ltl::temporal_depth(f));
+                INFO(ltl::to_string(f) << " k = " << k << (hybrid ? " hybrid" : " local") << " depth " << D);
+                DepthProbe pr = probe_depth(d, k, hybrid, D, 100'000);
+                CHECK(pr.status != DepthProbe::Status::Conflict);
+                separated += pr.status == DepthProbe::Status::Separates;
+                if (D >= 1) {
+                    DepthProbe below = probe_depth(d, k, hybrid, D - 1, 100'000);
+                    if (below.status == DepthProbe::Status::Conflict) {
+                        CHECK(d.accepts(below.accepted) != d.accepts(below.rejected));
+                        CHECK(eos_depth_types_equal(below.accepted, below.rejected, k, hybrid, D - 1));
+                    }
+                }
+            }
+        }
+    CHECK(separated >= 30);
+}
+
+TEST_CASE("Depth probe vs the window decisions on random DFAs: a yes of depth D never conflicts at D, a no never separates",
+          "[windows]") {
+    std::mt19937_64 rng(2026);
+    std::size_t compared = 0;
+    for (int trial = 0; trial < 120 && compared < 40; ++trial) {
+        Dfa d = random_dfa(rng, 2 + trial % 3, 2);
+        const bool def = definite_by_pair_graph(d);
+        if (!locally_r_trivial_by_pair_graph(d)) continue;
+        INFO(to_json(d));
+        for (unsigned k = 2; k <= 3; ++k)
+            for (bool hybrid : {false, true}) {
+                if (!hybrid && !def) continue;
+                WindowDecision w = hybrid ? decide_hybrid_k(d, k) : decide_local_k(d, k);
+                INFO(w.certificate.class_id << " " << to_string(w.answer) << ": " << w.certificate.fact);
+                if (w.answer == Answer::Yes && w.certificate.formula) {
+                    auto g = ltl::parse_formula(*w.certificate.formula);
+                    REQUIRE(g.ok());
+                    const auto D = static_cast<unsigned>(ltl::temporal_depth(*g));
+                    DepthProbe pr = probe_depth(d, k, hybrid, D, 60'000);
+                    CHECK(pr.status != DepthProbe::Status::Conflict);
+                    ++compared;
+                }
+                if (w.answer == Answer::No)
+                    for (unsigned depth = 1; depth <= 3; ++depth) {
+                        DepthProbe pr = probe_depth(d, k, hybrid, depth, 60'000);
+                        CHECK(pr.status != DepthProbe::Status::Separates);
+                        if (pr.status == DepthProbe::Status::Conflict)
+                            CHECK(eos_depth_types_equal(pr.accepted, pr.rejected, k, hybrid, depth));
+                        ++compared;
+                    }
+            }
+    }
+    CHECK(compared >= 40);
+}
+
+TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the depth bound and the exploration", "[windows]") {
+    // δ = 12,11,31,00, F = {1}: "the word leaves (ba(a|b))*" (docs/WINDOWS.md §6), hybrid_k:2.
+    Dfa d;
+    d.alphabet = AB;
+    d.initial = 0;
+    d.accepting = {0, 1, 0, 0};
+    d.delta = {1, 2, 1, 1, 3, 1, 0, 0};
+    Certificate u;
+    u.class_id = "hybrid_k:2";
+    u.member = false;
+    u.kind = "search_exhausted";
+    u.pairs = {{*parse_word(AB, "baababa"), *parse_word(AB, "baabab")}};
+    u.extra_json = R"({"k": 2, "depth_lower_bound": 2})";
+    CHECK(reverifies(u, d));
+    u.extra_json = R"({"k": 2, "depth_lower_bound": 3})";  // the depth-3 types of this pair differ
+    CHECK(!reverifies(u, d));
+    u.extra_json = R"({"k": 2, "depth_lower_bound": 2})";
+    u.pairs = {{*parse_word(AB, "baabab"), *parse_word(AB, "baababa")}};  // not [accepted, rejected]
+    CHECK(!reverifies(u, d));
+    u.extra_json = R"({"k": 2})";  // no bound: nothing to re-verify
+    CHECK(!reverifies(u, d));
+    // A "yes" by exhaustive exploration: Y<=2 (a & Y<=2 b) has depth 2, so depth 2 separates and 1 does not.
+    Dfa e = dfa_of("Y<=2 (a & Y<=2 b)");
+    Certificate y;
+    y.class_id = "local_k:2";
+    y.member = true;
+    y.kind = "depth_types";
+    y.extra_json = R"({"k": 2, "depth": 2})";
+    CHECK(reverifies(y, e));
+    y.extra_json = R"({"k": 2, "depth": 1})";
+    CHECK(!reverifies(y, e));
+    y.extra_json = R"({"k": 2})";
+    std::string why;
+    CHECK(!check_window_certificate(cert_json(y, e), &why).ok());
 }

@@ -19,6 +19,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "automata/algebra/classes.hh"
+#include "automata/algebra/depth_probe.hh"
 #include "automata/algorithms.hh"
 #include "automata/io.hh"
 #include "automata/monitor.hh"
@@ -562,6 +564,27 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     Certificate& c = d.certificate;
     c.class_id = class_id(hybrid, k);
     const std::string frag = fragment_name(hybrid, k);
+    // An R-trivial language is in LTL[P] ⊆ LTL[P,Y<=k]: LC25 Lemma C.1's formula, compiled back.
+    if (hybrid) {
+        if (auto f = partially_ordered_formula(minimal)) {
+            auto ok = formula_defines(*f, minimal, nullptr);
+            if (ok && *ok) {
+                d.answer = Answer::Yes;
+                c.member = true;
+                c.kind = "formula";
+                std::size_t size = ltl::tree_size(*f);
+                c.fact = "R-trivial (partially ordered minimal DFA), so LC25 Lemma C.1 gives an LTL[P] formula (tree size " +
+                         std::to_string(size) + "), which lies in " + frag + "; compiled back";
+                if (size <= options.max_formula_size)
+                    c.formula = ltl::to_string(*f);
+                else
+                    c.formula_omitted = "formula tree size " + std::to_string(size) + " exceeds the cap " +
+                                        std::to_string(options.max_formula_size);
+                c.extra_json = nlohmann::json({{"k", k}, {"formula_size", size}}).dump();
+                return d;
+            }
+        }
+    }
     std::size_t steps = 0;
     bool exhausted = false;
     auto fam = search_family(minimal, k, hybrid, options, &steps, &exhausted);
@@ -614,6 +637,35 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
         c.extra_json = extra.dump();
         return d;
     }
+    // Neither certificate was found: probe the depth-d EOS types exactly (depth_probe.hh). A
+    // conflict at depth d proves that no defining formula has depth <= d; separation at depth d
+    // proves membership (the type exploration is the certificate, re-run by the checker).
+    std::size_t probe_states = 0;
+    unsigned lower = 0;
+    DepthProbe witness;
+    for (unsigned depth = 1; depth <= options.probe_depth; ++depth) {
+        DepthProbe pr = probe_depth(minimal, k, hybrid, depth, options.probe_states);
+        probe_states += pr.states;
+        if (pr.status == DepthProbe::Status::Conflict) {
+            lower = depth;
+            witness = std::move(pr);
+            continue;
+        }
+        if (pr.status == DepthProbe::Status::Separates) {
+            d.answer = Answer::Yes;
+            c.member = true;
+            c.kind = "depth_types";
+            c.fact = "the depth-" + std::to_string(depth) + " EOS types of " + frag +
+                     " determine membership on every word (exhaustive exploration of " + std::to_string(pr.states) +
+                     " product states, " + std::to_string(pr.eos_types) +
+                     " EOS types), so a formula of depth " + std::to_string(depth) + " defines the language";
+            c.formula_omitted = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
+                                " types is not printed; check-certificate re-runs the exploration";
+            c.extra_json = nlohmann::json({{"k", k}, {"depth", depth}, {"probe_states", pr.states}}).dump();
+            return d;
+        }
+        break;  // state limit
+    }
     NoSearchBounds b = no_bounds(minimal.num_symbols(), k, hybrid, options);
     d.answer = Answer::Unknown;
     c.member = false;
@@ -624,7 +676,14 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
        << " formula among " << rep.pool << " distinct behaviours up to size " << rep.max_size << " on "
        << rep.sample_words << " sample words in " << rep.rounds << " rounds"
        << (rep.failure.empty() ? "" : " (" + rep.failure + ")") << "; " << steps << " search steps";
+    if (lower > 0)
+        os << "; no defining formula has depth <= " << lower << " (the depth-" << lower << " EOS types of '"
+           << format_word(minimal.alphabet, witness.accepted) << "' (accepted) and '"
+           << format_word(minimal.alphabet, witness.rejected) << "' (rejected) are equal)";
+    if (lower < options.probe_depth)
+        os << "; the depth-" << (lower + 1) << " probe stopped at " << options.probe_states << " product states";
     c.fact = os.str();
+    if (lower > 0) c.pairs.emplace_back(witness.accepted, witness.rejected);
     nlohmann::json extra = {{"k", k},
                             {"bounds",
                              {{"max_p", b.max_p},
@@ -632,7 +691,10 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                               {"max_x", b.max_x},
                               {"formula_pool", rep.pool},
                               {"formula_size", rep.max_size},
-                              {"search_budget", options.search_budget}}}};
+                              {"search_budget", options.search_budget},
+                              {"probe_depth", options.probe_depth},
+                              {"probe_states", options.probe_states}}}};
+    if (lower > 0) extra["depth_lower_bound"] = lower;
     c.extra_json = extra.dump();
     return d;
 }
@@ -806,6 +868,58 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
     if (!j.contains("member") || !j["member"].is_boolean()) return make_error("certificate needs a boolean \"member\"");
     bool member = j["member"];
     std::string kind = j.value("kind", "");
+    auto read_count = [&](const char* key, std::size_t hi) -> Result<std::size_t> {
+        if (!j.contains(key) || !j[key].is_number_unsigned() || j[key].get<std::size_t>() < 1 || j[key].get<std::size_t>() > hi)
+            return make_error(std::string("certificate needs \"") + key + "\" between 1 and " + std::to_string(hi));
+        return j[key].get<std::size_t>();
+    };
+    if (member && kind == "depth_types" && !j.contains("formula")) {
+        // Re-run the exhaustive exploration of the depth-d EOS types (depth_probe.hh).
+        auto depth = read_count("depth", 64);
+        if (!depth) return depth.error();
+        const std::size_t limit = 5'000'000;
+        DepthProbe pr = probe_depth(minimal, k, hybrid, static_cast<unsigned>(*depth), limit);
+        if (pr.status == DepthProbe::Status::Separates) {
+            say("the depth-" + std::to_string(*depth) + " EOS types of " + fragment_name(hybrid, k) +
+                " determine membership on every word (" + std::to_string(pr.states) + " product states explored)");
+            return true;
+        }
+        if (pr.status == DepthProbe::Status::Conflict)
+            say("the depth-" + std::to_string(*depth) + " EOS types of '" + format_word(minimal.alphabet, pr.accepted) +
+                "' (accepted) and '" + format_word(minimal.alphabet, pr.rejected) + "' (rejected) are equal");
+        else
+            say("the exploration exceeded " + std::to_string(limit) + " product states");
+        return false;
+    }
+    if (!member && kind == "search_exhausted") {
+        // "unknown": nothing is claimed but the depth lower bound, if any: an accepted and a rejected
+        // word whose depth-D EOS types are equal (recomputed on the words themselves).
+        if (!j.contains("depth_lower_bound")) {
+            say("an unknown answer without a depth lower bound claims nothing that can be re-verified");
+            return false;
+        }
+        auto depth = read_count("depth_lower_bound", 64);
+        if (!depth) return depth.error();
+        if (!j.contains("pairs") || !j["pairs"].is_array() || j["pairs"].empty() || !j["pairs"][0].is_array() ||
+            j["pairs"][0].size() != 2 || !j["pairs"][0][0].is_string() || !j["pairs"][0][1].is_string())
+            return make_error("a depth lower bound needs \"pairs\": [[accepted, rejected]]");
+        auto a = parse_word(minimal.alphabet, j["pairs"][0][0].get<std::string>());
+        if (!a) return a.error();
+        auto r = parse_word(minimal.alphabet, j["pairs"][0][1].get<std::string>());
+        if (!r) return r.error();
+        if (!minimal.accepts(*a) || minimal.accepts(*r)) {
+            say("the first pair is not [accepted, rejected]");
+            return false;
+        }
+        if (!eos_depth_types_equal(*a, *r, k, hybrid, static_cast<unsigned>(*depth))) {
+            say("the depth-" + std::to_string(*depth) + " EOS types of the pair differ");
+            return false;
+        }
+        say("the answer is unknown; its lower bound holds: the depth-" + std::to_string(*depth) +
+            " EOS types of an accepted and a rejected word are equal, so no " + fragment_name(hybrid, k) +
+            " formula of depth <= " + std::to_string(*depth) + " defines the language");
+        return true;
+    }
     if (member) {
         if (!j.contains("formula") || !j["formula"].is_string()) {
             say("a member certificate without a formula cannot be re-verified");

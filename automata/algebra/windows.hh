@@ -19,6 +19,10 @@ struct WindowOptions {
     std::size_t max_period = 0;  // |p|
     std::size_t max_tail = 0;    // |y|, |z|
     std::size_t max_prefix = 0;  // |x| (hybrid only; the local search uses x = ε)
+    // Bounded-depth probe (depth_probe.hh) when both searches fail: depths 1..probe_depth, each
+    // exploring at most probe_states product states.
+    unsigned probe_depth = 8;
+    std::size_t probe_states = 500'000;
 };
 
 struct WindowDecision {

@@ -1,0 +1,192 @@
+// Bounded-depth EOS types for LTL[Y<=k] / LTL[P,Y<=k] (see depth_probe.hh, docs/WINDOWS.md §5).
+#include "automata/algebra/depth_probe.hh"
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace ltlkit::automata::algebra {
+
+namespace {
+
+using Vec = std::vector<std::int32_t>;
+
+struct VecHash {
+    std::size_t operator()(const Vec& v) const noexcept {
+        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ v.size();
+        for (std::int32_t x : v) {
+            h ^= static_cast<std::uint32_t>(x) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+            h *= 0xff51afd7ed558ccdULL;
+        }
+        return static_cast<std::size_t>(h ^ (h >> 33));
+    }
+};
+
+// Interns signatures to dense ids.
+struct Interner {
+    std::unordered_map<Vec, std::int32_t, VecHash> ids;
+    std::int32_t operator()(const Vec& v) { return ids.emplace(v, static_cast<std::int32_t>(ids.size())).first->second; }
+};
+
+// Sets of type ids, interned, with memoized insertion.
+struct SetTable {
+    std::vector<Vec> sets{Vec{}};  // id 0 = empty set
+    Interner ids;
+    std::unordered_map<std::uint64_t, std::int32_t> add_memo;
+    SetTable() { ids(Vec{}); }
+    std::int32_t add(std::int32_t set, std::int32_t t) {
+        const std::uint64_t key = (std::uint64_t(std::uint32_t(set)) << 32) | std::uint32_t(t);
+        auto it = add_memo.find(key);
+        if (it != add_memo.end()) return it->second;
+        Vec s = sets[static_cast<std::size_t>(set)];
+        auto pos = std::lower_bound(s.begin(), s.end(), t);
+        if (pos == s.end() || *pos != t) s.insert(pos, t);
+        std::int32_t id = ids(s);
+        if (static_cast<std::size_t>(id) == sets.size()) sets.push_back(std::move(s));
+        add_memo.emplace(key, id);
+        return id;
+    }
+};
+
+// The type of a position at depth j >= 1 from its label, the depth-(j-1) types of its window (in
+// any order, duplicates allowed; -1 = no position) and the id of the set of depth-(j-1) types
+// strictly before it (-1 without the past modality).
+std::int32_t type_of(Interner& types, unsigned j, std::int32_t label, const std::int32_t* window, unsigned k,
+                     std::int32_t past_set) {
+    Vec sig;
+    sig.reserve(k + 4);
+    sig.push_back(static_cast<std::int32_t>(j));
+    sig.push_back(label);
+    sig.push_back(past_set);
+    const std::size_t first = sig.size();
+    for (unsigned i = 0; i < k; ++i)
+        if (window[i] >= 0) sig.push_back(window[i]);
+    std::sort(sig.begin() + static_cast<std::ptrdiff_t>(first), sig.end());
+    sig.erase(std::unique(sig.begin() + static_cast<std::ptrdiff_t>(first), sig.end()), sig.end());
+    return types(sig);
+}
+
+}  // namespace
+
+DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned depth, std::size_t max_states) {
+    DepthProbe out;
+    out.depth = depth;
+    const std::size_t sigma = dfa.num_symbols();
+    const auto eos_label = static_cast<std::int32_t>(sigma);
+    Interner types;
+    SetTable sets;
+    // State layout: [q, window(level 0..depth-1) k slots each (oldest first), past set id per level].
+    const std::size_t W = std::size_t(depth) * k, L = 1 + W + (with_past ? depth : 0);
+    std::unordered_map<Vec, std::int32_t, VecHash> index;
+    std::vector<Vec> states;
+    std::vector<std::pair<std::int32_t, std::int32_t>> parent;  // (state, symbol)
+    std::deque<std::int32_t> queue;
+    Vec init(L, -1);
+    init[0] = static_cast<std::int32_t>(dfa.initial);
+    if (with_past)
+        for (unsigned j = 0; j < depth; ++j) init[1 + W + j] = 0;
+    index.emplace(init, 0);
+    states.push_back(init);
+    parent.emplace_back(-1, -1);
+    queue.push_back(0);
+    std::unordered_map<std::int32_t, std::pair<bool, std::int32_t>> eos_seen;  // type -> (accepted, state)
+    auto word_of = [&](std::int32_t s) {
+        Word w;
+        while (parent[static_cast<std::size_t>(s)].first >= 0) {
+            w.push_back(static_cast<Symbol>(parent[static_cast<std::size_t>(s)].second));
+            s = parent[static_cast<std::size_t>(s)].first;
+        }
+        std::reverse(w.begin(), w.end());
+        return w;
+    };
+    std::vector<std::int32_t> fresh(depth);
+    while (!queue.empty()) {
+        const std::int32_t si = queue.front();
+        queue.pop_front();
+        const Vec st = states[static_cast<std::size_t>(si)];
+        // EOS type at depth `depth` (depth >= 1; depth 0 would be the EOS label alone).
+        std::int32_t eos =
+            depth == 0 ? eos_label
+                       : type_of(types, depth, eos_label, &st[1 + std::size_t(depth - 1) * k], k,
+                                 with_past ? st[1 + W + depth - 1] : -1);
+        const bool acc = dfa.accepting[static_cast<std::size_t>(st[0])] != 0;
+        auto [it, inserted] = eos_seen.emplace(eos, std::make_pair(acc, si));
+        if (!inserted && it->second.first != acc) {
+            out.status = DepthProbe::Status::Conflict;
+            Word a = word_of(it->second.second), b = word_of(si);
+            if (!it->second.first) std::swap(a, b);
+            out.accepted = std::move(a);
+            out.rejected = std::move(b);
+            out.states = states.size();
+            out.eos_types = eos_seen.size();
+            return out;
+        }
+        for (std::size_t c = 0; c < sigma; ++c) {
+            Vec nx(L);
+            nx[0] = static_cast<std::int32_t>(dfa.delta[static_cast<std::size_t>(st[0]) * sigma + c]);
+            // The new position's types, level by level (from the old windows and past sets).
+            for (unsigned j = 0; j < depth; ++j)
+                fresh[j] = j == 0 ? types(Vec{0, static_cast<std::int32_t>(c)})
+                                  : type_of(types, j, static_cast<std::int32_t>(c), &st[1 + std::size_t(j - 1) * k], k,
+                                            with_past ? st[1 + W + j - 1] : -1);
+            for (unsigned j = 0; j < depth; ++j) {
+                const std::size_t base = 1 + std::size_t(j) * k;
+                for (unsigned i = 0; i + 1 < k; ++i) nx[base + i] = st[base + i + 1];
+                nx[base + k - 1] = fresh[j];
+                if (with_past) nx[1 + W + j] = sets.add(st[1 + W + j], fresh[j]);
+            }
+            auto [jt, added] = index.emplace(nx, static_cast<std::int32_t>(states.size()));
+            if (!added) continue;
+            if (states.size() >= max_states) {
+                out.status = DepthProbe::Status::Limit;
+                out.states = states.size();
+                out.eos_types = eos_seen.size();
+                return out;
+            }
+            states.push_back(std::move(nx));
+            parent.emplace_back(si, static_cast<std::int32_t>(c));
+            queue.push_back(jt->second);
+        }
+    }
+    out.status = DepthProbe::Status::Separates;
+    out.states = states.size();
+    out.eos_types = eos_seen.size();
+    return out;
+}
+
+bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool with_past, unsigned depth) {
+    // Straight from the definition, level by level on each word; type ids are shared by both words
+    // through one table of (level, label, window types, past types) signatures (ordered sets).
+    std::map<std::vector<long>, long> ids;
+    auto intern = [&](std::vector<long> s) { return ids.emplace(std::move(s), long(ids.size())).first->second; };
+    auto eos_type = [&](const Word& w) {
+        const std::size_t n = w.size();
+        auto label = [&](std::size_t i) { return i < n ? long(w[i]) : -1L; };
+        std::vector<long> t(n + 1);
+        for (std::size_t i = 0; i <= n; ++i) t[i] = intern({0, label(i)});
+        for (unsigned j = 1; j <= depth; ++j) {
+            std::vector<long> next(n + 1);
+            std::vector<long> before;  // sorted set of earlier types
+            for (std::size_t i = 0; i <= n; ++i) {
+                std::vector<long> win(t.begin() + static_cast<std::ptrdiff_t>(i >= k ? i - k : 0),
+                                      t.begin() + static_cast<std::ptrdiff_t>(i));
+                std::sort(win.begin(), win.end());
+                win.erase(std::unique(win.begin(), win.end()), win.end());
+                std::vector<long> sig{long(j), label(i), long(win.size())};
+                sig.insert(sig.end(), win.begin(), win.end());
+                if (with_past) sig.insert(sig.end(), before.begin(), before.end());
+                next[i] = intern(std::move(sig));
+                auto pos = std::lower_bound(before.begin(), before.end(), t[i]);
+                if (pos == before.end() || *pos != t[i]) before.insert(pos, t[i]);
+            }
+            t = std::move(next);
+        }
+        return t[n];
+    };
+    return eos_type(u) == eos_type(v);
+}
+
+}  // namespace ltlkit::automata::algebra

@@ -1,0 +1,35 @@
+// Bounded-depth types for the window fragments (docs/WINDOWS.md §5): does the depth-d type of the
+// EOS position, in LTL[Y<=k] (window modality) or LTL[P,Y<=k] (window and strict past), determine
+// membership in a regular language? Two positions have the same depth-d type iff they agree on
+// every formula of the fragment of modal depth <= d, so
+//   - a conflict (two words, one accepted, one rejected, with equal depth-d EOS types) proves that
+//     no defining formula of the fragment has depth <= d;
+//   - separation (no conflict among all words) proves that the language is in the fragment.
+// probe_depth decides this exactly by exploring the product of the DFA with a deterministic
+// automaton that tracks, per depth j < d, the depth-j types of the last k positions (and, with the
+// past, the set of depth-j types seen so far); eos_depth_types_equal is the direct route on two
+// given words, used by the certificate checker and the tests.
+#pragma once
+
+#include <cstddef>
+
+#include "automata/dfa.hh"
+
+namespace ltlkit::automata::algebra {
+
+struct DepthProbe {
+    enum class Status { Separates, Conflict, Limit };
+    Status status = Status::Limit;
+    unsigned depth = 0;
+    Word accepted, rejected;  // Conflict: shortest-first pair with equal depth-d EOS types
+    std::size_t states = 0;   // product states explored
+    std::size_t eos_types = 0;
+};
+
+// Explores at most max_states product states (Status::Limit beyond).
+DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned depth, std::size_t max_states);
+
+// Do the EOS positions of u and v have the same depth-d type? Computed on the words themselves.
+bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool with_past, unsigned depth);
+
+}  // namespace ltlkit::automata::algebra
