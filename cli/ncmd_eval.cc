@@ -1,12 +1,15 @@
 // `ltlkit eval RUNDIR`: re-evaluate a trained run with other test lengths or a dataset's sets,
 // rewriting RUNDIR/result.json. A thin layer over neural/run.hh.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 #include "automata/dataset.hh"
+#include "automata/sampler.hh"
 #include "cli/command.hh"
 #include "cli/run_summary.hh"
 #include "cli/common.hh"
+#include "neural/memory.hh"
 #include "neural/run.hh"
 
 namespace ltlkit::cli {
@@ -22,6 +25,7 @@ void set_range(const std::string& text, const char* option, int& lo, int& hi) {
 struct EvalArgs {
     std::string rundir, dataset, test_lengths;
     neural::Config c;
+    double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool json = false;
 };
 
@@ -37,6 +41,9 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--success-rule", a->c.success_rule, "exact | bins99 (default: the run's)");
         app.add_option("--threads", a->c.threads, "CPU threads (default: the run's)");
         app.add_option("--device", a->c.device, "auto | cpu | cuda (default: the run's)");
+        app.add_option("--max-memory-gb", a->max_memory_gb,
+                       "Refuse when the estimated peak memory of the evaluation exceeds this many GiB (default 16)");
+        add_table_cells_option(app);
         app.add_flag("--json", a->json, "Print result.json on stdout");
         return [a, &app]() -> int {
             auto info = take(neural::read_run_info(a->rundir));
@@ -55,6 +62,13 @@ LTLKIT_COMMAND(CommandDef{
                 if (a->test_lengths.empty()) neural::split_length_range(ds, "test", c.test_min, c.test_max);
             }
             if (!a->test_lengths.empty()) set_range(a->test_lengths, "--test-lengths", c.test_min, c.test_max);
+            // Limits before anything is rewritten (exit 3, naming the option).
+            take(automata::Sampler::check_table_cells(info.dfa,
+                                                      static_cast<std::size_t>(std::max({c.train_max, c.test_max, 0})),
+                                                      automata::default_max_table_cells()));
+            const neural::ArchSpec arch = take(neural::parse_arch(c.arch));
+            take(neural::check_memory(neural::estimate_eval_memory(c, arch, static_cast<int>(info.dfa.num_symbols())),
+                                      a->max_memory_gb, "the evaluation (" + c.arch + ")"));
             auto r = take(neural::evaluate_run(info.dfa, a->rundir, c, sets));
             print_run_summary(r, a->rundir, a->json);
             return 0;

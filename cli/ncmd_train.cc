@@ -1,13 +1,16 @@
 // `ltlkit train`: train one recognizer on a language (or a generated dataset), then evaluate it and
 // write RUNDIR/result.json (PROTOCOL.md). A thin layer over neural/run.hh.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 
 #include "automata/dataset.hh"
+#include "automata/sampler.hh"
 #include "cli/command.hh"
 #include "cli/run_summary.hh"
 #include "cli/common.hh"
+#include "neural/memory.hh"
 #include "neural/run.hh"
 
 namespace ltlkit::cli {
@@ -37,6 +40,7 @@ struct TrainArgs {
     LanguageArgs lang;
     std::string dataset, out, train_lengths, test_lengths;
     neural::Config c;
+    double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool pre_ln = false, non_strict = false, hybrid_layers = false, quiet = false, json = false;
 };
 
@@ -70,6 +74,9 @@ LTLKIT_COMMAND(CommandDef{
         app.add_flag("--pre-ln", a->pre_ln, "Pre-LN blocks (default post-LN)");
         app.add_flag("--non-strict", a->non_strict, "Non-strict masks: a position also attends to itself");
         app.add_flag("--hybrid-layers", a->hybrid_layers, "hybrid-K: alternate local and global layers (local first) instead of mixing heads");
+        app.add_option("--max-memory-gb", a->max_memory_gb,
+                       "Refuse (before training) when the estimated peak memory exceeds this many GiB (default 16)");
+        add_table_cells_option(app);
         app.add_flag("--quiet", a->quiet, "No progress lines");
         app.add_flag("--json", a->json, "Print result.json on stdout");
         app.add_option("--out", a->out, "Run folder (checkpoint.pt, run.json, result.json); resumed when it holds a checkpoint")->required();
@@ -78,7 +85,7 @@ LTLKIT_COMMAND(CommandDef{
             c.pre_ln = a->pre_ln;
             c.strict = !a->non_strict;
             c.hybrid_by_layer = a->hybrid_layers;
-            take(neural::parse_arch(c.arch));
+            const neural::ArchSpec arch = take(neural::parse_arch(c.arch));
             automata::Dfa dfa;
             std::string name;
             neural::EvalSets sets;
@@ -99,6 +106,11 @@ LTLKIT_COMMAND(CommandDef{
             }
             if (!a->train_lengths.empty()) set_range(a->train_lengths, "--train-lengths", c.train_min, c.train_max);
             if (!a->test_lengths.empty()) set_range(a->test_lengths, "--test-lengths", c.test_min, c.test_max);
+            // Limits before anything is written or allocated (exit 3, naming the option).
+            take(automata::Sampler::check_table_cells(dfa, static_cast<std::size_t>(std::max({c.train_max, c.test_max, 0})),
+                                                      automata::default_max_table_cells()));
+            take(neural::check_memory(neural::estimate_memory(c, arch, static_cast<int>(dfa.num_symbols())),
+                                      a->max_memory_gb, "the run (" + c.arch + ")"));
             neural::ProgressFn progress;
             if (!a->quiet)
                 progress = [](const neural::Progress& p) {

@@ -2,6 +2,7 @@
 #ifdef LTLKIT_HAVE_ALGEBRA
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -9,8 +10,10 @@
 #include <thread>
 
 #include "automata/io.hh"
+#include "automata/sampler.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
+#include "neural/memory.hh"
 #include "neural/verify/verify.hh"
 
 namespace ltlkit::cli {
@@ -52,9 +55,29 @@ struct VerifyArgs {
     int threads = 0;
     int steps = 0;
     std::string device = "auto";
+    double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool json = false;
     std::string worker, worker_session;
 };
+
+// Every language's count tables and every architecture's peak memory per run against their
+// limits, before anything is written (exit 3, naming the option).
+void check_limits(const nv::VerifyOptions& o, double max_memory_gb) {
+    const neural::Config& base = o.profile.base;
+    for (const auto& spec : o.languages) {
+        const auto lang = take(automata::load_language(spec));
+        take(automata::Sampler::check_table_cells(
+            lang.dfa, static_cast<std::size_t>(std::max({base.train_max, base.test_max, 0})),
+            automata::default_max_table_cells()));
+        for (const auto& name : o.archs) {
+            neural::Config c = base;
+            c.arch = name;
+            take(neural::check_memory(
+                neural::estimate_memory(c, take(neural::parse_arch(name)), static_cast<int>(lang.dfa.num_symbols())),
+                max_memory_gb, "a run of " + name + " (profile " + o.profile.name + ")"));
+        }
+    }
+}
 
 int run_verify_command(const VerifyArgs& a) {
     nv::VerifyOptions o;
@@ -95,6 +118,7 @@ int run_verify_command(const VerifyArgs& a) {
     } else {
         o.worker_command = own_command_line();
     }
+    if (a.worker.empty()) check_limits(o, a.max_memory_gb);
     auto summary = take(nv::run_verify(o));
     if (!a.worker.empty()) return 0;
     if (summary.report) {
@@ -134,6 +158,10 @@ LTLKIT_COMMAND(CommandDef{
                        "Runs trained at once, one torch thread each (default: the number of cores)");
         app.add_option("--steps", a->steps, "Override the profile's training steps");
         app.add_option("--device", a->device, "auto | cpu | cuda")->capture_default_str();
+        app.add_option("--max-memory-gb", a->max_memory_gb,
+                       "Refuse (before writing anything) when the estimated peak memory of one run exceeds "
+                       "this many GiB (default 16)");
+        add_table_cells_option(app);
         app.add_flag("--json", a->json, "Print verdicts.json on stdout");
         app.add_option("--worker", a->worker)->group("");
         app.add_option("--worker-session", a->worker_session)->group("");
