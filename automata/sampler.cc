@@ -109,7 +109,8 @@ Result<bool> Sampler::check_table_cells(const Dfa& d, std::size_t max_length, st
     if (cells <= static_cast<double>(max_cells)) return true;
     return limit_error("the count tables would need " + short_number(cells) + " cells (2 labels × " +
                        std::to_string(max_length + 1) + " lengths × " + std::to_string(d.num_states()) +
-                       " states × " + std::to_string(d.num_symbols()) + " symbols, plus exact counts) > " +
+                       (d.num_states() == 1 ? " state × " : " states × ") + std::to_string(d.num_symbols()) +
+                       (d.num_symbols() == 1 ? " symbol" : " symbols") + ", plus exact counts) > " +
                        "--max-table-cells " + std::to_string(max_cells) +
                        "; raise --max-table-cells or lower the maximum length");
 }
