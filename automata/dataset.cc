@@ -76,61 +76,7 @@ const Split* Dataset::find(const std::string& name) const {
     return it == splits.end() ? nullptr : &it->second;
 }
 
-// ------------------------------------------------------------------ SHA-256 (FIPS 180-4)
-
-std::string sha256_hex(const std::string& data) {
-    static constexpr std::array<std::uint32_t, 64> k = {
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-    std::uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                          0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    auto rotr = [](std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
-    auto block = [&](const unsigned char* p) {
-        std::uint32_t w[64];
-        for (int i = 0; i < 16; ++i)
-            w[i] = (std::uint32_t(p[4 * i]) << 24) | (std::uint32_t(p[4 * i + 1]) << 16) |
-                   (std::uint32_t(p[4 * i + 2]) << 8) | std::uint32_t(p[4 * i + 3]);
-        for (int i = 16; i < 64; ++i) {
-            std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-            std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-            w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-        }
-        std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-        for (int i = 0; i < 64; ++i) {
-            std::uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-            std::uint32_t ch = (e & f) ^ (~e & g);
-            std::uint32_t t1 = hh + S1 + ch + k[i] + w[i];
-            std::uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-            std::uint32_t mj = (a & b) ^ (a & c) ^ (b & c);
-            std::uint32_t t2 = S0 + mj;
-            hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
-        }
-        h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
-    };
-    const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
-    std::size_t n = data.size(), i = 0;
-    for (; i + 64 <= n; i += 64) block(bytes + i);
-    unsigned char tail[128] = {};
-    std::size_t rest = n - i;
-    std::memcpy(tail, bytes + i, rest);
-    tail[rest] = 0x80;
-    std::size_t tail_len = rest + 1 + 8 <= 64 ? 64 : 128;
-    std::uint64_t bits = static_cast<std::uint64_t>(n) * 8;
-    for (int j = 0; j < 8; ++j) tail[tail_len - 1 - j] = static_cast<unsigned char>(bits >> (8 * j));
-    block(tail);
-    if (tail_len == 128) block(tail + 64);
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (std::uint32_t v : h)
-        for (int j = 7; j >= 0; --j) out += hex[(v >> (4 * j)) & 0xf];
-    return out;
-}
+// SHA-256: sha256_hex is in automata/io.cc.
 
 namespace {
 
@@ -312,6 +258,21 @@ struct Planned {
 
 // ------------------------------------------------------------------ generation
 
+namespace {
+
+// Present while a dataset is being written; holds the arguments (with an embedded checksum).
+constexpr const char* kPartialMarker = ".generating.json";
+
+// Temporaries of an interrupted write_file_atomic in DIR and its subfolders (format flare).
+void remove_dataset_temporaries(const fs::path& dir) {
+    remove_stale_temporaries(dir.string());
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_directory(ec)) remove_stale_temporaries(it->path().string());
+}
+
+}  // namespace
+
 Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_text,
                                         const DatasetOptions& o) {
     if (auto v = dfa.validate(); !v.ok()) return v.error();
@@ -334,19 +295,38 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
     // --- an existing DIR: same arguments -> verify; other content -> --force
     std::error_code ec;
     std::vector<std::string> old_files;
+    std::string rep_repaired;  // a file of an earlier dataset that failed its checksum (forced)
     if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
         return io_error(dir_text + ": exists and is not a directory");
+    const fs::path marker = dir / kPartialMarker;
     if (!dir_is_empty(dir)) {
         ojson old;
-        bool have_old = false;
+        bool have_old = false, partial = false;
         if (fs::exists(dir / "meta.json")) {
             auto text = read_file((dir / "meta.json").string());
             if (text.ok()) {
+                if (json_checksum_state(*text) == ChecksumState::Mismatch) {
+                    if (!o.force)
+                        return checksum_error((dir / "meta.json").string(), "use --force to regenerate the dataset");
+                    rep_repaired = "meta.json";
+                } else {
+                    try {
+                        old = ojson::parse(*text);
+                        have_old = old.is_object();
+                    } catch (const std::exception&) {
+                        have_old = false;
+                    }
+                }
+            }
+        } else if (fs::exists(marker)) {
+            // An interrupted run: the same arguments start over without --force.
+            auto text = read_file(marker.string());
+            if (text.ok() && json_checksum_state(*text) == ChecksumState::Valid) {
                 try {
-                    old = ojson::parse(*text);
-                    have_old = old.is_object();
+                    const ojson m = ojson::parse(*text);
+                    partial = m.contains("arguments") && m["arguments"] == args;
                 } catch (const std::exception&) {
-                    have_old = false;
+                    partial = false;
                 }
             }
         }
@@ -365,6 +345,9 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
                 rep.files.push_back(it.key());
             }
             if (bad.empty()) {
+                // Killed after meta.json was written: only the marker and temporaries are left over.
+                fs::remove(marker, ec);
+                remove_dataset_temporaries(dir);
                 rep.words = old.value("words", std::uint64_t{0});
                 rep.symbols = old.value("symbols", std::uint64_t{0});
                 if (old.contains("shortfalls"))
@@ -373,12 +356,14 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
             }
             if (!o.force)
                 return make_error((dir / bad).string() +
-                                  ": missing or does not match its hash in meta.json (edited?); "
-                                  "use --force to regenerate the dataset");
-        } else if (!o.force) {
+                                  ": missing or does not match its hash in meta.json (truncated, corrupted or "
+                                  "edited); use --force to regenerate the dataset");
+            rep_repaired = bad;
+        } else if (!o.force && !partial) {
             return make_error(dir_text + ": not empty and " +
                               (have_old ? std::string("holds a dataset generated with other arguments")
-                                        : std::string("holds no ltlkit dataset")) +
+                               : fs::exists(marker) ? std::string("holds an interrupted generation with other arguments")
+                                                    : std::string("holds no ltlkit dataset")) +
                               "; use --force to write into it");
         }
         // Forced: drop the old meta.json first, so an interrupted run leaves no stale claim.
@@ -386,6 +371,13 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
     }
     fs::create_directories(dir, ec);
     if (ec) return io_error(dir_text + ": cannot create directory: " + ec.message());
+    remove_dataset_temporaries(dir);
+    {
+        // Says "being generated with these arguments" until meta.json is in place (DURABILITY.md).
+        ojson m{{"arguments", args}};
+        auto w = write_file_atomic(marker.string(), json_with_checksum(m.dump(), 1));
+        if (!w.ok()) return w.error();
+    }
 
     // --- counts
     const std::size_t max_len = std::max(o.train.hi, o.test.hi);
@@ -703,8 +695,10 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
     meta["extra"] = args["extra"];
     meta["files"] = files;
     meta["arguments"] = args;
-    auto w = write_file_atomic((dir / "meta.json").string(), meta.dump(2) + "\n");
+    auto w = write_file_atomic((dir / "meta.json").string(), json_with_checksum(meta.dump(), 2));
     if (!w.ok()) return w.error();
+    fs::remove(marker, ec);
+    rep.repaired = rep_repaired;
     if (o.progress) o.progress(plan.total, plan.total);
     return rep;
 }
@@ -797,6 +791,8 @@ Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
     if (!fs::exists(meta_path)) return make_error(meta_path + ": not found (is " + dir_text + " a dataset written by ltlkit generate?)");
     auto meta_text = read_file(meta_path);
     if (!meta_text.ok()) return meta_text.error();
+    static const std::string regenerate = "regenerate the dataset (ltlkit generate with the same arguments and --force)";
+    if (auto c = check_json_checksum(meta_path, *meta_text, regenerate); !c.ok()) return c.error();
     Dataset ds;
     ds.meta_json = *meta_text;
     ojson meta;
@@ -822,6 +818,17 @@ Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
         if (!f.ok()) return at(meta_path, 0, f.error().message);
         format = *f;
     }
+    // The hashes of meta.json "files", checked after a file parses (so a broken line is reported
+    // with its line number first).
+    std::map<std::string, std::string> hashes;
+    if (meta.contains("files") && meta["files"].is_object())
+        for (auto it = meta["files"].begin(); it != meta["files"].end(); ++it)
+            if (it.value().is_string()) hashes[it.key()] = it.value().get<std::string>();
+    std::vector<std::string> bad_hash;  // files whose hash differs, in reading order
+    auto hash_check = [&](const std::string& rel, const std::string& content) {
+        auto h = hashes.find(rel);
+        if (h != hashes.end() && sha256_hex(content) != h->second) bad_hash.push_back((dir / rel).string());
+    };
     WordParser parser(ds.alphabet);
     for (auto it = meta["splits"].begin(); it != meta["splits"].end(); ++it) {
         Split split;
@@ -846,12 +853,15 @@ Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
             if (!main.ok()) return main.error();
             auto labels = read_file(labels_path);
             if (!labels.ok()) return labels.error();
+            hash_check(split.name + "/main.tok", *main);
+            hash_check(split.name + "/labels.txt", *labels);
             auto wl = split_lines(*main), ll = split_lines(*labels);
             std::vector<std::string> pl;
             std::string pairs_path = (dir / (split.name + "/pairs.txt")).string();
             if (pairs) {
                 auto p = read_file(pairs_path);
                 if (!p.ok()) return p.error();
+                hash_check(split.name + "/pairs.txt", *p);
                 pl = split_lines(*p);
             }
             if (ll.size() != wl.size())
@@ -876,6 +886,7 @@ Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
             const std::string path = (dir / files.front()).string();
             auto text = read_file(path);
             if (!text.ok()) return text.error();
+            hash_check(files.front(), *text);
             auto lines = split_lines(*text);
             split.examples.reserve(lines.size());
             for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -932,6 +943,7 @@ Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
                 split.examples.push_back(std::move(e));
             }
         }
+        if (!bad_hash.empty()) return checksum_error(bad_hash.front(), regenerate);
         ds.splits[split.name] = std::move(split);
     }
     return ds;

@@ -107,6 +107,8 @@ struct GenerateReport {
     std::uint64_t words = 0, symbols = 0;
     std::vector<std::string> shortfalls; // one line each, as in meta.json
     std::vector<std::string> skipped_families;
+    // With force: a file of the earlier dataset in DIR that failed its checksum (regenerated).
+    std::string repaired;
 };
 
 // Version of the generator's output; bump when the bytes for given arguments change.
@@ -114,15 +116,18 @@ inline constexpr const char* kDatasetGeneratorVersion = "ltlkit-dataset-1";
 
 // Generates the dataset into DIR (created if missing). `minimal` must be the minimal DFA.
 // Identical arguments into a DIR holding their dataset: verifies the hashes, writes nothing.
-// Different arguments into a non-empty DIR: error unless options.force.
+// Different arguments into a non-empty DIR: error unless options.force. An interrupted run (DIR
+// holds DIR/.generating.json with the same arguments, no meta.json) starts over without force.
+// meta.json carries an embedded checksum (automata/io.hh); a mismatch is an error unless force.
 Result<GenerateReport> generate_dataset(const Dfa& minimal, const std::string& dir,
                                         const DatasetOptions& options);
 
 // Reads DIR/meta.json and every split it lists (any format). Errors carry file:line. With
-// check_labels, a label that disagrees with the DFA of meta.json is an error.
+// check_labels, a label that disagrees with the DFA of meta.json is an error. meta.json's embedded
+// checksum and the hash of every file it lists are checked (a mismatch is an error, exit 2).
 Result<Dataset> read_dataset(const std::string& dir, bool check_labels = true);
 
-// SHA-256 of a byte string, lowercase hex (the file hashes of meta.json).
+// SHA-256 of a byte string, lowercase hex (the file hashes of meta.json); defined in automata/io.cc.
 std::string sha256_hex(const std::string& data);
 
 }  // namespace ltlkit::automata

@@ -25,4 +25,29 @@ long find_rejecting_sink(const Dfa& d);
 Result<std::string> read_file(const std::string& path);
 Result<bool> write_file_atomic(const std::string& path, const std::string& content);
 
+// Checksums (docs/DURABILITY.md) ------------------------------------------------------------
+
+// SHA-256 of a byte string, lowercase hex (FIPS 180-4).
+std::string sha256_hex(const std::string& data);
+
+// JSON files that a later step reads back carry an embedded checksum: the key "sha256" holding the
+// SHA-256 of the object's canonical content, i.e. the object without "sha256", keys in file order,
+// dumped compactly (nlohmann::ordered_json::dump()).
+inline constexpr const char* kChecksumKey = "sha256";
+// The JSON object `object_json` (any formatting) with "sha256" set (last key), dumped with
+// `indent` (as nlohmann's dump) and a final newline. Throws on text that is not a JSON object.
+std::string json_with_checksum(const std::string& object_json, int indent = 2);
+enum class ChecksumState { Valid, Missing, Mismatch };
+// Valid: the embedded checksum matches; Missing: a JSON object without "sha256" (written by an
+// older ltlkit); Mismatch: it does not match, or the text is not a JSON object (truncated).
+ChecksumState json_checksum_state(const std::string& text);
+// "PATH: checksum mismatch (truncated or corrupted); WHAT_TO_DO" (exit 2, bad input).
+Error checksum_error(const std::string& path, const std::string& what_to_do);
+// Error (checksum_error) when json_checksum_state(text) is Mismatch; a missing checksum is accepted.
+Result<bool> check_json_checksum(const std::string& path, const std::string& text, const std::string& what_to_do);
+
+// Removes what an interrupted write_file_atomic leaves behind in `dir` (not recursive): regular
+// files named NAME.tmp or NAME.tmp.XXXXXX. Errors are ignored.
+void remove_stale_temporaries(const std::string& dir);
+
 }  // namespace ltlkit::automata
