@@ -155,10 +155,12 @@ std::string result_to_json(const RunResult& r) {
            {"seed", r.seed},
            {"git_revision", r.git_revision},
            {"device", r.device}};
-    return j.dump(2) + "\n";
+    return automata::json_with_checksum(j.dump(), 2);
 }
 
 Result<RunResult> result_from_json(const std::string& text) {
+    if (automata::json_checksum_state(text) == automata::ChecksumState::Mismatch)
+        return make_error("result.json: checksum mismatch (truncated or corrupted)");
     json j;
     try {
         j = json::parse(text);

@@ -38,28 +38,98 @@ std::string training_key(const Config& c) {
     return j.dump();
 }
 
+// checkpoint.pt (docs/DURABILITY.md): one header line
+//   ltlkit-checkpoint 1 train_seconds=<seconds> state=<hex> sha256=<hex>
+// then the LibTorch archive. sha256 is the SHA-256 of the header before " sha256=", a newline and
+// the archive, so a truncated or corrupted checkpoint is never loaded. state is the SHA-256 of the
+// training state in a canonical order (step, RNG, tokens, every parameter and buffer, Adam's state
+// per parameter): LibTorch archives of equal states differ in bytes between processes (optimizer
+// state keyed by addresses, class-name mangling), so the kill tests compare this digest.
+constexpr const char* kCheckpointMagic = "ltlkit-checkpoint 1";
+constexpr const char* kCheckpointAdvice = "delete it to restart the run from step 0";
+
+std::string frame_checkpoint(const std::string& archive, double train_seconds, const std::string& state) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " train_seconds=%.17g", train_seconds);
+    const std::string prefix = std::string(kCheckpointMagic) + buf + " state=" + state;
+    std::string hashed = prefix + "\n";
+    hashed += archive;
+    return prefix + " sha256=" + automata::sha256_hex(hashed) + "\n" + archive;
+}
+
+void add_tensor(std::string& out, const std::string& name, const torch::Tensor& t) {
+    const auto c = t.detach().to(torch::kCPU).contiguous();
+    out += name + " " + std::string(c10::toString(c.scalar_type())) + " " + c10::str(c.sizes()) + "\n";
+    out.append(static_cast<const char*>(c.data_ptr()), c.nbytes());
+}
+
+std::string state_digest(const std::string& config, Recognizer& model, torch::optim::Optimizer& opt,
+                         const std::string& rng, int step, double tokens) {
+    std::string s = config + "\nstep " + std::to_string(step) + "\nrng " + rng + "\n";
+    s.append(reinterpret_cast<const char*>(&tokens), sizeof tokens);
+    for (const auto& p : model.named_parameters()) add_tensor(s, "param " + p.key(), p.value());
+    for (const auto& b : model.named_buffers()) add_tensor(s, "buffer " + b.key(), b.value());
+    std::size_t i = 0;
+    for (const auto& p : model.parameters()) {
+        auto it = opt.state().find(c10::guts::to_string(p.unsafeGetTensorImpl()));
+        const std::string n = "adam " + std::to_string(i++);
+        if (it == opt.state().end()) continue;
+        if (const auto* a = dynamic_cast<const torch::optim::AdamParamState*>(it->second.get())) {
+            s += n + " step " + std::to_string(a->step()) + "\n";
+            add_tensor(s, n + " exp_avg", a->exp_avg());
+            add_tensor(s, n + " exp_avg_sq", a->exp_avg_sq());
+            if (a->max_exp_avg_sq().defined()) add_tensor(s, n + " max_exp_avg_sq", a->max_exp_avg_sq());
+        }
+    }
+    return automata::sha256_hex(s);
+}
+
+// The archive of a checkpoint file, checked against its header; train_seconds from the header
+// (NaN for a checkpoint of an older ltlkit: a bare LibTorch archive, read without a checksum).
+Result<std::string> unframe_checkpoint(const std::string& path, std::string text, double& train_seconds) {
+    train_seconds = std::nan("");
+    if (text.rfind("PK\x03\x04", 0) == 0) return text;  // an older ltlkit's checkpoint
+    const std::string magic = std::string(kCheckpointMagic) + " ";
+    const auto nl = text.find('\n');
+    if (text.rfind(magic, 0) != 0 || nl == std::string::npos || nl > 512)
+        return automata::checksum_error(path, kCheckpointAdvice);
+    const std::string header = text.substr(0, nl);
+    const auto at = header.find(" sha256=");
+    if (at == std::string::npos) return automata::checksum_error(path, kCheckpointAdvice);
+    const std::string prefix = header.substr(0, at), want = header.substr(at + 8);
+    text.replace(0, nl, prefix);  // prefix + "\n" + archive: what the hash covers
+    if (automata::sha256_hex(text) != want) return automata::checksum_error(path, kCheckpointAdvice);
+    const auto ts = prefix.find(" train_seconds=");
+    if (ts != std::string::npos) train_seconds = std::strtod(prefix.c_str() + ts + 15, nullptr);
+    return text.substr(prefix.size() + 1);
+}
+
 Result<bool> save_checkpoint(const std::string& path, const Config& c, Recognizer& model,
                              torch::optim::Optimizer& opt, const automata::Rng& rng, int step,
                              double train_seconds, double tokens) {
+    std::ostringstream bytes;
     try {
         torch::serialize::OutputArchive a, am, ao;
         a.write("config", c10::IValue(config_to_json(c)));
         a.write("step", c10::IValue(static_cast<int64_t>(step)));
         a.write("rng", c10::IValue(rng.save()));
-        a.write("train_seconds", c10::IValue(train_seconds));
         a.write("tokens", c10::IValue(tokens));
         a.write("torch_version", c10::IValue(std::string(TORCH_VERSION)));
         model.save(am);
         opt.save(ao);
         a.write("model", am);
         a.write("optimizer", ao);
-        const std::string tmp = path + ".tmp";
-        a.save_to(tmp);
-        fs::rename(tmp, path);
+        a.save_to(bytes);
     } catch (const std::exception& e) {
         return io_error("cannot write checkpoint " + path + ": " + e.what());
     }
-    return true;
+    std::string state;
+    try {
+        state = state_digest(config_to_json(c), model, opt, rng.save(), step, tokens);
+    } catch (const std::exception& e) {
+        return io_error("cannot write checkpoint " + path + ": " + e.what());
+    }
+    return automata::write_file_atomic(path, frame_checkpoint(bytes.str(), train_seconds, state));
 }
 
 struct LoadedCheckpoint {
@@ -72,8 +142,14 @@ struct LoadedCheckpoint {
 Result<LoadedCheckpoint> read_checkpoint(const std::string& path, torch::serialize::InputArchive& a,
                                          torch::Device device) {
     LoadedCheckpoint out;
+    auto text = automata::read_file(path);
+    if (!text.ok()) return text.error();
+    double header_seconds = 0;
+    auto archive = unframe_checkpoint(path, std::move(text).value(), header_seconds);
+    if (!archive.ok()) return archive.error();
     try {
-        a.load_from(path, device);
+        std::istringstream in(std::move(archive).value());
+        a.load_from(in, device);
         c10::IValue v;
         a.read("config", v);
         auto cfg = config_from_json(v.toStringRef());
@@ -83,8 +159,12 @@ Result<LoadedCheckpoint> read_checkpoint(const std::string& path, torch::seriali
         out.step = static_cast<int>(v.toInt());
         a.read("rng", v);
         out.rng = v.toStringRef();
-        a.read("train_seconds", v);
-        out.train_seconds = v.toDouble();
+        if (std::isnan(header_seconds)) {
+            a.read("train_seconds", v);
+            out.train_seconds = v.toDouble();
+        } else {
+            out.train_seconds = header_seconds;
+        }
         a.read("tokens", v);
         out.tokens = v.toDouble();
     } catch (const std::exception& e) {
@@ -156,6 +236,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         std::error_code ec;
         fs::create_directories(rundir, ec);
         if (ec) return io_error("cannot create " + rundir + ": " + ec.message());
+        automata::remove_stale_temporaries(rundir);  // left by a killed run
     }
     if (!ckpt.empty() && fs::exists(ckpt)) {
         torch::serialize::InputArchive a;
@@ -283,17 +364,7 @@ std::function<std::vector<float>(const std::vector<const automata::Word*>&)> mak
 namespace {
 
 Result<bool> write_text_atomic(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f) return io_error("cannot write " + tmp);
-        f << text;
-        if (!f.flush()) return io_error("cannot write " + tmp);
-    }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) return io_error("cannot rename " + tmp + " to " + path + ": " + ec.message());
-    return true;
+    return automata::write_file_atomic(path, text);
 }
 
 std::string revision() {
@@ -346,7 +417,8 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
         nlohmann::json info{{"config", nlohmann::json::parse(config_to_json(config))},
                             {"language", language_name},
                             {"dfa", nlohmann::json::parse(automata::to_json(dfa))}};
-        auto w = write_text_atomic((fs::path(rundir) / "run.json").string(), info.dump(2) + "\n");
+        auto w = write_text_atomic((fs::path(rundir) / "run.json").string(),
+                                   automata::json_with_checksum(info.dump(), 2));
         if (!w.ok()) return w.error();
     }
     auto sampler = sampler_for(dfa, config);
@@ -375,8 +447,13 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
 }
 
 Result<RunInfo> read_run_info(const std::string& rundir) {
-    auto text = automata::read_file((fs::path(rundir) / "run.json").string());
+    const std::string path = (fs::path(rundir) / "run.json").string();
+    auto text = automata::read_file(path);
     if (!text.ok()) return text.error();
+    if (auto c = automata::check_json_checksum(
+            path, *text, "rerun `ltlkit train` with the same arguments and --out to rewrite it");
+        !c.ok())
+        return c.error();
     RunInfo info;
     try {
         auto j = nlohmann::json::parse(*text);
@@ -417,7 +494,13 @@ Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rund
     if (auto ok = check_lengths(c, loaded->second->max_tokens()); !ok.ok()) return ok.error();
     RunResult r;
     std::string language;
-    if (auto prev = automata::read_file((fs::path(rundir) / "result.json").string()); prev.ok()) {
+    const std::string result_path = (fs::path(rundir) / "result.json").string();
+    if (auto prev = automata::read_file(result_path); prev.ok()) {
+        if (auto c = automata::check_json_checksum(result_path, *prev,
+                                                   "delete it, or rerun `ltlkit train` with the same arguments "
+                                                   "and --out to rewrite it");
+            !c.ok())
+            return c.error();
         if (auto old = result_from_json(*prev); old.ok()) {
             r = *old;
         }

@@ -99,7 +99,7 @@ std::string plan_to_json(const Plan& p) {
               {"lrs", p.lrs},
               {"languages", langs},
               {"runs", runs}};
-    return j.dump(1) + "\n";
+    return automata::json_with_checksum(j.dump(), 1);
 }
 
 Result<Plan> plan_from_json(const std::string& text) {
@@ -168,6 +168,10 @@ Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::
         if (!fs::exists(path, ec)) continue;
         auto text = automata::read_file(path.string());
         if (!text.ok()) return text.error();
+        if (auto c = automata::check_json_checksum(
+                path.string(), *text, "rerun `ltlkit verify` with the same arguments and --out, which evaluates the run again");
+            !c.ok())
+            return c.error();
         auto parsed = result_from_json(*text);
         if (!parsed.ok()) {
             Error e = parsed.error();
@@ -683,6 +687,9 @@ Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std
         const std::string path = (fs::path(d) / "plan.json").string();
         auto text = automata::read_file(path);
         if (!text.ok()) return text.error();
+        if (auto c = automata::check_json_checksum(path, *text, "rerun `ltlkit verify` with the same arguments and --out to rewrite it");
+            !c.ok())
+            return c.error();
         auto p = plan_from_json(*text);
         if (!p.ok()) {
             Error e = p.error();

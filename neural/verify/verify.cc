@@ -1,6 +1,10 @@
 #include "neural/verify/verify.hh"
 
 #include <fcntl.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#include <csignal>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,6 +41,7 @@ struct LanguageContext {
     Dfa dfa;
     std::vector<LabelledWord> test, boundary;
     std::map<std::string, std::vector<LabelledWord>> adversarial;  // arch -> set
+    std::string dataset_repaired;  // a dataset file that failed its checksum and was regenerated
 };
 
 void emit(const VerifyOptions& o, const std::string& line) {
@@ -259,6 +264,7 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
         }
         auto g = automata::generate_dataset(ctx.dfa, data.string(), d);
         if (!g.ok()) return g.error();
+        if (!g->repaired.empty()) ctx.dataset_repaired = (data / g->repaired).string();
     }
     auto ds = automata::read_dataset(data.string(), false);
     if (!ds.ok()) return ds.error();
@@ -381,6 +387,9 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
         for (const auto& arch : o.archs) preds.push_back(automata::algebra::predict(*cls, arch));
         auto dataset = language_dataset(ctx, lp, preds, prof, data, write_files);
         if (!dataset.ok()) return dataset.error();
+        if (!ctx.dataset_repaired.empty())
+            emit(o, "warning: " + ctx.dataset_repaired +
+                        ": checksum mismatch (truncated or corrupted); the dataset was generated again");
         lp.test_words = ctx.test.size();
         for (std::size_t i = 0; i < o.archs.size(); ++i) {
             const auto& pred = preds[i];
@@ -575,6 +584,12 @@ Result<Plan> prepare(const VerifyOptions& options) {
 
 Result<VerifySummary> run_verify(const VerifyOptions& o) {
     const bool worker = o.worker_index >= 0;
+#ifdef __linux__
+    // A worker dies with its parent: a killed verify leaves no orphan writing into OUT.
+    if (worker) {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    }
+#endif
     if (o.shard_count < 1 || o.shard_index < 0 || o.shard_index >= o.shard_count)
         return make_error("--shard expects i/n with 0 <= i < n");
     std::error_code ec;
@@ -589,6 +604,18 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
     std::vector<const RunPlan*> mine, pending;
     for (const auto& r : plan.runs)
         if (static_cast<int>(r.index % static_cast<std::size_t>(o.shard_count)) == o.shard_index) mine.push_back(&r);
+    if (!worker)
+        for (const auto* r : mine) {
+            // A finished run whose result.json fails its checksum is run again (DURABILITY.md):
+            // evaluated from its checkpoint, or trained again when that is gone.
+            const fs::path result = fs::path(o.out) / r->rundir / "result.json";
+            if (!fs::exists(result, ec)) continue;
+            auto text = automata::read_file(result.string());
+            if (text.ok() && automata::json_checksum_state(*text) != automata::ChecksumState::Mismatch) continue;
+            emit(o, "warning: " + result.string() +
+                        ": checksum mismatch (truncated or corrupted); removed, the run is evaluated again");
+            fs::remove(result, ec);
+        }
     for (const auto* r : mine)
         if (!fs::exists(fs::path(o.out) / r->rundir / "result.json", ec)) pending.push_back(r);
     summary.runs_in_shard = mine.size();
