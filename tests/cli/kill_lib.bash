@@ -1,0 +1,87 @@
+# Shared by the kill tests (tests/cli/kill_*.sh; docs/DURABILITY.md). Sourced, not a test itself.
+#
+#   kill_and_finish SEED KILLS MAX_MS CMD...   runs CMD KILLS times, each killed with SIGKILL after a
+#                                              random delay in [0, MAX_MS) ms ($RANDOM seeded with
+#                                              SEED), then once to completion
+#   digest_tree DIR                            one line per file under DIR: path and a digest of
+#                                              the content with the timing fields taken out
+#   now_ms                                     milliseconds since the epoch
+
+now_ms() { date +%s%3N; }
+
+kill_and_finish() {
+    local seed=$1 kills=$2 max_ms=$3
+    shift 3
+    RANDOM=$seed
+    echo "kill seed $seed: $kills kills within ${max_ms} ms"
+    local i delay pid
+    for ((i = 1; i <= kills; i++)); do
+        delay=$(( (RANDOM * 32768 + RANDOM) % max_ms ))
+        "$@" >/dev/null 2>>kill-stderr.txt &
+        pid=$!
+        sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+        if kill -KILL "$pid" 2>/dev/null; then
+            echo "  kill $i: SIGKILL after ${delay} ms"
+        else
+            echo "  kill $i: finished before ${delay} ms"
+        fi
+        wait "$pid" 2>/dev/null
+    done
+    "$@" >/dev/null 2>>kill-stderr.txt || { echo "FAIL: the final run exited $?"; cat kill-stderr.txt; return 1; }
+}
+
+# Digest of every file under DIR (sorted, hidden files included). JSON files (*.json, *.jsonl lines)
+# lose the timing fields (wall_seconds, train_seconds, tokens_per_second) and their embedded
+# "sha256" (which covers the timings; it is checked first); checkpoint.pt is compared through the
+# training-state digest of its header (its checksum is checked first; the LibTorch archive's bytes
+# differ between processes even for equal states); report.md/report.html lose the date and the
+# per-run wall times. Everything else is compared byte for byte.
+digest_tree() {
+    python3 - "$1" <<'PY'
+import hashlib, json, os, re, sys
+root = sys.argv[1]
+TIMING = {"wall_seconds", "train_seconds", "tokens_per_second"}
+
+def strip(o):
+    if isinstance(o, dict):
+        return {k: strip(v) for k, v in o.items() if k not in TIMING}
+    if isinstance(o, list):
+        return [strip(v) for v in o]
+    return o
+
+def check_json(text, where):
+    o = json.loads(text)
+    if isinstance(o, dict) and "sha256" in o:
+        want = o.pop("sha256")
+        got = hashlib.sha256(json.dumps(o, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+        if got != want:
+            sys.exit("bad embedded sha256 in " + where)
+    return json.dumps(strip(o), sort_keys=True)
+
+for d, dirs, files in os.walk(root):
+    # verify's per-session claim files of its worker processes (bookkeeping, not results)
+    dirs[:] = sorted(x for x in dirs if not (d == root and x == ".claims"))
+    for f in sorted(files):
+        p = os.path.join(d, f)
+        rel = os.path.relpath(p, root)
+        data = open(p, "rb").read()
+        if f.endswith(".json"):
+            data = check_json(data.decode(), rel).encode()
+        elif f.endswith(".jsonl"):
+            data = "\n".join(check_json(l, rel) for l in data.decode().splitlines()).encode()
+        elif f == "checkpoint.pt":
+            nl = data.index(b"\n")
+            head, body = data[:nl].decode(), data[nl + 1:]
+            prefix, want = head.split(" sha256=")
+            if hashlib.sha256(prefix.encode() + b"\n" + body).hexdigest() != want:
+                sys.exit("bad checkpoint checksum in " + rel)
+            # The training-state digest (LibTorch archive bytes differ between processes).
+            data = [w for w in prefix.split() if w.startswith("state=")][0].encode()
+        elif f in ("report.md", "report.html"):
+            t = data.decode()
+            t = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "DATE", t)
+            t = re.sub(r"\d+ s\b", "N s", t)
+            data = t.encode()
+        print(rel, hashlib.sha256(data).hexdigest())
+PY
+}
