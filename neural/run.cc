@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
 #include <sstream>
 
 #include "automata/io.hh"
@@ -72,9 +75,40 @@ json config_to_json_value(const Config& c) {
 
 namespace {
 
+// v as T, checked: an integer field takes only an integral number in T's range (reading 1e10 or
+// -1.5 into an int is undefined behaviour), a double only a finite one (1e999 parses as inf, which
+// result_to_json would write as null). Throws std::out_of_range (or json's type_error) otherwise.
+template <class T>
+T number_as(const json& v) {
+    if constexpr (std::is_floating_point_v<T>) {
+        const T x = v.get<T>();
+        if (!std::isfinite(x)) throw std::out_of_range("number " + v.dump() + " is out of range");
+        return x;
+    } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        if (!v.is_number()) return v.get<T>();  // type_error
+        using L = std::numeric_limits<T>;
+        bool in_range;
+        if (v.is_number_float()) {
+            const double d = v.get<double>();
+            const double above = std::ldexp(1.0, L::digits);  // 2^digits = max + 1
+            in_range = d == std::floor(d) && d < above && d >= (L::is_signed ? -above : 0.0);
+        } else if (v.is_number_unsigned()) {
+            in_range = v.get<std::uint64_t>() <= static_cast<std::uint64_t>(L::max());
+        } else {
+            const std::int64_t i = v.get<std::int64_t>();
+            in_range = i >= static_cast<std::int64_t>(L::min()) &&
+                       (i < 0 || static_cast<std::uint64_t>(i) <= static_cast<std::uint64_t>(L::max()));
+        }
+        if (!in_range) throw std::out_of_range("number " + v.dump() + " is out of range");
+        return v.get<T>();
+    } else {
+        return v.get<T>();
+    }
+}
+
 template <class T>
 void get_opt(const json& j, const char* key, T& out) {
-    if (j.contains(key)) out = j.at(key).get<T>();
+    if (j.contains(key)) out = number_as<T>(j.at(key));
 }
 
 Result<Config> config_from_json_value(const json& j) {
@@ -108,7 +142,7 @@ Result<Config> config_from_json_value(const json& j) {
         get_opt(j, "per_length", c.per_length);
         get_opt(j, "fit_words", c.fit_words);
         get_opt(j, "success_rule", c.success_rule);
-    } catch (const json::exception& e) {
+    } catch (const std::exception& e) {  // json::exception or number_as's out_of_range
         return make_error(std::string("config: ") + e.what());
     }
     if (auto a = parse_arch(c.arch); !a.ok()) return a.error();
@@ -189,24 +223,24 @@ Result<RunResult> result_from_json(const std::string& text) {
             }
             if (used != k.size() || n < 0)
                 return make_error("result.json: per_length_accuracy key '" + k + "' is not a length");
-            double a = v.get<double>();
+            double a = number_as<double>(v);
             if (!(a >= 0 && a <= 1))
                 return make_error("result.json: accuracy at length " + k + " is not in [0, 1]");
             r.per_length_accuracy[n] = a;
         }
         if (j.contains("bin_accuracy") && j.at("bin_accuracy").is_object())
-            for (const auto& [k, v] : j.at("bin_accuracy").items()) r.bin_accuracy[k] = v.get<double>();
-        r.mean_accuracy = j.at("mean_accuracy").get<double>();
-        r.min_bin_accuracy = j.at("min_bin_accuracy").get<double>();
-        r.n_star = j.at("n_star").get<int>();
-        r.train_accuracy = j.at("train_accuracy").get<double>();
+            for (const auto& [k, v] : j.at("bin_accuracy").items()) r.bin_accuracy[k] = number_as<double>(v);
+        r.mean_accuracy = number_as<double>(j.at("mean_accuracy"));
+        r.min_bin_accuracy = number_as<double>(j.at("min_bin_accuracy"));
+        r.n_star = number_as<int>(j.at("n_star"));
+        r.train_accuracy = number_as<double>(j.at("train_accuracy"));
         if (!j.at("adversarial_accuracy").is_null())
-            r.adversarial_accuracy = j.at("adversarial_accuracy").get<double>();
+            r.adversarial_accuracy = number_as<double>(j.at("adversarial_accuracy"));
         if (j.contains("boundary_accuracy") && !j.at("boundary_accuracy").is_null())
-            r.boundary_accuracy = j.at("boundary_accuracy").get<double>();
+            r.boundary_accuracy = number_as<double>(j.at("boundary_accuracy"));
         r.failed_to_fit = j.at("failed_to_fit").get<bool>();
-        r.wall_seconds = j.at("wall_seconds").get<double>();
-        r.seed = j.at("seed").get<std::uint64_t>();
+        r.wall_seconds = number_as<double>(j.at("wall_seconds"));
+        r.seed = number_as<std::uint64_t>(j.at("seed"));
         get_opt(j, "language", r.language);
         get_opt(j, "success", r.success);
         get_opt(j, "train_seconds", r.train_seconds);
@@ -214,7 +248,7 @@ Result<RunResult> result_from_json(const std::string& text) {
         get_opt(j, "steps_done", r.steps_done);
         get_opt(j, "git_revision", r.git_revision);
         get_opt(j, "device", r.device);
-    } catch (const json::exception& e) {
+    } catch (const std::exception& e) {  // json::exception or number_as's out_of_range
         return make_error(std::string("result.json: ") + e.what());
     }
     for (double a : {r.mean_accuracy, r.min_bin_accuracy, r.train_accuracy})

@@ -334,6 +334,32 @@ TEST_CASE("summaries: bins of 100 lengths, min bin, N*, and result.json round tr
     CHECK_FALSE(result_from_json(bad.dump()).ok());
 }
 
+TEST_CASE("result.json: numbers that do not fit their field are errors (fuzz regressions)", "[neural]") {
+    const std::string good =
+        R"({"config":{"arch":"global"},"per_length_accuracy":{"41":1.0},"mean_accuracy":1.0,)"
+        R"("min_bin_accuracy":1.0,"n_star":41,"train_accuracy":1.0,"adversarial_accuracy":null,)"
+        R"("failed_to_fit":false,"wall_seconds":1.5,"seed":7})";
+    REQUIRE(result_from_json(good).ok());
+    auto with = [&](const std::string& from, const std::string& to) {
+        std::string s = good;
+        s.replace(s.find(from), from.size(), to);
+        return s;
+    };
+    // A float into an int field was undefined behaviour; 1e999 parses as inf, written back as null.
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"\"n_star\":41", "\"n_star\":1e10"}, {"\"n_star\":41", "\"n_star\":4.5"},
+             {"\"n_star\":41", "\"n_star\":4294967296"}, {"\"seed\":7", "\"seed\":-1"},
+             {"\"seed\":7", "\"seed\":-1.5"}, {"\"wall_seconds\":1.5", "\"wall_seconds\":1e999"},
+             {"\"arch\":\"global\"", "\"arch\":\"global\",\"layers\":-1e300"},
+             {"\"arch\":\"global\"", "\"arch\":\"global\",\"lr\":-1e999"}}) {
+        INFO(to);
+        CHECK_FALSE(result_from_json(with(from, to)).ok());
+    }
+    auto integral = result_from_json(with("\"n_star\":41", "\"n_star\":41.0"));
+    REQUIRE(integral.ok());
+    CHECK(integral->n_star == 41);
+}
+
 TEST_CASE("parse_arch accepts global, local-K, hybrid-K, lstm and nothing else", "[neural]") {
     CHECK(parse_arch("global")->kind == ArchSpec::Global);
     CHECK(parse_arch("local-3")->k == 3);
