@@ -76,8 +76,9 @@ json config_to_json_value(const Config& c) {
 namespace {
 
 // v as T, checked: an integer field takes only an integral number in T's range (reading 1e10 or
-// -1.5 into an int is undefined behaviour), a double only a finite one (1e999 parses as inf, which
-// result_to_json would write as null). Throws std::out_of_range (or json's type_error) otherwise.
+// -1.5 into an int is undefined behaviour), a double only a finite one (defensive: the parser
+// already refuses 1e999; an infinity would be written back as null). Throws std::out_of_range (or
+// json's type_error) otherwise.
 template <class T>
 T number_as(const json& v) {
     if constexpr (std::is_floating_point_v<T>) {
