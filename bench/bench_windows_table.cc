@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
 #include "automata/io.hh"
@@ -42,12 +44,18 @@ std::string describe(const Dfa& d) {
 }
 
 std::string cell(const WindowDecision& w, const Dfa& d) {
+    if (w.answer == Answer::Yes && w.certificate.kind == "depth_types")
+        return "yes: depth-" + std::to_string(nlohmann::json::parse(w.certificate.extra_json).value("depth", 0u)) + " types separate";
     if (w.answer == Answer::Yes) return "yes: `" + w.certificate.formula.value_or("(omitted)") + "`";
     if (w.answer == Answer::No) {
         const auto& f = *w.certificate.family;
         auto fw = [&](const Word& v) { return v.empty() ? std::string("ε") : format_word(d.alphabet, v); };
         return "no: " + (f.x.empty() ? std::string() : fw(f.x) + "·") + "(" + fw(f.p) + ")^r·" + fw(f.y) + " / " + fw(f.z);
     }
+    // unknown: the exact depth probe's lower bound, if it found one (docs/WINDOWS.md §5)
+    auto extra = nlohmann::json::parse(w.certificate.extra_json, nullptr, false);
+    if (extra.is_object() && extra.contains("depth_lower_bound"))
+        return "**unknown** (no formula of depth ≤ " + std::to_string(extra["depth_lower_bound"].get<unsigned>()) + ")";
     return "**unknown**";
 }
 

@@ -28,7 +28,11 @@ struct VecHash {
 // Interns signatures to dense ids.
 struct Interner {
     std::unordered_map<Vec, std::int32_t, VecHash> ids;
-    std::int32_t operator()(const Vec& v) { return ids.emplace(v, static_cast<std::int32_t>(ids.size())).first->second; }
+    std::int32_t operator()(const Vec& v) {
+        auto it = ids.find(v);  // look up first: emplace would allocate a node for every hit
+        if (it != ids.end()) return it->second;
+        return ids.emplace(v, static_cast<std::int32_t>(ids.size())).first->second;
+    }
 };
 
 // Sets of type ids, interned, with memoized insertion.
@@ -56,8 +60,8 @@ struct SetTable {
 // strictly before it (-1 without the past modality).
 std::int32_t type_of(Interner& types, unsigned j, std::int32_t label, const std::int32_t* window, unsigned k,
                      std::int32_t past_set) {
-    Vec sig;
-    sig.reserve(k + 4);
+    thread_local Vec sig;
+    sig.clear();
     sig.push_back(static_cast<std::int32_t>(j));
     sig.push_back(label);
     sig.push_back(past_set);
@@ -102,11 +106,12 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
         std::reverse(w.begin(), w.end());
         return w;
     };
-    std::vector<std::int32_t> fresh(depth);
+    std::vector<std::int32_t> fresh(depth), level0(sigma);
+    for (std::size_t c = 0; c < sigma; ++c) level0[c] = types(Vec{0, static_cast<std::int32_t>(c)});
     while (!queue.empty()) {
         const std::int32_t si = queue.front();
         queue.pop_front();
-        const Vec st = states[static_cast<std::size_t>(si)];
+        const Vec st = states[static_cast<std::size_t>(si)];  // a copy: states grows below
         // EOS type at depth `depth` (depth >= 1; depth 0 would be the EOS label alone).
         std::int32_t eos =
             depth == 0 ? eos_label
@@ -124,12 +129,12 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
             out.eos_types = eos_seen.size();
             return out;
         }
+        Vec nx(L);
         for (std::size_t c = 0; c < sigma; ++c) {
-            Vec nx(L);
             nx[0] = static_cast<std::int32_t>(dfa.delta[static_cast<std::size_t>(st[0]) * sigma + c]);
             // The new position's types, level by level (from the old windows and past sets).
             for (unsigned j = 0; j < depth; ++j)
-                fresh[j] = j == 0 ? types(Vec{0, static_cast<std::int32_t>(c)})
+                fresh[j] = j == 0 ? level0[c]
                                   : type_of(types, j, static_cast<std::int32_t>(c), &st[1 + std::size_t(j - 1) * k], k,
                                             with_past ? st[1 + W + j - 1] : -1);
             for (unsigned j = 0; j < depth; ++j) {
@@ -138,17 +143,18 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
                 nx[base + k - 1] = fresh[j];
                 if (with_past) nx[1 + W + j] = sets.add(st[1 + W + j], fresh[j]);
             }
-            auto [jt, added] = index.emplace(nx, static_cast<std::int32_t>(states.size()));
-            if (!added) continue;
+            if (index.find(nx) != index.end()) continue;
             if (states.size() >= max_states) {
                 out.status = DepthProbe::Status::Limit;
                 out.states = states.size();
                 out.eos_types = eos_seen.size();
                 return out;
             }
-            states.push_back(std::move(nx));
+            const auto id = static_cast<std::int32_t>(states.size());
+            index.emplace(nx, id);
+            states.push_back(nx);
             parent.emplace_back(si, static_cast<std::int32_t>(c));
-            queue.push_back(jt->second);
+            queue.push_back(id);
         }
     }
     out.status = DepthProbe::Status::Separates;
