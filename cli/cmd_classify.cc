@@ -22,6 +22,9 @@ struct ClassifyArgs {
     unsigned max_k = 4;
     std::size_t max_elements = 1'000'000;
     std::size_t formula_cap = 20'000;
+    std::size_t window_budget = 200'000;
+    unsigned probe_depth = 8;
+    std::size_t probe_states = 500'000;
     bool json = false;
     std::string certificates;
 };
@@ -51,6 +54,13 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--max-elements", a->max_elements,
                        "Largest syntactic semigroup enumerated (classes decided only through it are null above)");
         app.add_option("--formula-cap", a->formula_cap, "Member formulas of larger tree size are omitted from certificates");
+        app.add_option("--window-budget", a->window_budget,
+                       "Search steps per local_k / hybrid_k question before the depth probe (default 200000)");
+        app.add_option("--probe-depth", a->probe_depth,
+                       "Depths 1..D of the exact depth probe behind an unknown window answer (docs/WINDOWS.md §4; default 8)")
+            ->check(CLI::Range(0u, 64u));
+        app.add_option("--probe-states", a->probe_states,
+                       "Product states the depth probe explores per depth (default 500000; ~20 us and ~200 bytes each)");
         app.add_flag("--json", a->json, "Print one JSON object (SPEC §4 keys)");
         app.add_option("--certificates", a->certificates, "Write one certificate file per class into DIR");
         app.footer("Examples:\n  ltlkit classify 'P(b & Y a)'\n  ltlkit classify --regex '(ab)*' --json\n"
@@ -61,6 +71,9 @@ LTLKIT_COMMAND(CommandDef{
             o.max_k = a->max_k;
             o.max_elements = a->max_elements;
             o.formula_cap = a->formula_cap;
+            o.window_budget = a->window_budget;
+            o.probe_depth = a->probe_depth;
+            o.probe_states = a->probe_states;
             Classification c = take(classify(L.dfa, o));
             if (!a->certificates.empty()) {
                 std::error_code ec;

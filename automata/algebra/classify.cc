@@ -103,6 +103,8 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     WindowOptions wo;
     wo.max_formula_size = options.formula_cap;
     wo.search_budget = options.window_budget;
+    wo.probe_depth = options.probe_depth;
+    wo.probe_states = options.probe_states;
     for (unsigned k = 2; k <= options.max_k; ++k) {
         const std::string lid = "local_k:" + std::to_string(k), hid = "hybrid_k:" + std::to_string(k);
         if (out.classes["definite"] == false) {

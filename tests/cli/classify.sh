@@ -97,6 +97,25 @@ assert j['classes']['star_free'] is None and j['classes']['l_trivial'] is None, 
 assert 'reason' in j['certificates']['star_free']
 " || fail "semigroup-only classes are null above --max-elements"
 
+# An open window case (docs/WINDOWS.md §5): "the word leaves (ba(a|b))*", hybrid_k:2. With small
+# search bounds it is unknown, with a depth lower bound that check-certificate re-verifies (exit 0).
+cat >p3.json <<'JSON'
+{"alphabet": ["a","b"], "initial": 0, "accepting": [1], "transitions": [[1,2],[1,1],[3,1],[0,0]]}
+JSON
+rm -rf p3certs
+"$bin" classify --dfa p3.json --max-k 2 --window-budget 2000 --probe-states 5000 --certificates p3certs --json >out.json \
+    || fail "classify p3.json"
+python3 -c "
+import json; j = json.load(open('out.json')); c = json.load(open('p3certs/hybrid_k-2.json'))
+assert j['hybrid_k']['2'] == 'unknown', j['hybrid_k']
+assert c['kind'] == 'search_exhausted' and c['depth_lower_bound'] >= 2, c
+assert c['pairs'][0] == ['baababa', 'baabab'], c['pairs']
+" || fail "hybrid_k:2 of p3.json: unknown with a depth lower bound"
+"$bin" check-certificate p3certs/hybrid_k-2.json >/dev/null || fail "the depth lower bound of an unknown re-verifies"
+sed -i 's/"depth_lower_bound": 2/"depth_lower_bound": 3/' p3certs/hybrid_k-2.json
+"$bin" check-certificate p3certs/hybrid_k-2.json >/dev/null; rc=$?
+[[ $rc == 1 ]] || fail "a raised depth lower bound must not hold: exit $rc"
+
 # The suites classify.
 for s in lc25 lc26; do
     while IFS=$'\t' read -r name alpha kind text; do
