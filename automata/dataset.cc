@@ -773,6 +773,16 @@ std::vector<std::string> split_lines(const std::string& text) {
     return lines;
 }
 
+// A relative path that stays inside the dataset folder (no "..", not absolute, not empty).
+bool inside_folder(const std::string& rel) {
+    if (rel.empty() || rel.find('\0') != std::string::npos) return false;
+    const fs::path p(rel);
+    if (p.is_absolute() || p.has_root_path()) return false;
+    for (const auto& part : p)
+        if (part == "..") return false;
+    return true;
+}
+
 bool parse_long(const std::string& s, long& out) {
     if (s.empty() || s.size() > 18) return false;
     out = 0;
@@ -814,7 +824,8 @@ Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
     ds.alphabet = ds.dfa.alphabet;
     DatasetFormat format = DatasetFormat::Tsv;
     if (meta.contains("format")) {
-        auto f = parse_dataset_format(meta.value("format", std::string("tsv")));
+        if (!meta["format"].is_string()) return at(meta_path, 0, "\"format\" must be a string (tsv, jsonl or flare)");
+        auto f = parse_dataset_format(meta["format"].get<std::string>());
         if (!f.ok()) return at(meta_path, 0, f.error().message);
         format = *f;
     }
@@ -834,10 +845,23 @@ Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
         Split split;
         split.name = it.key();
         const ojson& sj = it.value();
+        // Checked before use: a wrong JSON type would throw, and a file outside the dataset folder
+        // (absolute, or with "..") could be anything (/dev/zero).
+        if (!inside_folder(split.name)) return at(meta_path, 0, "bad split name '" + split.name + "'");
+        if (!sj.is_object()) return at(meta_path, 0, "split '" + split.name + "' must be an object");
+        if (sj.contains("pairs") && !sj["pairs"].is_boolean())
+            return at(meta_path, 0, "split '" + split.name + "': \"pairs\" must be true or false");
         const bool pairs = sj.value("pairs", false);
         std::vector<std::string> files;
-        if (sj.contains("files"))
-            for (const auto& f : sj["files"]) files.push_back(f.get<std::string>());
+        if (sj.contains("files")) {
+            if (!sj["files"].is_array()) return at(meta_path, 0, "split '" + split.name + "': \"files\" must be an array");
+            for (const auto& f : sj["files"]) {
+                if (!f.is_string() || !inside_folder(f.get<std::string>()))
+                    return at(meta_path, 0, "split '" + split.name + "': bad file name " + f.dump() +
+                                                " (a relative path inside the dataset folder)");
+                files.push_back(f.get<std::string>());
+            }
+        }
         if (files.empty()) return at(meta_path, 0, "split '" + split.name + "' lists no files");
         split.file = format == DatasetFormat::Flare ? split.name : files.front();
         auto check = [&](const Example& e, const std::string& file, std::size_t line, const std::string& src) -> std::optional<Error> {

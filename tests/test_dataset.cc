@@ -445,6 +445,30 @@ TEST_CASE("the reader reports malformed files with file:line", "[dataset]") {
     CHECK(none.error().one_line().find("meta.json") != std::string::npos);
 }
 
+TEST_CASE("meta.json of the wrong shape is an error, not an exception (fuzz regressions)", "[dataset]") {
+    TempDir dir("meta-shape");
+    fs::create_directories(dir.path);
+    std::ofstream(dir.path / "train.tsv") << "a\t1\nab\t0\n";
+    const std::string dfa = R"("dfa":{"alphabet":["a","b"],"initial":0,"accepting":[1],"transitions":[[1,0],[1,0]]})";
+    auto read_with = [&](const std::string& rest) {
+        std::ofstream(dir.path / "meta.json", std::ios::trunc) << "{" << dfa << "," << rest << "}";
+        return read_dataset(dir.str());
+    };
+    REQUIRE(read_with(R"("splits":{"train":{"files":["train.tsv"]}})").ok());
+    for (const char* rest : {R"("splits":{"train":5})", R"("splits":{"train":{"files":[1]}})",
+                             R"("splits":{"train":{"files":"train.tsv"}})",
+                             R"("splits":{"train":{"files":["train.tsv"],"pairs":"x"}})",
+                             R"("format":3,"splits":{"train":{"files":["train.tsv"]}})",
+                             R"("splits":{"train":{"files":["/dev/zero"]}})",
+                             R"("splits":{"train":{"files":["../train.tsv"]}})",
+                             R"("format":"flare","splits":{"..":{"files":["x"]}})"}) {
+        INFO(rest);
+        auto r = read_with(rest);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().one_line().find("meta.json") != std::string::npos);
+    }
+}
+
 TEST_CASE("default splits of a small language: 64 M symbols-sized job stays exact", "[dataset][long]") {
     TempDir dir("default");
     DatasetOptions o;
