@@ -130,11 +130,14 @@ Result<Dfa> dfa_from_json(const std::string& text) {
     const std::size_t n = tr.size();
     if (n == 0) return dfa_error("\"transitions\" is empty: a DFA needs at least one state");
     d.accepting.assign(n, 0);
-    d.delta.resize(n * m);
+    // Grown row by row, so that many empty rows and a long alphabet (n * m large, the text small)
+    // do not allocate n * m before the first error.
+    d.delta.reserve(std::min(n * m, text.size()));
     for (std::size_t q = 0; q < n; ++q) {
         const json& row = tr[q];
         if (!row.is_array())
             return dfa_error("transitions of state " + std::to_string(q) + " must be an array, not " + row.dump());
+        d.delta.resize((q + 1) * m);
         for (std::size_t a = 0; a < m; ++a) {
             if (a >= row.size() || row[a].is_null())
                 return dfa_error("state " + std::to_string(q) + " has no transition on symbol '" + d.alphabet[a] +
