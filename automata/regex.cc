@@ -228,6 +228,12 @@ private:
         while (!failed_ && !at_end() && (src_[pos_] == '*' || src_[pos_] == '+' || src_[pos_] == '?')) {
             Kind k = src_[pos_] == '*' ? Kind::Star : src_[pos_] == '+' ? Kind::Plus : Kind::Opt;
             advance(1), skip_space();
+            // A chain of postfix operators is one node ((r*)+ = (r+)* = (r+)? = (r?)+ = r*, (r+)+ = r+,
+            // (r?)? = r?), so that "a***..." does not nest a node per operator (deep recursion).
+            if (a->kind == Kind::Star || a->kind == Kind::Plus || a->kind == Kind::Opt) {
+                if (a->kind != k) a->kind = Kind::Star;
+                continue;
+            }
             a = node(k, std::move(a));
         }
         return a;
@@ -359,11 +365,15 @@ public:
         if (r == empty_ || s == empty_) return empty_;
         if (r == eps_) return s;
         if (s == eps_) return r;
-        if (terms_[r].kind == T::Concat) {  // (x y) s = x (y s)
-            Id x = terms_[r].kids[0], y = terms_[r].kids[1];
-            return concat(x, concat(y, s));
-        }
-        return make(T::Concat, 0, {r, s}, terms_[r].nullable && terms_[s].nullable);
+        if (terms_[r].kind != T::Concat) return make(T::Concat, 0, {r, s}, terms_[r].nullable && terms_[s].nullable);
+        // (x1 (x2 (... xn))) s = x1 (x2 (... (xn s))), rebuilt from the right by a loop, not by
+        // recursion: a long concatenation would overflow the stack.
+        std::vector<Id> heads;
+        Id x = r;
+        for (; terms_[x].kind == T::Concat; x = terms_[x].kids[1]) heads.push_back(terms_[x].kids[0]);
+        Id acc = concat(x, s);
+        for (std::size_t i = heads.size(); i-- > 0;) acc = concat(heads[i], acc);
+        return acc;
     }
 
     Id star(Id r) {
@@ -385,16 +395,13 @@ public:
         auto key = (static_cast<std::uint64_t>(r) << 32) | a;
         auto it = memo_.find(key);
         if (it != memo_.end()) return it->second;
+        if (terms_[r].kind == T::Concat) return derive_concat(r, a);
         Id out = empty_;
         const Term t = terms_[r];  // copy: terms_ may grow below
         switch (t.kind) {
             case T::Empty: case T::Eps: out = empty_; break;
             case T::Sym: out = t.sym == a ? eps_ : empty_; break;
-            case T::Concat: {
-                Id left = concat(derive(t.kids[0], a), t.kids[1]);
-                out = terms_[t.kids[0]].nullable ? alt({left, derive(t.kids[1], a)}) : left;
-                break;
-            }
+            case T::Concat: break;  // derive_concat
             case T::Star: out = concat(derive(t.kids[0], a), r); break;
             case T::Not: out = neg(derive(t.kids[0], a)); break;
             case T::Or: case T::And: {
@@ -409,6 +416,43 @@ public:
     }
 
 private:
+    // d(x y) = d(x) y, or d(x) y | d(y) when x is nullable, for a concatenation x1 (x2 (... xn)):
+    // walked along its right spine by a loop, not by recursion (a long chain of nullable terms
+    // such as a*a*a*... would overflow the stack), in the order of the recursive form and with
+    // every suffix memoized as it was.
+    Id derive_concat(Id r, Symbol a) {
+        auto key = [a](Id x) { return (static_cast<std::uint64_t>(x) << 32) | a; };
+        std::vector<std::pair<Id, Id>> pending;  // (suffix, d(its head) · its tail), waiting for d(tail)
+        Id cur = r, out = empty_;
+        for (;;) {
+            if (cur != r) {
+                auto it = memo_.find(key(cur));
+                if (it != memo_.end()) {
+                    out = it->second;
+                    break;
+                }
+            }
+            const Term t = terms_[cur];  // copy: terms_ may grow below
+            if (t.kind != T::Concat) {
+                out = derive(cur, a);
+                break;
+            }
+            const Id left = concat(derive(t.kids[0], a), t.kids[1]);
+            if (!terms_[t.kids[0]].nullable) {
+                out = left;
+                memo_.emplace(key(cur), out);
+                break;
+            }
+            pending.emplace_back(cur, left);
+            cur = t.kids[1];
+        }
+        for (std::size_t i = pending.size(); i-- > 0;) {
+            out = alt({pending[i].second, out});
+            memo_.emplace(key(pending[i].first), out);
+        }
+        return out;
+    }
+
     std::vector<Term> terms_;
     std::unordered_map<TermKey, Id, TermKeyHash> index_;
     std::unordered_map<std::uint64_t, Id> memo_;

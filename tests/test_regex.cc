@@ -244,3 +244,20 @@ TEST_CASE("deeply nested regexes are an error, not a crash", "[regex]") {
     REQUIRE_FALSE(compile_regex(std::string(100000, '!') + "a", {}).ok());
     CHECK(compile_regex(std::string(400, '(') + "a" + std::string(400, ')') + "b", {}).ok());
 }
+
+TEST_CASE("long chains of postfix operators and of nullable terms do not recurse deeply", "[regex]") {
+    // These overflowed the stack (segfault of `ltlkit compile --regex`): a node per postfix operator
+    // and a concatenation re-associated by recursion. (The derivative along a long a*a*a*... was
+    // recursive too; a deep case is not tested here because its union of suffixes is quadratic.)
+    Dfa star = compile_ok("a" + std::string(100000, '*') + "b", {"a", "b"});
+    CHECK(count_accepted(star, 3) == std::vector<std::uint64_t>{0, 1, 1, 1});  // a*b
+    CHECK(compile_ok("(a+)?b", {"a", "b"}) == compile_ok("a*b", {"a", "b"}));
+    CHECK(compile_ok("(a?)+b", {"a", "b"}) == compile_ok("a*b", {"a", "b"}));
+    CHECK(compile_ok("a+++b", {"a", "b"}) == compile_ok("aa*b", {"a", "b"}));
+    CHECK(compile_ok("a???b", {"a", "b"}) == compile_ok("(a|())b", {"a", "b"}));
+    std::string chain;
+    for (int i = 0; i < 2000; ++i) chain += "a*";
+    CHECK(compile_ok(chain + "b", {"a", "b"}) == compile_ok("a*b", {"a", "b"}));
+    Dfa loop = compile_ok("(" + std::string(50000, 'a') + ")*", {"a"});  // concat(suffix, loop)
+    CHECK(loop.num_states() == 50000);
+}
