@@ -100,6 +100,8 @@ Result<Dfa> dfa_from_json(const std::string& text) {
         err.column = column;
         err.source_line = line_text;
         return err;
+    } catch (const json::exception& e) {  // out_of_range.406: a number literal too large (1E99999)
+        return dfa_error(std::string("malformed JSON: ") + e.what());
     }
     if (!j.is_object()) return dfa_error("expected an object with keys alphabet, initial, accepting, transitions");
     static const std::set<std::string> keys{"alphabet", "initial", "accepting", "transitions"};

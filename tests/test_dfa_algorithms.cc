@@ -296,6 +296,10 @@ TEST_CASE("DFA JSON errors name the missing state and symbol, and JSON errors th
     CHECK(malformed.error().column == 16);  // the second comma
     CHECK(malformed.error().message.find("malformed JSON") != std::string::npos);
     CHECK(malformed.error().source_line == "  \"initial\": 0,,");
+    // Fuzz regression: a number too large for a double threw json's out_of_range out of the reader.
+    auto overflow = dfa_from_json(R"({"initial": 1E99999, "alphabet": ["a"], "accepting": [], "transitions": [[0]]})");
+    REQUIRE(!overflow.ok());
+    CHECK(overflow.error().message.find("malformed JSON") != std::string::npos);
 }
 
 TEST_CASE("DOT output: initial arrow, double circles, grey or hidden sink", "[dfa][io]") {
