@@ -397,3 +397,25 @@ TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the dept
     std::string why;
     CHECK(!check_window_certificate(cert_json(y, e), &why).ok());
 }
+
+TEST_CASE("An unknown of the table that is a yes: δ=12,30,22,20 F={2} has an LTL[P,Y<=2] formula of depth 3", "[windows]") {
+    // "starts with b, or contains bb or aaa": the searches of docs/WINDOWS.md §3 stop below its
+    // size, the depth probe proves only "depth > 2"; this hand-written formula compiles back, so an
+    // unknown answer is a limit of the searches, not evidence of non-membership.
+    Dfa d;
+    d.alphabet = AB;
+    d.initial = 0;
+    d.accepting = {0, 0, 1, 0};
+    d.delta = {1, 2, 3, 0, 2, 2, 2, 0};
+    Certificate y;
+    y.class_id = "hybrid_k:2";
+    y.member = true;
+    y.kind = "formula";
+    y.formula = "P(b & !P true) | P(a & !Y<=2 !a & Y<=2 Y<=2 true) | P(!Y<=2 !b & Y<=2 Y<=2 true) | (!Y<=2 !b & Y<=2 Y<=2 true)";
+    CHECK(reverifies(y, d));
+    auto f = ltl::parse_formula(*y.formula);
+    REQUIRE(f.ok());
+    CHECK(ltl::temporal_depth(*f) == 3);
+    DepthProbe two = probe_depth(d, 2, true, 2, 100'000);
+    CHECK(two.status == DepthProbe::Status::Conflict);  // no formula of depth 2
+}
