@@ -4,32 +4,11 @@
 # damaged plan.json is reported by `report`. Usage: bash corrupt_verify.sh LTLKIT_BIN SOURCE_DIR
 set -u
 bin=$1
+source "$2/tests/cli/kill_lib.bash"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 rm -rf v err.txt out.txt
 
-# expect CODE PATTERN CMD...: CMD exits CODE and its stderr's first line matches PATTERN.
-expect() {
-    local code=$1 pattern=$2
-    shift 2
-    "$@" >out.txt 2>err.txt
-    local rc=$?
-    [[ $rc -eq $code ]] || fail "'$*' exited $rc, want $code: $(head -1 err.txt)"
-    head -1 err.txt | grep -q -- "$pattern" || fail "'$*': first stderr line '$(head -1 err.txt)' lacks '$pattern'"
-    [[ ! -s out.txt ]] || fail "'$*' wrote to stdout on failure"
-}
-# bump FILE KEY: adds 1 to the last digit of the first "KEY": <number> (stays valid JSON).
-bump() {
-    python3 - "$1" "$2" <<'PY'
-import re, sys
-p, key = sys.argv[1], sys.argv[2]
-t = open(p).read()
-m = re.search('"%s": *(-?[0-9.]+)' % re.escape(key), t)
-i = m.end(1) - 1
-t = t[:i] + str((int(t[i]) + 1) % 10) + t[i + 1:]
-open(p, "w").write(t)
-PY
-}
 
 # verify: a damaged result.json is reported by `report` and evaluated again by `verify`.
 vargs=('Y a' --alphabet a,b --archs local-1 --profile quick --steps 5 --threads 1 --device cpu)
