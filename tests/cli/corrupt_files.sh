@@ -6,8 +6,6 @@
 set -u
 bin=$1
 source "$2/tests/cli/kill_lib.bash"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 rm -rf d r v err.txt out.txt
 
 

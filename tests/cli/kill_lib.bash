@@ -9,6 +9,28 @@
 
 now_ms() { date +%s%3N; }
 
+# Failures are counted in $fails; a script ends with `exit $((fails > 0))`.
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# kill_vs_reference SEED KILLS REF KILLED CMD...: runs `CMD --out REF` without interruption, then
+# `CMD --out KILLED` killed KILLS times (kill_and_finish, delays within 60 % of the reference's
+# time) and run to the end; the two trees must agree under digest_tree (timing fields aside).
+kill_vs_reference() {
+    local seed=$1 kills=$2 ref=$3 killed=$4
+    shift 4
+    local t0 ms
+    t0=$(now_ms)
+    "$@" --out "$ref" >/dev/null 2>err.txt || { fail "reference exited $?: $(cat err.txt)"; return; }
+    ms=$(( $(now_ms) - t0 ))
+    echo "reference $ref: $ms ms"
+    kill_and_finish "$seed" "$kills" $((ms * 6 / 10 > 20 ? ms * 6 / 10 : 20)) "$@" --out "$killed" \
+        || fail "$killed: the run after the kills failed"
+    digest_tree "$ref" > "$ref.digest" || fail "bad checksum in $ref"
+    digest_tree "$killed" > "$killed.digest" || fail "bad checksum in $killed"
+    diff "$ref.digest" "$killed.digest" || fail "$killed: files differ from the uninterrupted run (timing aside)"
+}
+
 kill_and_finish() {
     local seed=$1 kills=$2 max_ms=$3
     shift 3

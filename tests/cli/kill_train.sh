@@ -7,22 +7,13 @@ set -u
 bin=$1
 src=$2
 source "$src/tests/cli/kill_lib.bash"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 seed=${KILL_SEED:-1129}
 rm -rf ref killed kill-stderr.txt
 
 args=('Y a' --alphabet a,b --arch local-1 --layers 1 --d-model 16 --heads 2 --d-ff 32 --batch 16
       --steps 300 --checkpoint-every 20 --train-lengths 1:10 --test-lengths 11:40 --per-length 16
       --threads 1 --device cpu --quiet)
-t0=$(now_ms)
-"$bin" train "${args[@]}" --out ref >/dev/null 2>err.txt || fail "reference exited $?: $(cat err.txt)"
-ms=$(( $(now_ms) - t0 ))
-echo "reference: $ms ms"
-kill_and_finish "$seed" 5 $((ms * 6 / 10)) "$bin" train "${args[@]}" --out killed || fail "the run after the kills failed"
-digest_tree ref > ref.digest || fail "bad checksum in the reference"
-digest_tree killed > killed.digest || fail "bad checksum after the kills"
-diff ref.digest killed.digest || fail "files differ from the uninterrupted run (timing aside)"
+kill_vs_reference "$seed" 5 ref killed "$bin" train "${args[@]}"
 ls -A killed | sort | tr '\n' ' '; echo
 
 [[ $fails -eq 0 ]] && echo "kill_train: all passed (seed $seed)"
