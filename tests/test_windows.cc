@@ -253,10 +253,10 @@ TEST_CASE("The window certificate checker rejects tampered certificates and malf
     CHECK(reverifies(c, d));
     // a family whose tails are not bisimilar (k = 2 window sees the last symbol difference "a" vs "b")
     Certificate bad = c;
-    bad.family = WordFamily{{}, {1}, {0}, {}, 1};
+    bad.family = WordFamily{{}, {1}, {0}, {}, 1, std::nullopt, {}};
     CHECK(!reverifies(bad, d));
     // membership does not differ
-    bad.family = WordFamily{{}, {0, 1}, {}, {0, 1}, 1};
+    bad.family = WordFamily{{}, {0, 1}, {}, {0, 1}, 1, std::nullopt, {}};
     CHECK(!reverifies(bad, d));
     // a "yes" with a formula outside the fragment, or defining another language
     Certificate yes;
@@ -398,10 +398,45 @@ TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the dept
     CHECK(!check_window_certificate(cert_json(y, e), &why).ok());
 }
 
-TEST_CASE("An unknown of the table that is a yes: δ=12,30,22,20 F={2} has an LTL[P,Y<=2] formula of depth 3", "[windows]") {
-    // "starts with b, or contains bb or aaa": the searches of docs/WINDOWS.md §3 stop below its
-    // size, the depth probe proves only "depth > 2"; this hand-written formula compiles back, so an
-    // unknown answer is a limit of the searches, not evidence of non-membership.
+TEST_CASE("Window types: each characteristic formula holds exactly at the positions of its type", "[windows]") {
+    // Two routes: the types computed on the word (WindowTypes::types) and the direct semantics of
+    // the characteristic formulas (ltl/semantics.hh), on random words, k = 2, 3, depths 1..3.
+    std::mt19937_64 rng(20261129);
+    for (std::size_t sigma : {2u, 3u}) {
+        std::vector<std::string> alphabet;
+        for (std::size_t i = 0; i < sigma; ++i) alphabet.push_back(std::string(1, char('a' + i)));
+        for (unsigned k : {2u, 3u})
+            for (unsigned D = 1; D <= 3; ++D) {
+                WindowTypes wt;
+                wt.k = k;
+                wt.sigma = sigma;
+                std::vector<std::pair<Word, std::vector<long>>> words;
+                for (int trial = 0; trial < 40; ++trial) {
+                    Word w(rng() % 13);
+                    for (auto& c : w) c = static_cast<Symbol>(rng() % sigma);
+                    words.emplace_back(w, wt.types(w, D));
+                }
+                std::set<long> seen;
+                for (const auto& [w, t] : words) seen.insert(t.begin(), t.end());
+                for (long id : seen) {
+                    ltl::Formula chi = wt.formula(id, alphabet);
+                    REQUIRE(formula_in_window_fragment(chi, k, false));
+                    for (const auto& [w, t] : words) {
+                        std::vector<bool> at = ltl::evaluate_all_positions(chi, word_symbols(alphabet, w));
+                        for (std::size_t i = 0; i <= w.size(); ++i) {
+                            INFO("k=" << k << " D=" << D << " type " << id << " word " << format_word(alphabet, w) << " position " << i + 1);
+                            CHECK(at[i] == (t[i] == id));
+                        }
+                    }
+                }
+            }
+    }
+}
+
+TEST_CASE("An unknown of the old table is a yes: δ=12,30,22,20 F={2} has an LTL[P,Y<=2] formula of depth 3", "[windows]") {
+    // "starts with b, or contains bb or aaa": the bottom-up search of docs/WINDOWS.md §3 stops below
+    // its size and the depth probe proves only "depth > 2"; this hand-written formula compiles
+    // back, and the typed route (§4) finds one of its own.
     Dfa d;
     d.alphabet = AB;
     d.initial = 0;
@@ -418,4 +453,8 @@ TEST_CASE("An unknown of the table that is a yes: δ=12,30,22,20 F={2} has an LT
     CHECK(ltl::temporal_depth(*f) == 3);
     DepthProbe two = probe_depth(d, 2, true, 2, 100'000);
     CHECK(two.status == DepthProbe::Status::Conflict);  // no formula of depth 2
+    WindowDecision w = decide_hybrid_k(d, 2);
+    REQUIRE(w.answer == Answer::Yes);
+    CHECK(w.certificate.kind == "formula");
+    CHECK(reverifies(w.certificate, d));
 }

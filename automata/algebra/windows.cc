@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/depth_probe.hh"
@@ -30,6 +31,62 @@
 #include "ltl/printer.hh"
 
 namespace ltlkit::automata::algebra {
+
+// --- window types (windows.hh, docs/WINDOWS.md §4)
+
+long WindowTypes::intern(std::vector<long> s) {
+    auto [it, fresh] = ids.emplace(s, long(sig.size()));
+    if (fresh) sig.push_back(std::move(s));
+    return it->second;
+}
+
+std::vector<long> WindowTypes::types(const Word& w, unsigned D) {
+    const std::size_t n = w.size();
+    std::vector<long> t(n + 1);
+    for (std::size_t i = 0; i <= n; ++i) t[i] = intern({-2, i < n ? long(w[i]) : long(sigma)});
+    for (unsigned j = 1; j <= D; ++j) {
+        std::vector<long> next(n + 1);
+        for (std::size_t i = 0; i <= n; ++i) {
+            std::vector<long> win(t.begin() + static_cast<std::ptrdiff_t>(i >= k ? i - k : 0),
+                                  t.begin() + static_cast<std::ptrdiff_t>(i));
+            std::sort(win.begin(), win.end());
+            win.erase(std::unique(win.begin(), win.end()), win.end());
+            std::vector<long> s{t[i]};
+            s.insert(s.end(), win.begin(), win.end());
+            next[i] = intern(std::move(s));
+        }
+        t = std::move(next);
+    }
+    return t;
+}
+
+ltl::Formula WindowTypes::formula(long id, const std::vector<std::string>& alphabet) {
+    if (chi.size() < sig.size()) chi.resize(sig.size());
+    auto& slot = chi[static_cast<std::size_t>(id)];
+    if (!slot.is_null()) return slot;
+    const std::vector<long> s = sig[static_cast<std::size_t>(id)];
+    ltl::Formula f;
+    if (s[0] == -2) {
+        if (s[1] < long(sigma)) {
+            f = ltl::Formula::atom(alphabet[static_cast<std::size_t>(s[1])]);
+        } else {  // EOS: no symbol holds
+            f = ltl::Formula::tt();
+            for (const auto& a : alphabet) f = ltl::Formula::conj(f, ltl::Formula::neg(ltl::Formula::atom(a)));
+        }
+    } else {
+        // own type, every window type occurs, and nothing else does
+        f = formula(s[0], alphabet);
+        ltl::Formula any = ltl::Formula::ff();
+        for (std::size_t i = 1; i < s.size(); ++i) {
+            ltl::Formula g = formula(s[i], alphabet);
+            f = ltl::Formula::conj(f, ltl::Formula::bounded_yesterday(g, k));
+            any = i == 1 ? g : ltl::Formula::disj(any, g);
+        }
+        f = ltl::Formula::conj(f, ltl::Formula::neg(ltl::Formula::bounded_yesterday(ltl::Formula::neg(any), k)));
+    }
+    chi[static_cast<std::size_t>(id)] = f;
+    return f;
+}
 
 namespace {
 
@@ -254,7 +311,12 @@ std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid,
                             if (!r0) continue;
                             std::size_t cost = group[i]->size() + group[j]->size();
                             if (best && best->y.size() + best->z.size() <= cost) continue;
-                            best = WordFamily{x, p, *group[i], *group[j], *r0};
+                            best = WordFamily{};
+                            best->x = x;
+                            best->p = p;
+                            best->y = *group[i];
+                            best->z = *group[j];
+                            best->r_min = *r0;
                         }
                 }
                 if (best) return best;
@@ -299,6 +361,97 @@ struct Entry {
     std::size_t size;
     Bits bits;
 };
+
+struct Feature {
+    ltl::Formula f;
+    std::size_t size;               // ties go to the smaller formula
+    std::vector<std::uint8_t> val;  // per sample word
+};
+
+ltl::Formula decision_tree(const std::vector<std::uint8_t>& target, const std::vector<Feature>& feats,
+                           const std::vector<std::size_t>& chosen, std::size_t level, const std::vector<std::size_t>& ws) {
+    bool any_acc = false, any_rej = false;
+    for (std::size_t w : ws) (target[w] ? any_acc : any_rej) = true;
+    if (!any_rej) return ltl::Formula::tt();
+    if (!any_acc) return ltl::Formula::ff();
+    if (level >= chosen.size()) return ltl::Formula::ff();  // unreachable: features separate
+    const Feature& ft = feats[chosen[level]];
+    std::vector<std::size_t> hi, lo;
+    for (std::size_t w : ws) (ft.val[w] ? hi : lo).push_back(w);
+    if (hi.empty()) return decision_tree(target, feats, chosen, level + 1, lo);
+    if (lo.empty()) return decision_tree(target, feats, chosen, level + 1, hi);
+    ltl::Formula f = ft.f;
+    ltl::Formula a = decision_tree(target, feats, chosen, level + 1, hi);
+    ltl::Formula b = decision_tree(target, feats, chosen, level + 1, lo);
+    auto is = [](ltl::Formula g, ltl::Op op) { return g.op() == op; };
+    const bool at = is(a, ltl::Op::True), af = is(a, ltl::Op::False);
+    const bool bt = is(b, ltl::Op::True), bf = is(b, ltl::Op::False);
+    ltl::Formula nf = ltl::Formula::neg(f);
+    // (f & a) | (!f & b), simplified where a or b is constant.
+    if (at && bf) return f;
+    if (af && bt) return nf;
+    if (at) return ltl::Formula::disj(f, b);
+    if (af) return ltl::Formula::conj(nf, b);
+    if (bt) return ltl::Formula::disj(nf, a);
+    if (bf) return ltl::Formula::conj(f, a);
+    return ltl::Formula::disj(ltl::Formula::conj(f, a), ltl::Formula::conj(nf, b));
+}
+
+// Greedy choice of features that, refining the initial classes cls, separate accepted from
+// rejected sample words (fewest remaining accepted/rejected pairs with equal values; ties to the
+// smaller formula); nullopt when all features together do not separate them.
+std::optional<std::vector<std::size_t>> greedy_features(const std::vector<std::uint8_t>& target, std::vector<int> cls,
+                                                        const std::vector<Feature>& feats) {
+    const std::size_t n = target.size();
+    std::vector<std::size_t> chosen;
+    std::size_t classes = 0;
+    auto densify = [&](const std::vector<int>& c) {  // renumber 0..classes-1, so that cls * 2 + bit never overflows
+        std::unordered_map<int, int> dense;
+        for (std::size_t w = 0; w < n; ++w) cls[w] = dense.emplace(c[w], int(dense.size())).first->second;
+        classes = dense.size();
+    };
+    densify(cls);
+    std::vector<std::size_t> acc, rej;
+    auto conflicts = [&](const std::vector<int>& c, std::size_t range) {
+        acc.assign(range, 0);
+        rej.assign(range, 0);
+        for (std::size_t w = 0; w < n; ++w) (target[w] ? acc : rej)[std::size_t(c[w])]++;
+        std::size_t total = 0;
+        for (std::size_t i = 0; i < range; ++i) total += acc[i] * rej[i];
+        return total;
+    };
+    std::size_t current = conflicts(cls, classes);
+    std::vector<int> c2(n);
+    while (current > 0) {
+        std::size_t best = SIZE_MAX, best_conf = current;
+        std::vector<int> best_cls;
+        for (std::size_t idx = 0; idx < feats.size(); ++idx) {
+            for (std::size_t w = 0; w < n; ++w) c2[w] = cls[w] * 2 + feats[idx].val[w];
+            std::size_t conf = conflicts(c2, 2 * classes);
+            if (conf < best_conf || (conf == best_conf && best != SIZE_MAX && feats[idx].size < feats[best].size)) {
+                if (conf == current) continue;
+                best = idx;
+                best_conf = conf;
+                best_cls = c2;
+            }
+        }
+        if (best == SIZE_MAX) return std::nullopt;
+        chosen.push_back(best);
+        densify(best_cls);
+        current = best_conf;
+    }
+    return chosen;
+}
+
+// Greedy choice of features that separate accepted from rejected sample words, then a decision
+// tree over the chosen features; null when all features together do not separate the sample.
+ltl::Formula decision_formula(const std::vector<std::uint8_t>& target, const std::vector<Feature>& feats) {
+    auto chosen = greedy_features(target, std::vector<int>(target.size(), 0), feats);
+    if (!chosen) return {};
+    std::vector<std::size_t> all(target.size());
+    std::iota(all.begin(), all.end(), 0);
+    return decision_tree(target, feats, *chosen, 0, all);
+}
 
 class FormulaSearch {
 public:
@@ -421,68 +574,16 @@ private:
         return true;
     }
 
-    // Greedy choice of features that separate accepted from rejected sample words, then a
-    // decision tree over the chosen features.
-    ltl::Formula synthesize() {
-        std::vector<int> cls(s_.words.size(), 0);
-        std::vector<std::size_t> chosen;
-        auto conflicts = [&](const std::vector<int>& c) {
-            std::map<int, std::pair<std::size_t, std::size_t>> cnt;
-            for (std::size_t w = 0; w < s_.words.size(); ++w) (target_[w] ? cnt[c[w]].first : cnt[c[w]].second)++;
-            std::size_t total = 0;
-            for (auto& [_, pr] : cnt) total += pr.first * pr.second;
-            return total;
-        };
-        std::size_t current = conflicts(cls);
-        while (current > 0) {
-            std::size_t best = SIZE_MAX, best_conf = current;
-            std::vector<int> best_cls;
-            for (std::size_t idx = 0; idx < pool_.size(); ++idx) {
-                std::vector<int> c2(s_.words.size());
-                for (std::size_t w = 0; w < s_.words.size(); ++w) c2[w] = cls[w] * 2 + eos(idx, w);
-                std::size_t conf = conflicts(c2);
-                if (conf < best_conf ||
-                    (conf == best_conf && best != SIZE_MAX && pool_[idx].size < pool_[best].size)) {
-                    if (conf == current) continue;
-                    best = idx;
-                    best_conf = conf;
-                    best_cls = std::move(c2);
-                }
-            }
-            if (best == SIZE_MAX) return {};  // cannot happen when consistent()
-            chosen.push_back(best);
-            cls = std::move(best_cls);
-            current = best_conf;
+    // The EOS values of the whole pool as features, combined by decision_formula.
+    ltl::Formula synthesize() const {
+        std::vector<Feature> feats;
+        feats.reserve(pool_.size());
+        for (std::size_t idx = 0; idx < pool_.size(); ++idx) {
+            Feature f{pool_[idx].f, pool_[idx].size, std::vector<std::uint8_t>(s_.words.size())};
+            for (std::size_t w = 0; w < s_.words.size(); ++w) f.val[w] = eos(idx, w);
+            feats.push_back(std::move(f));
         }
-        std::vector<std::size_t> all(s_.words.size());
-        std::iota(all.begin(), all.end(), 0);
-        return tree(chosen, 0, all);
-    }
-
-    ltl::Formula tree(const std::vector<std::size_t>& feats, std::size_t level, const std::vector<std::size_t>& ws) {
-        bool any_acc = false, any_rej = false;
-        for (std::size_t w : ws) (target_[w] ? any_acc : any_rej) = true;
-        if (!any_rej) return ltl::Formula::tt();
-        if (!any_acc) return ltl::Formula::ff();
-        if (level >= feats.size()) return ltl::Formula::ff();  // unreachable: features separate
-        std::vector<std::size_t> hi, lo;
-        for (std::size_t w : ws) (eos(feats[level], w) ? hi : lo).push_back(w);
-        if (hi.empty()) return tree(feats, level + 1, lo);
-        if (lo.empty()) return tree(feats, level + 1, hi);
-        ltl::Formula f = pool_[feats[level]].f;
-        ltl::Formula a = tree(feats, level + 1, hi), b = tree(feats, level + 1, lo);
-        auto is = [](ltl::Formula g, ltl::Op op) { return g.op() == op; };
-        const bool at = is(a, ltl::Op::True), af = is(a, ltl::Op::False);
-        const bool bt = is(b, ltl::Op::True), bf = is(b, ltl::Op::False);
-        ltl::Formula nf = ltl::Formula::neg(f);
-        // (f & a) | (!f & b), simplified where a or b is constant.
-        if (at && bf) return f;
-        if (af && bt) return nf;
-        if (at) return ltl::Formula::disj(f, b);
-        if (af) return ltl::Formula::conj(nf, b);
-        if (bt) return ltl::Formula::disj(nf, a);
-        if (bf) return ltl::Formula::conj(f, a);
-        return ltl::Formula::disj(ltl::Formula::conj(f, a), ltl::Formula::conj(nf, b));
+        return decision_formula(target_, feats);
     }
 
     const Dfa& dfa_;
@@ -511,15 +612,30 @@ Result<bool> formula_defines(ltl::Formula f, const Dfa& minimal, Word* counterex
     return false;
 }
 
+// ---------------------------------------------------------------------------------------------
+// "yes", second route: characteristic formulas of window types (docs/WINDOWS.md §4). The level-j
+// window type of a position is its level-(j-1) type with the set of level-(j-1) types in its
+// window (level 0: the letter, or EOS). chi(t), below, holds exactly at the positions of type t,
+// so Boolean combinations of chi(t) at EOS (local) and of P chi(t) (hybrid) lie in the fragment;
+// the features of the sample words choose one, which is then compiled back (counterexample-guided).
+
+
+constexpr unsigned kTypeDepth = 3;  // window depths of the typed route
+
+struct TypedSearchReport {
+    ltl::Formula formula;
+    unsigned depth = 0;           // window depth D of the types
+    std::size_t rounds = 0, features = 0, sample_words = 0, states = 0;
+    bool conflict = false;  // two sample words with equal features and different membership
+};
+
 struct YesSearchReport {
     ltl::Formula formula;
     std::size_t rounds = 0, max_size = 0, pool = 0, sample_words = 0;
     std::string failure;  // compile error, if any
 };
 
-YesSearchReport search_formula(const Dfa& minimal, unsigned k, bool hybrid, std::size_t budget, std::size_t* steps) {
-    YesSearchReport rep;
-    const std::size_t sigma = minimal.num_symbols();
+Sample initial_sample(std::size_t sigma, unsigned k, bool hybrid) {
     Sample sample;
     std::size_t max_len = sigma <= 1 ? 24 : sigma == 2 ? 9 : sigma == 3 ? 6 : 4;
     for (const Word& w : words_between(sigma, 0, max_len)) sample.add(w);
@@ -529,6 +645,13 @@ YesSearchReport search_formula(const Dfa& minimal, unsigned k, bool hybrid, std:
         for (auto& s : w) s = static_cast<Symbol>(rng.below(sigma));
         sample.add(w);
     }
+    return sample;
+}
+
+YesSearchReport search_formula(const Dfa& minimal, unsigned k, bool hybrid, std::size_t budget, std::size_t* steps) {
+    YesSearchReport rep;
+    const std::size_t sigma = minimal.num_symbols();
+    Sample sample = initial_sample(sigma, k, hybrid);
     const std::size_t max_pool = 6000;
     for (rep.rounds = 1; rep.rounds <= 12; ++rep.rounds) {
         FormulaSearch fs(minimal, sample, k, hybrid);
@@ -559,29 +682,241 @@ YesSearchReport search_formula(const Dfa& minimal, unsigned k, bool hybrid, std:
     return rep;
 }
 
+struct TypedProduct {
+    bool conflict = false, limit = false;
+    Word u, v;  // conflict: equal (EOS type, R mask), different membership
+    std::size_t states = 0;
+    std::vector<std::pair<std::pair<long, std::uint64_t>, bool>> points;  // (EOS type, R mask) -> accepted
+};
+
+struct LongVecHash {
+    std::size_t operator()(const std::vector<long>& v) const noexcept {
+        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ v.size();
+        for (long x : v) h = splitmix64(h ^ static_cast<std::uint64_t>(x));
+        return static_cast<std::size_t>(h);
+    }
+};
+
+// Breadth-first over (DFA state, window types of the last k positions at levels 0..D-1, mask of
+// the R-types seen); the type ids are those of `types` (shared with the sample).
+TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const std::map<long, unsigned>& bit,
+                           std::size_t max_states) {
+    TypedProduct out;
+    const std::size_t sigma = dfa.num_symbols(), k = types.k, W = std::size_t(D) * k;
+    // layout: [q, level 0 window (k, oldest first), ..., level D-1 window, mask]
+    std::unordered_map<std::vector<long>, std::int32_t, LongVecHash> index;
+    std::vector<std::vector<long>> states;
+    std::vector<std::pair<std::int32_t, std::int32_t>> parent;
+    std::vector<long> init(W + 2, -1);
+    init[0] = static_cast<long>(dfa.initial);
+    init[W + 1] = 0;
+    index.emplace(init, 0);
+    states.push_back(init);
+    parent.emplace_back(-1, -1);
+    auto word_of = [&](std::int32_t s) {
+        Word w;
+        for (; parent[std::size_t(s)].first >= 0; s = parent[std::size_t(s)].first)
+            w.push_back(static_cast<Symbol>(parent[std::size_t(s)].second));
+        std::reverse(w.begin(), w.end());
+        return w;
+    };
+    std::vector<long> fresh(D + 1), win;
+    auto levels = [&](const std::vector<long>& st, long label) {
+        fresh[0] = types.intern({-2, label});
+        for (unsigned j = 1; j <= D; ++j) {
+            win.assign(st.begin() + 1 + std::ptrdiff_t(j - 1) * std::ptrdiff_t(k),
+                       st.begin() + 1 + std::ptrdiff_t(j) * std::ptrdiff_t(k));
+            win.erase(std::remove(win.begin(), win.end(), -1L), win.end());
+            std::sort(win.begin(), win.end());
+            win.erase(std::unique(win.begin(), win.end()), win.end());
+            std::vector<long> sig{fresh[j - 1]};
+            sig.insert(sig.end(), win.begin(), win.end());
+            fresh[j] = types.intern(std::move(sig));
+        }
+    };
+    std::map<std::pair<long, std::uint64_t>, std::pair<bool, std::int32_t>> seen;
+    for (std::size_t si = 0; si < states.size(); ++si) {
+        const std::vector<long> st = states[si];  // a copy: states grows below
+        levels(st, static_cast<long>(sigma));
+        const bool acc = dfa.accepting[std::size_t(st[0])] != 0;
+        auto key = std::make_pair(fresh[D], static_cast<std::uint64_t>(st[W + 1]));
+        auto [it, inserted] = seen.emplace(key, std::make_pair(acc, std::int32_t(si)));
+        if (!inserted && it->second.first != acc) {
+            out.conflict = true;
+            out.u = word_of(it->second.second);
+            out.v = word_of(std::int32_t(si));
+            out.states = states.size();
+            return out;
+        }
+        std::vector<long> nx(W + 2);
+        for (std::size_t c = 0; c < sigma; ++c) {
+            levels(st, static_cast<long>(c));
+            nx[0] = static_cast<long>(dfa.delta[std::size_t(st[0]) * sigma + c]);
+            for (unsigned j = 0; j < D; ++j) {
+                const std::size_t base = 1 + std::size_t(j) * k;
+                for (std::size_t i = 0; i + 1 < k; ++i) nx[base + i] = st[base + i + 1];
+                nx[base + k - 1] = fresh[j];
+            }
+            std::uint64_t mask = static_cast<std::uint64_t>(st[W + 1]);
+            if (auto b = bit.find(fresh[D]); b != bit.end()) mask |= std::uint64_t(1) << b->second;
+            nx[W + 1] = static_cast<long>(mask);
+            if (index.count(nx)) continue;
+            if (states.size() >= max_states) {
+                out.limit = true;
+                out.states = states.size();
+                return out;
+            }
+            index.emplace(nx, std::int32_t(states.size()));
+            states.push_back(nx);
+            parent.emplace_back(std::int32_t(si), std::int32_t(c));
+        }
+    }
+    out.states = states.size();
+    for (const auto& [key, v] : seen) out.points.emplace_back(key, v.first);
+    return out;
+}
+
+// The typed route (above WindowTypes), for window depths D = 1..max_depth. Per D, rounds of:
+//  1. on the sample, choose greedily a set R of level-D types whose occurrence before EOS (P chi(t),
+//     hybrid only) separates accepted from rejected words together with the EOS type;
+//  2. explore exactly the product of the DFA with the window types of the last k positions and
+//     the set of R-types seen: two words with equal (EOS type, R-types seen) and different
+//     membership go into the sample (next round), otherwise every reachable (EOS type, R-types
+//     seen) has one membership, and the decision tree over these points is a defining formula,
+//     compiled back as the certificate.
+// A sample pair whose full features agree proves that no formula of this form at depth D exists.
+TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsigned max_depth, std::size_t max_states) {
+    TypedSearchReport rep;
+    const std::size_t sigma = minimal.num_symbols();
+    for (unsigned D = 1; D <= max_depth; ++D) {
+        Sample sample = initial_sample(sigma, k, hybrid);
+        WindowTypes types{k, sigma, {}, {}, {}};
+        bool next_depth = false;
+        for (std::size_t round = 1; round <= 30 && !next_depth; ++round) {
+            ++rep.rounds;
+            // 1. sample features: the EOS type (a class key) and, per type, whether it occurs
+            const std::size_t n = sample.words.size();
+            std::vector<std::uint8_t> target(n);
+            std::vector<long> eos(n);
+            std::map<long, std::size_t> past_index;
+            std::vector<long> past_type;
+            std::vector<Feature> feats;
+            for (std::size_t w = 0; w < n; ++w) {
+                const Word& word = sample.words[w];
+                target[w] = minimal.accepts(word);
+                std::vector<long> t = types.types(word, D);
+                eos[w] = t[word.size()];
+                if (!hybrid) continue;
+                for (std::size_t i = 0; i < word.size(); ++i) {
+                    auto [it, fresh] = past_index.emplace(t[i], feats.size());
+                    if (fresh) {
+                        feats.push_back(Feature{{}, 0, std::vector<std::uint8_t>(n, 0)});
+                        past_type.push_back(t[i]);
+                    }
+                    feats[it->second].val[w] = 1;
+                }
+            }
+            // types that occur in exactly the same sample words are one feature (the first seen)
+            std::vector<Feature> distinct;
+            std::vector<long> distinct_type;
+            std::unordered_set<std::string> columns;
+            for (std::size_t i = 0; i < feats.size(); ++i)
+                if (columns.insert(std::string(feats[i].val.begin(), feats[i].val.end())).second) {
+                    distinct.push_back(std::move(feats[i]));
+                    distinct_type.push_back(past_type[i]);
+                }
+            std::vector<int> cls(eos.begin(), eos.end());
+            auto chosen = greedy_features(target, std::move(cls), distinct);
+            if (!chosen) {
+                rep.conflict = true;
+                break;
+            }
+            // 2. exact exploration with R = the chosen types
+            std::map<long, unsigned> bit;  // type -> bit of the R mask
+            for (std::size_t c : *chosen) bit.emplace(distinct_type[c], unsigned(bit.size()));
+            if (bit.size() > 62) break;
+            TypedProduct prod = explore_typed(minimal, types, D, bit, max_states);
+            rep.states = std::max(rep.states, prod.states);
+            if (prod.limit) break;
+            if (prod.conflict) {
+                // equal EOS types and equal sets of types before EOS: no formula of this form at depth D
+                auto features = [&](const Word& w) {
+                    std::vector<long> t = types.types(w, D);
+                    std::set<long> before(t.begin(), t.end() - 1);
+                    return std::make_pair(t.back(), hybrid ? before : std::set<long>{});
+                };
+                if (features(prod.u) == features(prod.v)) {
+                    rep.conflict = true;
+                    break;
+                }
+                sample.add(prod.u);
+                sample.add(prod.v);
+                continue;
+            }
+            // 3. the decision tree over the reachable points (EOS type, R mask) -> membership
+            const std::size_t m = prod.points.size();
+            std::vector<std::uint8_t> ptarget(m);
+            std::map<long, std::size_t> eos_index;
+            std::vector<Feature> pfeats(bit.size());  // first P chi(t) for t in R (index = bit), then the EOS types
+            for (const auto& [t, b] : bit)
+                pfeats[b] = Feature{ltl::Formula::past(types.formula(t, minimal.alphabet)), 0, std::vector<std::uint8_t>(m, 0)};
+            for (std::size_t i = 0; i < m; ++i) {
+                const auto& [key, acc] = prod.points[i];
+                ptarget[i] = acc;
+                auto [it, fresh] = eos_index.emplace(key.first, pfeats.size());
+                if (fresh) pfeats.push_back(Feature{types.formula(key.first, minimal.alphabet), 0, std::vector<std::uint8_t>(m, 0)});
+                pfeats[it->second].val[i] = 1;
+                for (const auto& [t, b] : bit)
+                    if ((key.second >> b) & 1) pfeats[b].val[i] = 1;
+            }
+            for (auto& f : pfeats) f.size = ltl::tree_size(f.f);
+            rep.features = std::max(rep.features, pfeats.size());
+            rep.sample_words = n;
+            ltl::Formula f = decision_formula(ptarget, pfeats);
+            if (f.is_null()) break;  // cannot happen: the points are consistent
+            auto ok = formula_defines(f, minimal, nullptr);
+            if (ok && *ok) {
+                rep.formula = f;
+                rep.depth = D;
+                return rep;
+            }
+            next_depth = true;  // a compile limit (or a bug, caught here): try the next depth
+        }
+    }
+    return rep;
+}
+
 WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
     WindowDecision d;
     Certificate& c = d.certificate;
     c.class_id = class_id(hybrid, k);
     const std::string frag = fragment_name(hybrid, k);
+    // A "yes" by a formula that was compiled back: the certificate, the formula printed up to the cap.
+    auto formula_yes = [&](ltl::Formula f, std::size_t size, const std::string& fact, nlohmann::json extra) {
+        d.answer = Answer::Yes;
+        c.member = true;
+        c.kind = "formula";
+        c.fact = fact;
+        if (size <= options.max_formula_size)
+            c.formula = ltl::to_string(f);
+        else
+            c.formula_omitted = "formula tree size " + std::to_string(size) + " exceeds the cap " +
+                                std::to_string(options.max_formula_size);
+        extra["k"] = k;
+        extra["formula_size"] = size;
+        c.extra_json = extra.dump();
+        return d;
+    };
     // An R-trivial language is in LTL[P] ⊆ LTL[P,Y<=k]: LC25 Lemma C.1's formula, compiled back.
     if (hybrid) {
         if (auto f = partially_ordered_formula(minimal)) {
             auto ok = formula_defines(*f, minimal, nullptr);
             if (ok && *ok) {
-                d.answer = Answer::Yes;
-                c.member = true;
-                c.kind = "formula";
-                std::size_t size = ltl::tree_size(*f);
-                c.fact = "R-trivial (partially ordered minimal DFA), so LC25 Lemma C.1 gives an LTL[P] formula (tree size " +
-                         std::to_string(size) + "), which lies in " + frag + "; compiled back";
-                if (size <= options.max_formula_size)
-                    c.formula = ltl::to_string(*f);
-                else
-                    c.formula_omitted = "formula tree size " + std::to_string(size) + " exceeds the cap " +
-                                        std::to_string(options.max_formula_size);
-                c.extra_json = nlohmann::json({{"k", k}, {"formula_size", size}}).dump();
-                return d;
+                const std::size_t size = ltl::tree_size(*f);
+                return formula_yes(*f, size,
+                                   "R-trivial (partially ordered minimal DFA), so LC25 Lemma C.1 gives an LTL[P] formula (tree size " +
+                                       std::to_string(size) + "), which lies in " + frag + "; compiled back",
+                                   nlohmann::json::object());
             }
         }
     }
@@ -622,20 +957,22 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     YesSearchReport rep = search_formula(minimal, k, hybrid, options.search_budget, &steps);
     steps += no_steps;
     if (!rep.formula.is_null()) {
-        d.answer = Answer::Yes;
-        c.member = true;
-        c.kind = "formula";
-        std::size_t size = ltl::tree_size(rep.formula);
-        c.fact = "a " + frag + " formula (tree size " + std::to_string(size) +
-                 ") whose minimal DFA equals the language's, found by formula search and compiled back";
-        if (size <= options.max_formula_size)
-            c.formula = ltl::to_string(rep.formula);
-        else
-            c.formula_omitted = "formula tree size " + std::to_string(size) + " exceeds the cap " +
-                                std::to_string(options.max_formula_size);
-        nlohmann::json extra = {{"k", k}, {"formula_size", size}};
-        c.extra_json = extra.dump();
-        return d;
+        const std::size_t size = ltl::tree_size(rep.formula);
+        return formula_yes(rep.formula, size,
+                           "a " + frag + " formula (tree size " + std::to_string(size) +
+                               ") whose minimal DFA equals the language's, found by formula search and compiled back",
+                           nlohmann::json::object());
+    }
+    // Characteristic formulas of window types (depths 1..3), chosen on a sample and compiled back.
+    TypedSearchReport typed = search_typed(minimal, k, hybrid, kTypeDepth, options.probe_states);
+    if (!typed.formula.is_null()) {
+        const std::size_t size = ltl::tree_size(typed.formula);
+        return formula_yes(typed.formula, size,
+                           "a " + frag + " formula (tree size " + std::to_string(size) +
+                               ") built from characteristic formulas of the depth-" + std::to_string(typed.depth) +
+                               " window types" + (hybrid ? " at EOS and under P" : " at EOS") +
+                               " (docs/WINDOWS.md §4), whose minimal DFA equals the language's: compiled back",
+                           nlohmann::json({{"type_depth", typed.depth}}));
     }
     // Neither certificate was found: probe the depth-d EOS types exactly (depth_probe.hh). A
     // conflict at depth d proves that no defining formula has depth <= d; separation at depth d
@@ -675,7 +1012,9 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
        << (exhausted ? "" : " (budget hit before the end)") << ", and no " << frag
        << " formula among " << rep.pool << " distinct behaviours up to size " << rep.max_size << " on "
        << rep.sample_words << " sample words in " << rep.rounds << " rounds"
-       << (rep.failure.empty() ? "" : " (" + rep.failure + ")") << "; " << steps << " search steps";
+       << (rep.failure.empty() ? "" : " (" + rep.failure + ")") << "; " << steps << " search steps"
+       << "; no Boolean combination of window types of depth <= " << kTypeDepth << (hybrid ? " at EOS and under P" : " at EOS")
+       << " found in " << typed.rounds << " rounds";
     if (lower > 0)
         os << "; no defining formula has depth <= " << lower << " (the depth-" << lower << " EOS types of '"
            << format_word(minimal.alphabet, witness.accepted) << "' (accepted) and '"
@@ -692,6 +1031,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                               {"formula_pool", rep.pool},
                               {"formula_size", rep.max_size},
                               {"search_budget", options.search_budget},
+                              {"type_depth", kTypeDepth},
                               {"probe_depth", options.probe_depth},
                               {"probe_states", options.probe_states}}}};
     if (lower > 0) extra["depth_lower_bound"] = lower;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,22 @@ std::optional<std::size_t> membership_differs_from(const Dfa& d, const Word& x, 
 // graph) and locally R-trivial (no such pair with p, q in one SCC).
 bool definite_by_pair_graph(const Dfa& minimal);
 bool locally_r_trivial_by_pair_graph(const Dfa& minimal);
+
+// Window types (docs/WINDOWS.md §4), shared by the "yes" search and its tests. The level-j type
+// of a position is its level-(j-1) type together with the set of level-(j-1) types at the up to k
+// positions before it; level 0 is the letter, or EOS. formula(t) is a characteristic formula of
+// LTL[Y<=k]: it holds at a position exactly when the position's type is t.
+struct WindowTypes {
+    unsigned k = 2;
+    std::size_t sigma = 0;  // letters 0..sigma-1; sigma stands for EOS
+    std::map<std::vector<long>, long> ids;  // {own level-(j-1) type, window set...} -> id; level 0: {-2, letter}
+    std::vector<std::vector<long>> sig;     // by id
+    std::vector<ltl::Formula> chi;          // by id, built on demand
+    long intern(std::vector<long> s);
+    // The level-D types of the positions of w, then of EOS (index |w|).
+    std::vector<long> types(const Word& w, unsigned D);
+    ltl::Formula formula(long id, const std::vector<std::string>& alphabet);
+};
 
 // Whether the formula's syntax lies in LTL[Y<=k] (resp. LTL[P,Y<=k]): only Y<=k (k >= 2 exactly this
 // k), P/H for the hybrid fragment, and Boolean connectives.
