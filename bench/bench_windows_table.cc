@@ -46,7 +46,14 @@ std::string describe(const Dfa& d) {
 std::string cell(const WindowDecision& w, const Dfa& d) {
     if (w.answer == Answer::Yes && w.certificate.kind == "depth_types")
         return "yes: depth-" + std::to_string(nlohmann::json::parse(w.certificate.extra_json).value("depth", 0u)) + " types separate";
-    if (w.answer == Answer::Yes) return "yes: `" + w.certificate.formula.value_or("(omitted)") + "`";
+    if (w.answer == Answer::Yes) {
+        // The typed route's formulas (docs/WINDOWS.md §3b) run to thousands of characters: summarized.
+        auto extra = nlohmann::json::parse(w.certificate.extra_json, nullptr, false);
+        if (extra.is_object() && extra.contains("type_depth"))
+            return "yes: depth-" + std::to_string(extra["type_depth"].get<unsigned>()) + " window types (formula of tree size " +
+                   std::to_string(extra.value("formula_size", 0u)) + ")";
+        return "yes: `" + w.certificate.formula.value_or("(omitted)") + "`";
+    }
     if (w.answer == Answer::No) {
         const auto& f = *w.certificate.family;
         auto fw = [&](const Word& v) { return v.empty() ? std::string("ε") : format_word(d.alphabet, v); };

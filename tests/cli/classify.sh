@@ -116,6 +116,20 @@ sed -i 's/"depth_lower_bound": 2/"depth_lower_bound": 3/' p3certs/hybrid_k-2.jso
 "$bin" check-certificate p3certs/hybrid_k-2.json >/dev/null; rc=$?
 [[ $rc == 1 ]] || fail "a raised depth lower bound must not hold: exit $rc"
 
+# A yes of the typed route (docs/WINDOWS.md §3b): "starts with b, or contains bb or aaa" needs P of
+# window tests of depth 2; the certificate's formula compiles back in check-certificate.
+cat >bbaaa.json <<'JSON'
+{"alphabet": ["a","b"], "initial": 0, "accepting": [2], "transitions": [[1,2],[3,0],[2,2],[2,0]]}
+JSON
+rm -rf bbcerts
+"$bin" classify --dfa bbaaa.json --max-k 2 --certificates bbcerts --json >out.json || fail "classify bbaaa.json"
+python3 -c "
+import json; j = json.load(open('out.json')); c = json.load(open('bbcerts/hybrid_k-2.json'))
+assert j['hybrid_k']['2'] == 'yes', j['hybrid_k']
+assert c['kind'] == 'formula' and c['type_depth'] == 2 and 'window types' in c['fact'], c['fact']
+" || fail "hybrid_k:2 of bbaaa.json: yes from window types"
+"$bin" check-certificate bbcerts/hybrid_k-2.json >/dev/null || fail "the window-type formula compiles back"
+
 # The suites classify.
 for s in lc25 lc26; do
     while IFS=$'\t' read -r name alpha kind text; do
