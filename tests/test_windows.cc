@@ -363,7 +363,7 @@ TEST_CASE("Depth probe vs the window decisions on random DFAs: a yes of depth D 
 }
 
 TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the depth bound and the exploration", "[windows]") {
-    // δ = 12,11,31,00, F = {1}: "the word leaves (ba(a|b))*" (docs/WINDOWS.md §6), hybrid_k:2.
+    // δ = 12,11,31,00, F = {1}: "the word leaves (ba(a|b))*" (docs/WINDOWS.md §7), hybrid_k:2.
     Dfa d;
     d.alphabet = AB;
     d.initial = 0;

@@ -1,4 +1,4 @@
-// Bounded-depth EOS types for LTL[Y<=k] / LTL[P,Y<=k] (see depth_probe.hh, docs/WINDOWS.md §5).
+// Bounded-depth EOS types for LTL[Y<=k] / LTL[P,Y<=k] (see depth_probe.hh, docs/WINDOWS.md §4).
 #include "automata/algebra/depth_probe.hh"
 
 #include <algorithm>

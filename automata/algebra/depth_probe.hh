@@ -1,4 +1,4 @@
-// Bounded-depth types for the window fragments (docs/WINDOWS.md §5): does the depth-d type of the
+// Bounded-depth types for the window fragments (docs/WINDOWS.md §4): does the depth-d type of the
 // EOS position, in LTL[Y<=k] (window modality) or LTL[P,Y<=k] (window and strict past), determine
 // membership in a regular language? Two positions have the same depth-d type iff they agree on
 // every formula of the fragment of modal depth <= d, so

@@ -32,7 +32,7 @@
 
 namespace ltlkit::automata::algebra {
 
-// --- window types (windows.hh, docs/WINDOWS.md §4)
+// --- window types (windows.hh, docs/WINDOWS.md §3b)
 
 long WindowTypes::intern(std::vector<long> s) {
     auto [it, fresh] = ids.emplace(s, long(sig.size()));
@@ -265,7 +265,7 @@ std::optional<std::size_t> differs_from(const Dfa& d, const PowerRun& pr, const 
 }
 
 // ---------------------------------------------------------------------------------------------
-// "no": search for a family (docs/WINDOWS.md §3).
+// "no": search for a family (docs/WINDOWS.md §2).
 
 struct NoSearchBounds {
     std::size_t max_p, max_tail, max_x;
@@ -613,7 +613,7 @@ Result<bool> formula_defines(ltl::Formula f, const Dfa& minimal, Word* counterex
 }
 
 // ---------------------------------------------------------------------------------------------
-// "yes", second route: characteristic formulas of window types (docs/WINDOWS.md §4). The level-j
+// "yes", second route: characteristic formulas of window types (docs/WINDOWS.md §3b). The level-j
 // window type of a position is its level-(j-1) type with the set of level-(j-1) types in its
 // window (level 0: the letter, or EOS). chi(t), below, holds exactly at the positions of type t,
 // so Boolean combinations of chi(t) at EOS (local) and of P chi(t) (hybrid) lie in the fragment;
@@ -835,8 +835,9 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
             std::map<long, unsigned> bit;  // type -> bit of the R mask
             for (std::size_t c : *chosen) bit.emplace(distinct_type[c], unsigned(bit.size()));
             if (bit.size() > 62) break;
-            TypedProduct prod = explore_typed(minimal, types, D, bit, max_states);
-            rep.states = std::max(rep.states, prod.states);
+            if (rep.states >= max_states) return rep;  // the state budget of all rounds together
+            TypedProduct prod = explore_typed(minimal, types, D, bit, max_states - rep.states);
+            rep.states += prod.states;
             if (prod.limit) break;
             if (prod.conflict) {
                 // equal EOS types and equal sets of types before EOS: no formula of this form at depth D
@@ -964,14 +965,14 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                            nlohmann::json::object());
     }
     // Characteristic formulas of window types (depths 1..3), chosen on a sample and compiled back.
-    TypedSearchReport typed = search_typed(minimal, k, hybrid, kTypeDepth, options.probe_states);
+    TypedSearchReport typed = search_typed(minimal, k, hybrid, kTypeDepth, 4 * options.probe_states);
     if (!typed.formula.is_null()) {
         const std::size_t size = ltl::tree_size(typed.formula);
         return formula_yes(typed.formula, size,
                            "a " + frag + " formula (tree size " + std::to_string(size) +
                                ") built from characteristic formulas of the depth-" + std::to_string(typed.depth) +
                                " window types" + (hybrid ? " at EOS and under P" : " at EOS") +
-                               " (docs/WINDOWS.md §4), whose minimal DFA equals the language's: compiled back",
+                               " (docs/WINDOWS.md §3b), whose minimal DFA equals the language's: compiled back",
                            nlohmann::json({{"type_depth", typed.depth}}));
     }
     // Neither certificate was found: probe the depth-d EOS types exactly (depth_probe.hh). A
@@ -1014,7 +1015,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
        << rep.sample_words << " sample words in " << rep.rounds << " rounds"
        << (rep.failure.empty() ? "" : " (" + rep.failure + ")") << "; " << steps << " search steps"
        << "; no Boolean combination of window types of depth <= " << kTypeDepth << (hybrid ? " at EOS and under P" : " at EOS")
-       << " found in " << typed.rounds << " rounds";
+       << " found in " << typed.rounds << " rounds (" << typed.states << " product states)";
     if (lower > 0)
         os << "; no defining formula has depth <= " << lower << " (the depth-" << lower << " EOS types of '"
            << format_word(minimal.alphabet, witness.accepted) << "' (accepted) and '"
@@ -1171,7 +1172,7 @@ WindowDecision decide_hybrid_k(const Dfa& minimal, unsigned k, const WindowOptio
     return decide(minimal, k, true, options);
 }
 
-// Independent re-verification (docs/WINDOWS.md §5): a "yes" formula is parsed, its fragment
+// Independent re-verification (docs/WINDOWS.md §6): a "yes" formula is parsed, its fragment
 // checked and compiled back; a "no" family is re-checked by recomputing the bisimulation of the
 // folded graphs and the eventual membership difference on the embedded DFA.
 Result<bool> check_window_certificate(const std::string& json_text, std::string* explanation) {

@@ -16,7 +16,7 @@ namespace ltlkit::automata::algebra {
 struct WindowOptions {
     std::size_t max_formula_size = 20'000;  // formulas larger than this are not printed
     std::size_t search_budget = 200'000;    // search steps per question before answering unknown
-    // Bounds of the family search (0 = the default for the alphabet size, docs/WINDOWS.md §4).
+    // Bounds of the family search (0 = the default for the alphabet size, docs/WINDOWS.md §5).
     std::size_t max_period = 0;  // |p|
     std::size_t max_tail = 0;    // |y|, |z|
     std::size_t max_prefix = 0;  // |x| (hybrid only; the local search uses x = ε)
@@ -56,7 +56,7 @@ std::optional<std::size_t> membership_differs_from(const Dfa& d, const Word& x, 
 bool definite_by_pair_graph(const Dfa& minimal);
 bool locally_r_trivial_by_pair_graph(const Dfa& minimal);
 
-// Window types (docs/WINDOWS.md §4), shared by the "yes" search and its tests. The level-j type
+// Window types (docs/WINDOWS.md §3b), shared by the "yes" search and its tests. The level-j type
 // of a position is its level-(j-1) type together with the set of level-(j-1) types at the up to k
 // positions before it; level 0 is the letter, or EOS. formula(t) is a characteristic formula of
 // LTL[Y<=k]: it holds at a position exactly when the position's type is t.
