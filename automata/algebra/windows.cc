@@ -625,8 +625,7 @@ constexpr unsigned kTypeDepth = 3;  // window depths of the typed route
 struct TypedSearchReport {
     ltl::Formula formula;
     unsigned depth = 0;           // window depth D of the types
-    std::size_t rounds = 0, features = 0, sample_words = 0, states = 0;
-    bool conflict = false;  // two sample words with equal features and different membership
+    std::size_t rounds = 0, states = 0;  // rounds over all depths; product states explored
 };
 
 struct YesSearchReport {
@@ -791,8 +790,7 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
     for (unsigned D = 1; D <= max_depth; ++D) {
         Sample sample = initial_sample(sigma, k, hybrid);
         WindowTypes types{k, sigma, {}, {}, {}};
-        bool next_depth = false;
-        for (std::size_t round = 1; round <= 30 && !next_depth; ++round) {
+        for (std::size_t round = 1; round <= 30; ++round) {
             ++rep.rounds;
             // 1. sample features: the EOS type (a class key) and, per type, whether it occurs
             const std::size_t n = sample.words.size();
@@ -827,10 +825,7 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
                 }
             std::vector<int> cls(eos.begin(), eos.end());
             auto chosen = greedy_features(target, std::move(cls), distinct);
-            if (!chosen) {
-                rep.conflict = true;
-                break;
-            }
+            if (!chosen) break;  // two sample words with equal features: none of this form at depth D
             // 2. exact exploration with R = the chosen types
             std::map<long, unsigned> bit;  // type -> bit of the R mask
             for (std::size_t c : *chosen) bit.emplace(distinct_type[c], unsigned(bit.size()));
@@ -846,10 +841,7 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
                     std::set<long> before(t.begin(), t.end() - 1);
                     return std::make_pair(t.back(), hybrid ? before : std::set<long>{});
                 };
-                if (features(prod.u) == features(prod.v)) {
-                    rep.conflict = true;
-                    break;
-                }
+                if (features(prod.u) == features(prod.v)) break;
                 sample.add(prod.u);
                 sample.add(prod.v);
                 continue;
@@ -871,8 +863,6 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
                     if ((key.second >> b) & 1) pfeats[b].val[i] = 1;
             }
             for (auto& f : pfeats) f.size = ltl::tree_size(f.f);
-            rep.features = std::max(rep.features, pfeats.size());
-            rep.sample_words = n;
             ltl::Formula f = decision_formula(ptarget, pfeats);
             if (f.is_null()) break;  // cannot happen: the points are consistent
             auto ok = formula_defines(f, minimal, nullptr);
@@ -881,7 +871,7 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
                 rep.depth = D;
                 return rep;
             }
-            next_depth = true;  // a compile limit (or a bug, caught here): try the next depth
+            break;  // a compile limit (or a bug, caught here): try the next depth
         }
     }
     return rep;
