@@ -16,6 +16,7 @@
 #include "ltl/parser.hh"
 #include "ltl/printer.hh"
 #include "ltl/semantics.hh"
+#include "support/dfa_builders.hh"
 #include "support/random_formula.hh"
 
 using namespace ltlkit;
@@ -364,11 +365,7 @@ TEST_CASE("Depth probe vs the window decisions on random DFAs: a yes of depth D 
 
 TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the depth bound and the exploration", "[windows]") {
     // δ = 12,11,31,00, F = {1}: "the word leaves (ba(a|b))*" (docs/WINDOWS.md §7), hybrid_k:2.
-    Dfa d;
-    d.alphabet = AB;
-    d.initial = 0;
-    d.accepting = {0, 1, 0, 0};
-    d.delta = {1, 2, 1, 1, 3, 1, 0, 0};
+    Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 1, 0, 0}, {1, 2, 1, 1, 3, 1, 0, 0});
     Certificate u;
     u.class_id = "hybrid_k:2";
     u.member = false;
@@ -437,11 +434,7 @@ TEST_CASE("An unknown of the old table is a yes: δ=12,30,22,20 F={2} has an LTL
     // "starts with b, or contains bb or aaa": the bottom-up search of docs/WINDOWS.md §3 stops below
     // its size and the depth probe proves only "depth > 2"; this hand-written formula compiles
     // back, and the typed route (§4) finds one of its own.
-    Dfa d;
-    d.alphabet = AB;
-    d.initial = 0;
-    d.accepting = {0, 0, 1, 0};
-    d.delta = {1, 2, 3, 0, 2, 2, 2, 0};
+    Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 2, 3, 0, 2, 2, 2, 0});
     Certificate y;
     y.class_id = "hybrid_k:2";
     y.member = true;
