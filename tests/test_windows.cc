@@ -38,6 +38,14 @@ Dfa dfa_of(const std::string& formula, const std::vector<std::string>& alphabet 
 // The certificate exactly as `classify --certificates` writes it (SPEC §6).
 std::string cert_json(const Certificate& c, const Dfa& d) { return certificate_to_json(c, d); }
 
+Certificate window_certificate(const std::string& class_id, bool member, const std::string& kind) {
+    Certificate c;
+    c.class_id = class_id;
+    c.member = member;
+    c.kind = kind;
+    return c;
+}
+
 bool reverifies(const Certificate& c, const Dfa& d) {
     std::string why;
     auto ok = check_window_certificate(cert_json(c, d), &why);
@@ -260,10 +268,7 @@ TEST_CASE("The window certificate checker rejects tampered certificates and malf
     bad.family = WordFamily{{}, {0, 1}, {}, {0, 1}, 1, std::nullopt, {}};
     CHECK(!reverifies(bad, d));
     // a "yes" with a formula outside the fragment, or defining another language
-    Certificate yes;
-    yes.class_id = "local_k:2";
-    yes.member = true;
-    yes.kind = "formula";
+    Certificate yes = window_certificate("local_k:2", true, "formula");
     yes.formula = "Y a";
     CHECK(!reverifies(yes, d));  // LTL[Y], not LTL[Y<=2]
     yes.formula = "Y<=2 a";
@@ -366,10 +371,7 @@ TEST_CASE("Depth probe vs the window decisions on random DFAs: a yes of depth D 
 TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the depth bound and the exploration", "[windows]") {
     // δ = 12,11,31,00, F = {1}: "the word leaves (ba(a|b))*" (docs/WINDOWS.md §7), hybrid_k:2.
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 1, 0, 0}, {1, 2, 1, 1, 3, 1, 0, 0});
-    Certificate u;
-    u.class_id = "hybrid_k:2";
-    u.member = false;
-    u.kind = "search_exhausted";
+    Certificate u = window_certificate("hybrid_k:2", false, "search_exhausted");
     u.pairs = {{*parse_word(AB, "baababa"), *parse_word(AB, "baabab")}};
     u.extra_json = R"({"k": 2, "depth_lower_bound": 2})";
     CHECK(reverifies(u, d));
@@ -382,10 +384,7 @@ TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the dept
     CHECK(!reverifies(u, d));
     // A "yes" by exhaustive exploration: Y<=2 (a & Y<=2 b) has depth 2, so depth 2 separates and 1 does not.
     Dfa e = dfa_of("Y<=2 (a & Y<=2 b)");
-    Certificate y;
-    y.class_id = "local_k:2";
-    y.member = true;
-    y.kind = "depth_types";
+    Certificate y = window_certificate("local_k:2", true, "depth_types");
     y.extra_json = R"({"k": 2, "depth": 2})";
     CHECK(reverifies(y, e));
     y.extra_json = R"({"k": 2, "depth": 1})";
@@ -433,12 +432,9 @@ TEST_CASE("Window types: each characteristic formula holds exactly at the positi
 TEST_CASE("An unknown of the old table is a yes: δ=12,30,22,20 F={2} has an LTL[P,Y<=2] formula of depth 3", "[windows]") {
     // "starts with b, or contains bb or aaa": the bottom-up search of docs/WINDOWS.md §3 stops below
     // its size and the depth probe proves only "depth > 2"; this hand-written formula compiles
-    // back, and the typed route (§4) finds one of its own.
+    // back, and the typed route (§3b) finds one of its own.
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 2, 3, 0, 2, 2, 2, 0});
-    Certificate y;
-    y.class_id = "hybrid_k:2";
-    y.member = true;
-    y.kind = "formula";
+    Certificate y = window_certificate("hybrid_k:2", true, "formula");
     y.formula = "P(b & !P true) | P(a & !Y<=2 !a & Y<=2 Y<=2 true) | P(!Y<=2 !b & Y<=2 Y<=2 true) | (!Y<=2 !b & Y<=2 Y<=2 true)";
     CHECK(reverifies(y, d));
     auto f = ltl::parse_formula(*y.formula);

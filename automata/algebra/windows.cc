@@ -790,22 +790,25 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
     for (unsigned D = 1; D <= max_depth; ++D) {
         Sample sample = initial_sample(sigma, k, hybrid);
         WindowTypes types{k, sigma, {}, {}, {}};
+        std::vector<std::uint8_t> target;      // per sample word, kept across rounds (the sample only grows)
+        std::vector<std::vector<long>> typed;  // its level-D types (EOS last)
         for (std::size_t round = 1; round <= 30; ++round) {
             ++rep.rounds;
             // 1. sample features: the EOS type (a class key) and, per type, whether it occurs
             const std::size_t n = sample.words.size();
-            std::vector<std::uint8_t> target(n);
+            for (std::size_t w = typed.size(); w < n; ++w) {
+                target.push_back(minimal.accepts(sample.words[w]));
+                typed.push_back(types.types(sample.words[w], D));
+            }
             std::vector<long> eos(n);
             std::map<long, std::size_t> past_index;
             std::vector<long> past_type;
             std::vector<Feature> feats;
             for (std::size_t w = 0; w < n; ++w) {
-                const Word& word = sample.words[w];
-                target[w] = minimal.accepts(word);
-                std::vector<long> t = types.types(word, D);
-                eos[w] = t[word.size()];
+                const std::vector<long>& t = typed[w];
+                eos[w] = t.back();
                 if (!hybrid) continue;
-                for (std::size_t i = 0; i < word.size(); ++i) {
+                for (std::size_t i = 0; i + 1 < t.size(); ++i) {
                     auto [it, fresh] = past_index.emplace(t[i], feats.size());
                     if (fresh) {
                         feats.push_back(Feature{{}, 0, std::vector<std::uint8_t>(n, 0)});
