@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build test test-long test-asan fuzz bench run clean
+.PHONY: deps configure build test test-long test-cuda test-asan fuzz bench run clean
 
 deps:
 	@./.ci/install-deps.sh
@@ -18,10 +18,15 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 test: build
-	cd $(BUILD) && ctest -LE long --output-on-failure -j $(JOBS) --timeout 900
+	cd $(BUILD) && ctest -LE '^(long|cuda)$$' --output-on-failure -j $(JOBS) --timeout 900
 
 test-long: build
-	cd $(BUILD) && ctest -L long --output-on-failure --timeout 3600
+	cd $(BUILD) && ctest -L '^long$$' --output-on-failure --timeout 3600
+
+# The [cuda] tests: the CPU checks again on a CUDA device (needs a CUDA LibTorch and a GPU; see
+# bench/scripts/gpu_check.sh for a build against pip's torch on a machine without Debian packages).
+test-cuda: build
+	cd $(BUILD) && ctest -L '^cuda$$' --output-on-failure --timeout 1800
 
 # UBSan halts at its first report (-fno-sanitize-recover=undefined in CMakeLists.txt, halt_on_error
 # here), so a UB report fails the test instead of scrolling past. See docs/FUZZING.md.
@@ -29,7 +34,7 @@ test-asan: deps
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLTLKIT_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest -LE long --output-on-failure -j $(JOBS) --timeout 3600
+	  ctest -LE '^(long|cuda)$$' --output-on-failure -j $(JOBS) --timeout 3600
 
 bench: configure
 	cmake --build $(BUILD) --target benchmarks -j $(JOBS)

@@ -1,9 +1,11 @@
 // Benchmarks of the recognizers (docs/PERFORMANCE.md):
 //  1. training tokens/s of ltlkit against the same model and step in Python PyTorch
-//     (bench/scripts/train_ref.py, /usr/bin/python3), same thread count, side by side, with the ratio;
+//     (bench/scripts/train_ref.py, run by --python, default /usr/bin/python3), same thread count and
+//     device, side by side, with the ratio;
 //  2. forward time of local-k and global attention at N = 512, 2048, 8192 and time(8192)/time(512).
 // Usage: bench_train [--threads T] [--steps S] [--archs global,local-1,...] [--no-python]
 //                    [--skip-train] [--skip-attention] [--batch B] [--layers L] [--d-model D] [--heads H]
+//                    [--device cpu|cuda] [--python PATH]
 #include <torch/torch.h>
 
 #include <chrono>
@@ -28,6 +30,7 @@ struct Opts {
     std::vector<std::string> archs{"global", "local-1", "local-4", "hybrid-1"};
     bool python = true, train = true, attention = true;
     std::string device = "cpu";
+    std::string python_exe = "/usr/bin/python3";
 };
 
 // Same batches as train_ref.py: n = 1 + (i * 7919) % 40 at step i.
@@ -73,9 +76,9 @@ double cpp_tokens_per_second(const Opts& o, const std::string& arch) {
 double python_tokens_per_second(const Opts& o, const std::string& arch) {
     const auto script = std::filesystem::path(__FILE__).parent_path().parent_path() / "scripts" / "train_ref.py";
     std::ostringstream cmd;
-    cmd << "/usr/bin/python3 " << script << " --arch " << arch << " --threads " << o.threads << " --steps "
+    cmd << o.python_exe << " " << script << " --arch " << arch << " --threads " << o.threads << " --steps "
         << o.steps << " --warmup " << o.warmup << " --batch " << o.batch << " --layers " << o.layers
-        << " --d-model " << o.d << " --heads " << o.heads << " --d-ff " << 4 * o.d;
+        << " --d-model " << o.d << " --heads " << o.heads << " --d-ff " << 4 * o.d << " --device " << o.device;
     FILE* p = popen(cmd.str().c_str(), "r");
     if (!p) return -1;
     char buf[4096];
@@ -87,14 +90,17 @@ double python_tokens_per_second(const Opts& o, const std::string& arch) {
     return std::stod(out.substr(k + 20));
 }
 
-double attention_ms(const std::string& kind, long n, int window, int reps) {
+double attention_ms(const std::string& kind, long n, int window, int reps, torch::Device dev) {
     torch::NoGradGuard ng;
     const long b = 1, h = 4, dh = 16;
-    auto q = torch::randn({b, h, n, dh}), k = torch::randn({b, h, n, dh}), v = torch::randn({b, h, n, dh});
+    const auto o = torch::TensorOptions().device(dev);
+    auto q = torch::randn({b, h, n, dh}, o), k = torch::randn({b, h, n, dh}, o), v = torch::randn({b, h, n, dh}, o);
     auto run = [&] { return kind == "global" ? global_attention(q, k, v, true) : local_attention(q, k, v, window, true); };
     run();
+    if (dev.is_cuda()) torch::cuda::synchronize();
     auto t0 = Clock::now();
     for (int r = 0; r < reps; ++r) run();
+    if (dev.is_cuda()) torch::cuda::synchronize();
     return secs(t0) * 1000.0 / reps;
 }
 
@@ -120,6 +126,7 @@ int main(int argc, char** argv) {
         else if (arg("--heads")) o.heads = std::atoi(argv[++i]);
         else if (arg("--archs")) o.archs = split(argv[++i]);
         else if (arg("--device")) o.device = argv[++i];
+        else if (arg("--python")) o.python_exe = argv[++i];
         else if (std::strcmp(argv[i], "--no-python") == 0) o.python = false;
         else if (std::strcmp(argv[i], "--skip-train") == 0) o.train = false;
         else if (std::strcmp(argv[i], "--skip-attention") == 0) o.attention = false;
@@ -145,14 +152,14 @@ int main(int argc, char** argv) {
         }
     }
     if (o.attention) {
-        std::printf("attention forward (B=1, 4 heads, d_head 16, strict), ms per call\n");
+        std::printf("attention forward (B=1, 4 heads, d_head 16, strict), ms per call, device %s\n", o.device.c_str());
         std::printf("%-10s %10s %10s %10s %16s\n", "kind", "N=512", "N=2048", "N=8192", "t(8192)/t(512)");
         for (std::string kind : {"local-4", "global"}) {
             double t[3];
             const long ns[3] = {512, 2048, 8192};
             for (int j = 0; j < 3; ++j)
                 t[j] = attention_ms(kind == "global" ? "global" : "local", ns[j], 4,
-                                    kind == "global" ? (j == 2 ? 2 : 5) : 50);
+                                    kind == "global" ? (j == 2 ? 2 : 5) : 50, torch::Device(o.device));
             std::printf("%-10s %10.3f %10.3f %10.3f %16.1f\n", kind.c_str(), t[0], t[1], t[2], t[2] / t[0]);
             std::fflush(stdout);
         }

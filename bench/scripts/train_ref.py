@@ -93,15 +93,19 @@ def main():
     ap.add_argument("--d-model", type=int, default=64)
     ap.add_argument("--heads", type=int, default=8)
     ap.add_argument("--d-ff", type=int, default=256)
+    ap.add_argument("--device", default="cpu")
     args = ap.parse_args()
+    dev = torch.device(args.device)
+    sync = torch.cuda.synchronize if dev.type == "cuda" else (lambda: None)
     torch.set_num_threads(args.threads)
     torch.manual_seed(1)
-    m = Recognizer(args.arch, 2, args.layers, args.d_model, args.heads, args.d_ff)
+    m = Recognizer(args.arch, 2, args.layers, args.d_model, args.heads, args.d_ff).to(dev)
     opt = torch.optim.Adam(m.parameters(), lr=3e-4)
     tokens = 0
     t0 = None
     for i in range(args.warmup + args.steps):
         if i == args.warmup:
+            sync()
             t0 = time.perf_counter()
             tokens = 0
         n = 1 + (i * 7919) % 40
@@ -109,14 +113,16 @@ def main():
         tok[:, n] = 2
         eos = torch.full((args.batch,), n, dtype=torch.long)
         y = (torch.arange(args.batch) < (args.batch + 1) // 2).float()
+        tok, eos, y = tok.to(dev), eos.to(dev), y.to(dev)
         opt.zero_grad()
         loss = F.binary_cross_entropy_with_logits(m(tok, eos), y)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(m.parameters(), 1.0)
         opt.step()
         tokens += args.batch * (n + 1)
+    sync()
     sec = time.perf_counter() - t0
-    print(json.dumps({"arch": args.arch, "threads": args.threads, "steps": args.steps, "tokens": tokens,
+    print(json.dumps({"arch": args.arch, "device": args.device, "threads": args.threads, "steps": args.steps, "tokens": tokens,
                       "seconds": sec, "tokens_per_second": tokens / sec}))
 
 
