@@ -447,3 +447,27 @@ TEST_CASE("An unknown of the old table is a yes: δ=12,30,22,20 F={2} has an LTL
     CHECK(w.certificate.kind == "formula");
     CHECK(reverifies(w.certificate, d));
 }
+
+TEST_CASE("Ordered past features: (b|ab)*aab* needs P(a & P M) and is a yes for k = 2; so is a block language",
+          "[windows]") {
+    // δ=10,20,32,33 F={2}: the first aa ends the word up to b's. M = "a b after two a's, at position
+    // >= 3" is a window property; "an a after M" nests P twice. The typed route (§3b) finds a formula
+    // of its own (with types of every level under P, and ordered pairs of types when single
+    // occurrences do not suffice); both compile back to the language.
+    Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 0, 2, 0, 3, 2, 3, 3});
+    Certificate y = window_certificate("hybrid_k:2", true, "formula");
+    const std::string M = "(b & !Y<=2 b & Y<=2 Y<=2 true)", A3 = "(a & !Y<=2 b & Y<=2 Y<=2 true)",
+                      end = "(!Y<=2 b & Y<=2 Y<=2 true)";
+    y.formula = "(P " + M + " | " + end + ") & !P " + A3 + " & !P(a & P " + M + ")";
+    CHECK(reverifies(y, d));
+    WindowDecision w = decide_hybrid_k(d, 2);
+    REQUIRE(w.answer == Answer::Yes);
+    CHECK(w.certificate.kind == "formula");
+    CHECK(reverifies(w.certificate, d));
+    // δ=12,13,22,00 F={2}: blocks a+ b x from the left, accepted once a block starts with b. The
+    // previous typed route (level-D types under P only) did not converge on it.
+    Dfa blocks = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 2, 1, 3, 2, 2, 0, 0});
+    WindowDecision wb = decide_hybrid_k(blocks, 2);
+    REQUIRE(wb.answer == Answer::Yes);
+    CHECK(reverifies(wb.certificate, blocks));
+}

@@ -681,9 +681,50 @@ YesSearchReport search_formula(const Dfa& minimal, unsigned k, bool hybrid, std:
     return rep;
 }
 
+// The past features tracked by the product exploration, as bits of one mask: `seen` bits (the type,
+// of any level 0..D, occurred before: P chi(t)) and, at past depth 2, ordered-pair bits (P(chi(at) & P chi(before)):
+// an `at` position with a `before` position earlier; with neg, P(chi(at) & !P chi(before)): an
+// `at` position with none earlier).
+struct PastSpec {
+    struct Pair {
+        long before, at;
+        bool neg;
+        unsigned bit;
+    };
+    std::map<long, unsigned> seen;
+    std::vector<Pair> pairs;
+    std::unordered_map<long, std::vector<std::size_t>> pairs_at;
+    unsigned bits = 0;
+    unsigned seen_bit(long t) {
+        auto [it, fresh] = seen.emplace(t, bits);
+        if (fresh) ++bits;
+        return it->second;
+    }
+    void add_pair(long before, long at, bool neg) {
+        seen_bit(before);
+        pairs_at[at].push_back(pairs.size());
+        pairs.push_back(Pair{before, at, neg, bits++});
+    }
+    // The mask after a position whose types at levels 0..D are `ts` (the pair bits read the mask
+    // before the position's own seen bits).
+    std::uint64_t update(std::uint64_t mask, const std::vector<long>& ts) const {
+        std::uint64_t out = mask;
+        for (long t : ts) {
+            if (auto it = pairs_at.find(t); it != pairs_at.end())
+                for (std::size_t i : it->second) {
+                    const Pair& p = pairs[i];
+                    const bool before = (mask >> seen.at(p.before)) & 1;
+                    if (before != p.neg) out |= std::uint64_t(1) << p.bit;
+                }
+            if (auto b = seen.find(t); b != seen.end()) out |= std::uint64_t(1) << b->second;
+        }
+        return out;
+    }
+};
+
 struct TypedProduct {
     bool conflict = false, limit = false;
-    Word u, v;  // conflict: equal (EOS type, R mask), different membership
+    std::vector<std::pair<Word, Word>> conflicts;  // equal (EOS type, R mask), different membership
     std::size_t states = 0;
     std::vector<std::pair<std::pair<long, std::uint64_t>, bool>> points;  // (EOS type, R mask) -> accepted
 };
@@ -697,8 +738,8 @@ struct LongVecHash {
 };
 
 // Breadth-first over (DFA state, window types of the last k positions at levels 0..D-1, mask of
-// the R-types seen); the type ids are those of `types` (shared with the sample).
-TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const std::map<long, unsigned>& bit,
+// the past features); the type ids are those of `types` (shared with the sample).
+TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const PastSpec& past,
                            std::size_t max_states) {
     TypedProduct out;
     const std::size_t sigma = dfa.num_symbols(), k = types.k, W = std::size_t(D) * k;
@@ -734,6 +775,8 @@ TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const
         }
     };
     std::map<std::pair<long, std::uint64_t>, std::pair<bool, std::int32_t>> seen;
+    std::set<std::pair<long, std::uint64_t>> conflict_keys;
+    constexpr std::size_t kMaxConflicts = 16;
     for (std::size_t si = 0; si < states.size(); ++si) {
         const std::vector<long> st = states[si];  // a copy: states grows below
         levels(st, static_cast<long>(sigma));
@@ -741,11 +784,13 @@ TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const
         auto key = std::make_pair(fresh[D], static_cast<std::uint64_t>(st[W + 1]));
         auto [it, inserted] = seen.emplace(key, std::make_pair(acc, std::int32_t(si)));
         if (!inserted && it->second.first != acc) {
-            out.conflict = true;
-            out.u = word_of(it->second.second);
-            out.v = word_of(std::int32_t(si));
-            out.states = states.size();
-            return out;
+            // one pair per point; a few per exploration, so that each round teaches the sample more
+            if (conflict_keys.insert(key).second) out.conflicts.emplace_back(word_of(it->second.second), word_of(std::int32_t(si)));
+            if (out.conflicts.size() >= kMaxConflicts) {
+                out.conflict = true;
+                out.states = states.size();
+                return out;
+            }
         }
         std::vector<long> nx(W + 2);
         for (std::size_t c = 0; c < sigma; ++c) {
@@ -756,12 +801,11 @@ TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const
                 for (std::size_t i = 0; i + 1 < k; ++i) nx[base + i] = st[base + i + 1];
                 nx[base + k - 1] = fresh[j];
             }
-            std::uint64_t mask = static_cast<std::uint64_t>(st[W + 1]);
-            if (auto b = bit.find(fresh[D]); b != bit.end()) mask |= std::uint64_t(1) << b->second;
-            nx[W + 1] = static_cast<long>(mask);
+            nx[W + 1] = static_cast<long>(past.update(static_cast<std::uint64_t>(st[W + 1]), fresh));
             if (index.count(nx)) continue;
             if (states.size() >= max_states) {
-                out.limit = true;
+                out.conflict = !out.conflicts.empty();
+                out.limit = !out.conflict;
                 out.states = states.size();
                 return out;
             }
@@ -771,98 +815,182 @@ TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const
         }
     }
     out.states = states.size();
-    for (const auto& [key, v] : seen) out.points.emplace_back(key, v.first);
+    out.conflict = !out.conflicts.empty();
+    if (!out.conflict)
+        for (const auto& [key, v] : seen) out.points.emplace_back(key, v.first);
     return out;
 }
 
+// The past features of one word's level-D types (EOS last): which types occur before EOS, and at
+// past depth 2 the ordered pairs (before, at) with an `at` position preceded by a `before` position
+// (pp) and the pairs of occurring types whose first `at` precedes every `before` (pn). Two words
+// with equal EOS types and equal PastView agree on every candidate feature of the typed route.
+struct PastView {
+    long eos = 0;
+    std::set<long> present;
+    std::set<std::pair<long, long>> pp, pn;
+    bool operator==(const PastView&) const = default;
+};
+
+PastView past_view(const std::vector<long>& t, bool hybrid, bool pairs) {
+    PastView v;
+    v.eos = t.back();
+    if (!hybrid) return v;
+    std::map<long, std::pair<std::size_t, std::size_t>> occ;  // type -> (first, last) position
+    for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+        auto [it, fresh] = occ.emplace(t[i], std::make_pair(i, i));
+        if (!fresh) it->second.second = i;
+    }
+    for (const auto& [ty, fl] : occ) v.present.insert(ty);
+    if (pairs)
+        for (const auto& [s, fs] : occ)
+            for (const auto& [at, fa] : occ) {
+                if (fs.first < fa.second) v.pp.emplace(s, at);
+                if (fa.first < fs.first) v.pn.emplace(s, at);
+            }
+    return v;
+}
+
 // The typed route (above WindowTypes), for window depths D = 1..max_depth. Per D, rounds of:
-//  1. on the sample, choose greedily a set R of level-D types whose occurrence before EOS (P chi(t),
-//     hybrid only) separates accepted from rejected words together with the EOS type;
+//  1. on the sample, choose greedily a set R of past features (hybrid only) that separates accepted
+//     from rejected words together with the EOS type: at past depth 1 the occurrence of a level-D
+//     type t before EOS (P chi(t)); at past depth 2 also the ordered pairs P(chi(t) & P chi(s)) and
+//     P(chi(t) & !P chi(s));
 //  2. explore exactly the product of the DFA with the window types of the last k positions and
-//     the set of R-types seen: two words with equal (EOS type, R-types seen) and different
-//     membership go into the sample (next round), otherwise every reachable (EOS type, R-types
-//     seen) has one membership, and the decision tree over these points is a defining formula,
+//     the values of the features of R: two words with equal (EOS type, R values) and different
+//     membership go into the sample (next round), otherwise every reachable (EOS type, R values)
+//     has one membership, and the decision tree over these points is a defining formula,
 //     compiled back as the certificate.
-// A sample pair whose full features agree proves that no formula of this form at depth D exists.
-TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsigned max_depth, std::size_t max_states) {
+// A sample pair whose candidate features all agree proves that no formula of this form at depth D
+// exists.
+TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsigned max_depth, std::size_t max_states,
+                               unsigned past_depth) {
     TypedSearchReport rep;
     const std::size_t sigma = minimal.num_symbols();
+    const bool pairs = hybrid && past_depth >= 2;
+    constexpr std::size_t kMaxPairTypes = 300;  // past types in the sample beyond which pairs are not tried
     for (unsigned D = 1; D <= max_depth; ++D) {
         Sample sample = initial_sample(sigma, k, hybrid);
         WindowTypes types{k, sigma, {}, {}, {}};
         std::vector<std::uint8_t> target;      // per sample word, kept across rounds (the sample only grows)
         std::vector<std::vector<long>> typed;  // its level-D types (EOS last)
+        std::vector<std::vector<std::vector<long>>> lower;  // its level-0..D-1 types
         for (std::size_t round = 1; round <= 30; ++round) {
             ++rep.rounds;
-            // 1. sample features: the EOS type (a class key) and, per type, whether it occurs
+            // 1. sample features: the EOS type (a class key) and the candidate past features
             const std::size_t n = sample.words.size();
             for (std::size_t w = typed.size(); w < n; ++w) {
                 target.push_back(minimal.accepts(sample.words[w]));
                 typed.push_back(types.types(sample.words[w], D));
+                lower.emplace_back();
+                for (unsigned j = 0; hybrid && j < D; ++j) lower.back().push_back(types.types(sample.words[w], j));
             }
+            // the types of position i of word w at every level 0..D (ids are distinct across levels)
+            auto each_type = [&](std::size_t w, std::size_t i, auto&& fn) {
+                for (const auto& lv : lower[w]) fn(lv[i]);
+                fn(typed[w][i]);
+            };
             std::vector<long> eos(n);
-            std::map<long, std::size_t> past_index;
+            std::map<long, std::size_t> past_index;  // type -> dense index
             std::vector<long> past_type;
-            std::vector<Feature> feats;
             for (std::size_t w = 0; w < n; ++w) {
-                const std::vector<long>& t = typed[w];
-                eos[w] = t.back();
+                eos[w] = typed[w].back();
                 if (!hybrid) continue;
-                for (std::size_t i = 0; i + 1 < t.size(); ++i) {
-                    auto [it, fresh] = past_index.emplace(t[i], feats.size());
-                    if (fresh) {
-                        feats.push_back(Feature{{}, 0, std::vector<std::uint8_t>(n, 0)});
-                        past_type.push_back(t[i]);
-                    }
-                    feats[it->second].val[w] = 1;
-                }
+                for (std::size_t i = 0; i + 1 < typed[w].size(); ++i)
+                    each_type(w, i, [&](long t) {
+                        if (past_index.emplace(t, past_type.size()).second) past_type.push_back(t);
+                    });
             }
-            // types that occur in exactly the same sample words are one feature (the first seen)
-            std::vector<Feature> distinct;
-            std::vector<long> distinct_type;
-            std::unordered_set<std::string> columns;
-            for (std::size_t i = 0; i < feats.size(); ++i)
-                if (columns.insert(std::string(feats[i].val.begin(), feats[i].val.end())).second) {
-                    distinct.push_back(std::move(feats[i]));
-                    distinct_type.push_back(past_type[i]);
+            const std::size_t T = past_type.size();
+            if (pairs && T > kMaxPairTypes) break;
+            // first and last position of each type in each word (SIZE_MAX: absent)
+            std::vector<std::size_t> first(pairs ? n * T : 0, SIZE_MAX), last(pairs ? n * T : 0, SIZE_MAX);
+            std::vector<Feature> feats;
+            struct Meaning {
+                long before, at;  // before == -1: the single P chi(at)
+                bool neg;
+            };
+            std::vector<Meaning> meaning;
+            std::unordered_set<std::string> columns;  // features with the same column are one (the first)
+            auto offer = [&](std::vector<std::uint8_t> col, Meaning m) {
+                if (columns.insert(std::string(col.begin(), col.end())).second) {
+                    feats.push_back(Feature{{}, 0, std::move(col)});
+                    meaning.push_back(m);
                 }
+            };
+            if (hybrid) {
+                std::vector<std::vector<std::uint8_t>> single(T, std::vector<std::uint8_t>(n, 0));
+                for (std::size_t w = 0; w < n; ++w)
+                    for (std::size_t i = 0; i + 1 < typed[w].size(); ++i)
+                        each_type(w, i, [&](long t) {
+                            const std::size_t ti = past_index[t];
+                            single[ti][w] = 1;
+                            if (!pairs) return;
+                            std::size_t& f = first[w * T + ti];
+                            if (f == SIZE_MAX) f = i;
+                            last[w * T + ti] = i;
+                        });
+                for (std::size_t ti = 0; ti < T; ++ti) offer(std::move(single[ti]), Meaning{-1, past_type[ti], false});
+                std::vector<std::uint8_t> col(n);
+                for (std::size_t si = 0; pairs && si < T; ++si)
+                    for (std::size_t ai = 0; ai < T; ++ai)
+                        for (bool neg : {false, true}) {
+                            for (std::size_t w = 0; w < n; ++w) {
+                                const std::size_t fs = first[w * T + si], fa = first[w * T + ai], la = last[w * T + ai];
+                                col[w] = la != SIZE_MAX && (neg ? fa < fs : fs < la);
+                            }
+                            offer(col, Meaning{past_type[si], past_type[ai], neg});
+                        }
+            }
             std::vector<int> cls(eos.begin(), eos.end());
-            auto chosen = greedy_features(target, std::move(cls), distinct);
+            auto chosen = greedy_features(target, std::move(cls), feats);
             if (!chosen) break;  // two sample words with equal features: none of this form at depth D
-            // 2. exact exploration with R = the chosen types
-            std::map<long, unsigned> bit;  // type -> bit of the R mask
-            for (std::size_t c : *chosen) bit.emplace(distinct_type[c], unsigned(bit.size()));
-            if (bit.size() > 62) break;
+            // 2. exact exploration with R = the chosen features
+            PastSpec past;
+            for (std::size_t c : *chosen) {
+                const Meaning& m = meaning[c];
+                if (m.before < 0)
+                    past.seen_bit(m.at);
+                else
+                    past.add_pair(m.before, m.at, m.neg);
+            }
+            if (past.bits > 62) break;
             if (rep.states >= max_states) return rep;  // the state budget of all rounds together
-            TypedProduct prod = explore_typed(minimal, types, D, bit, max_states - rep.states);
+            TypedProduct prod = explore_typed(minimal, types, D, past, max_states - rep.states);
             rep.states += prod.states;
             if (prod.limit) break;
             if (prod.conflict) {
-                // equal EOS types and equal sets of types before EOS: no formula of this form at depth D
-                auto features = [&](const Word& w) {
-                    std::vector<long> t = types.types(w, D);
-                    std::set<long> before(t.begin(), t.end() - 1);
-                    return std::make_pair(t.back(), hybrid ? before : std::set<long>{});
-                };
-                if (features(prod.u) == features(prod.v)) break;
-                sample.add(prod.u);
-                sample.add(prod.v);
+                // equal EOS types and equal candidate features: no formula of this form at depth D
+                bool equal = false;
+                for (const auto& [u, v] : prod.conflicts) {
+                    equal = equal || past_view(types.types(u, D), hybrid, pairs) == past_view(types.types(v, D), hybrid, pairs);
+                    sample.add(u);
+                    sample.add(v);
+                }
+                if (equal) break;
                 continue;
             }
-            // 3. the decision tree over the reachable points (EOS type, R mask) -> membership
+            // 3. the decision tree over the reachable points (EOS type, R values) -> membership
             const std::size_t m = prod.points.size();
             std::vector<std::uint8_t> ptarget(m);
             std::map<long, std::size_t> eos_index;
-            std::vector<Feature> pfeats(bit.size());  // first P chi(t) for t in R (index = bit), then the EOS types
-            for (const auto& [t, b] : bit)
-                pfeats[b] = Feature{ltl::Formula::past(types.formula(t, minimal.alphabet)), 0, std::vector<std::uint8_t>(m, 0)};
+            std::vector<Feature> pfeats(past.bits);  // first the past features (index = bit), then the EOS types
+            auto chi = [&](long t) { return types.formula(t, minimal.alphabet); };
+            for (const auto& [t, b] : past.seen)
+                pfeats[b] = Feature{ltl::Formula::past(chi(t)), 0, std::vector<std::uint8_t>(m, 0)};
+            for (const auto& pr : past.pairs) {
+                ltl::Formula before = ltl::Formula::past(chi(pr.before));
+                if (pr.neg) before = ltl::Formula::neg(before);
+                pfeats[pr.bit] = Feature{ltl::Formula::past(ltl::Formula::conj(chi(pr.at), before)), 0,
+                                         std::vector<std::uint8_t>(m, 0)};
+            }
             for (std::size_t i = 0; i < m; ++i) {
                 const auto& [key, acc] = prod.points[i];
                 ptarget[i] = acc;
                 auto [it, fresh] = eos_index.emplace(key.first, pfeats.size());
-                if (fresh) pfeats.push_back(Feature{types.formula(key.first, minimal.alphabet), 0, std::vector<std::uint8_t>(m, 0)});
+                if (fresh) pfeats.push_back(Feature{chi(key.first), 0, std::vector<std::uint8_t>(m, 0)});
                 pfeats[it->second].val[i] = 1;
-                for (const auto& [t, b] : bit)
+                for (unsigned b = 0; b < past.bits; ++b)
                     if ((key.second >> b) & 1) pfeats[b].val[i] = 1;
             }
             for (auto& f : pfeats) f.size = ltl::tree_size(f.f);
@@ -958,15 +1086,29 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                            nlohmann::json::object());
     }
     // Characteristic formulas of window types (depths 1..3), chosen on a sample and compiled back.
-    TypedSearchReport typed = search_typed(minimal, k, hybrid, kTypeDepth, 4 * options.probe_states);
+    // At past depth 1 (P chi(t)), then, for the hybrid fragment, 2 (ordered pairs of types).
+    TypedSearchReport typed;
+    unsigned past_depth = 0;
+    for (unsigned pd = 1; pd <= (hybrid ? 2u : 1u) && typed.formula.is_null(); ++pd) {
+        TypedSearchReport r = search_typed(minimal, k, hybrid, kTypeDepth, 4 * options.probe_states, pd);
+        r.rounds += typed.rounds;
+        r.states += typed.states;
+        typed = std::move(r);
+        past_depth = pd;
+    }
     if (!typed.formula.is_null()) {
         const std::size_t size = ltl::tree_size(typed.formula);
+        nlohmann::json extra = {{"type_depth", typed.depth}};
+        if (hybrid) extra["past_depth"] = past_depth;
         return formula_yes(typed.formula, size,
                            "a " + frag + " formula (tree size " + std::to_string(size) +
                                ") built from characteristic formulas of the depth-" + std::to_string(typed.depth) +
-                               " window types" + (hybrid ? " at EOS and under P" : " at EOS") +
+                               " window types" +
+                               (!hybrid ? std::string(" at EOS")
+                                        : past_depth == 1 ? std::string(" at EOS and under P")
+                                                          : std::string(" at EOS, under P and under P(χ ∧ ±P χ')")) +
                                " (docs/WINDOWS.md §3b), whose minimal DFA equals the language's: compiled back",
-                           nlohmann::json({{"type_depth", typed.depth}}));
+                           extra);
     }
     // Neither certificate was found: probe the depth-d EOS types exactly (depth_probe.hh). A
     // conflict at depth d proves that no defining formula has depth <= d; separation at depth d
@@ -1007,7 +1149,8 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
        << " formula among " << rep.pool << " distinct behaviours up to size " << rep.max_size << " on "
        << rep.sample_words << " sample words in " << rep.rounds << " rounds"
        << (rep.failure.empty() ? "" : " (" + rep.failure + ")") << "; " << steps << " search steps"
-       << "; no Boolean combination of window types of depth <= " << kTypeDepth << (hybrid ? " at EOS and under P" : " at EOS")
+       << "; no Boolean combination of window types of depth <= " << kTypeDepth
+       << (hybrid ? " at EOS, under P and under P(χ ∧ ±P χ')" : " at EOS")
        << " found in " << typed.rounds << " rounds (" << typed.states << " product states)";
     if (lower > 0)
         os << "; no defining formula has depth <= " << lower << " (the depth-" << lower << " EOS types of '"
