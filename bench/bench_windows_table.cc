@@ -3,7 +3,9 @@
 // with the answers of decide_local_k / decide_hybrid_k for k = 2..K, each certificate re-verified
 // through check_window_certificate. Prints Markdown rows and a summary (counts, unknowns, time).
 //
-//   bench_windows_table [max_states=4] [symbols=2] [max_k=4] [--only-definite]
+//   bench_windows_table [max_states=4] [symbols=2] [max_k=4] [--only-definite] [--shard I/N]
+// --shard I/N decides only the rows whose number is I+1 modulo N (rows keep their global numbers;
+// the summary counts this shard's rows), so that N processes share a long table.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -72,7 +74,20 @@ int main(int argc, char** argv) {
     std::size_t max_states = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 4;
     std::size_t symbols = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 2;
     unsigned max_k = argc > 3 ? static_cast<unsigned>(std::strtoul(argv[3], nullptr, 10)) : 4;
-    bool only_definite = argc > 4 && std::strcmp(argv[4], "--only-definite") == 0;
+    bool only_definite = false;
+    std::size_t shard = 0, shards = 1;
+    for (int i = 4; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--only-definite") == 0) {
+            only_definite = true;
+        } else if (std::strcmp(argv[i], "--shard") == 0 && i + 1 < argc &&
+                   std::sscanf(argv[i + 1], "%zu/%zu", &shard, &shards) == 2 && shards > 0 && shard < shards) {
+            ++i;
+        } else {
+            std::cerr << "bench_windows_table: unknown or malformed argument '" << argv[i]
+                      << "' (expected --only-definite or --shard I/N with I < N)\n";
+            return 2;
+        }
+    }
     std::vector<std::string> alphabet;
     for (std::size_t i = 0; i < symbols; ++i) alphabet.push_back(std::string(1, char('a' + i)));
 
@@ -96,6 +111,7 @@ int main(int argc, char** argv) {
                 bool def = definite_by_pair_graph(d);
                 bool lrt = locally_r_trivial_by_pair_graph(d);
                 if (!lrt || (only_definite && !def)) continue;
+                if (row++ % shards != shard) continue;
                 (def ? n_def : n_lrt)++;
                 for (unsigned k = 2; k <= max_k; ++k) {
                     std::string lc = "—";
@@ -128,7 +144,7 @@ int main(int argc, char** argv) {
                                       << (ok ? why : ok.error().message) << "\n";
                         }
                     }
-                    std::cout << "| " << (k == 2 ? std::to_string(++row) : "") << " | " << (k == 2 ? std::to_string(n) : "")
+                    std::cout << "| " << (k == 2 ? std::to_string(row) : "") << " | " << (k == 2 ? std::to_string(n) : "")
                               << " | " << (k == 2 ? describe(d) : "") << " | " << (k == 2 ? (def ? "yes" : "no") : "")
                               << " | " << k << " | " << lc << " | " << cell(h, d) << " |\n";
                     std::cout.flush();

@@ -729,6 +729,12 @@ struct TypedProduct {
     std::vector<std::pair<std::pair<long, std::uint64_t>, bool>> points;  // (EOS type, R mask) -> accepted
 };
 
+struct PairHash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const noexcept {
+        return static_cast<std::size_t>(splitmix64(p.first ^ splitmix64(p.second)));
+    }
+};
+
 struct LongVecHash {
     std::size_t operator()(const std::vector<long>& v) const noexcept {
         std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ v.size();
@@ -875,7 +881,7 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
         std::vector<std::uint8_t> target;      // per sample word, kept across rounds (the sample only grows)
         std::vector<std::vector<long>> typed;  // its level-D types (EOS last)
         std::vector<std::vector<std::vector<long>>> lower;  // its level-0..D-1 types
-        for (std::size_t round = 1; round <= 30; ++round) {
+        for (std::size_t round = 1; round <= (pairs ? 20u : 30u); ++round) {
             ++rep.rounds;
             // 1. sample features: the EOS type (a class key) and the candidate past features
             const std::size_t n = sample.words.size();
@@ -911,35 +917,51 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
                 bool neg;
             };
             std::vector<Meaning> meaning;
-            std::unordered_set<std::string> columns;  // features with the same column are one (the first)
-            auto offer = [&](std::vector<std::uint8_t> col, Meaning m) {
-                if (columns.insert(std::string(col.begin(), col.end())).second) {
-                    feats.push_back(Feature{{}, 0, std::move(col)});
-                    meaning.push_back(m);
+            // Features with the same column are one (the first): columns are compared by a 128-bit
+            // hash of the set of words where they hold (a collision would only drop a candidate;
+            // every formula is compiled back) and built only when new. A column is a subset of the
+            // words where its `at` type occurs, so each is computed over those words alone.
+            std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> columns;
+            std::vector<std::uint32_t> ones;
+            auto offer = [&](Meaning m) {
+                if (ones.empty()) return;
+                std::uint64_t h1 = ones.size(), h2 = 0x9e3779b97f4a7c15ULL;
+                for (std::uint32_t w : ones) {
+                    h1 += splitmix64(w ^ 0x5bd1e995ULL);
+                    h2 += splitmix64(std::uint64_t(w) * 0x9e3779b97f4a7c15ULL + 1);
                 }
+                if (!columns.insert({h1, h2}).second) return;
+                std::vector<std::uint8_t> col(n, 0);
+                for (std::uint32_t w : ones) col[w] = 1;
+                feats.push_back(Feature{{}, 0, std::move(col)});
+                meaning.push_back(m);
             };
             if (hybrid) {
-                std::vector<std::vector<std::uint8_t>> single(T, std::vector<std::uint8_t>(n, 0));
+                std::vector<std::vector<std::uint32_t>> words_with(T);  // ascending
                 for (std::size_t w = 0; w < n; ++w)
                     for (std::size_t i = 0; i + 1 < typed[w].size(); ++i)
                         each_type(w, i, [&](long t) {
                             const std::size_t ti = past_index[t];
-                            single[ti][w] = 1;
+                            if (words_with[ti].empty() || words_with[ti].back() != w)
+                                words_with[ti].push_back(std::uint32_t(w));
                             if (!pairs) return;
                             std::size_t& f = first[w * T + ti];
                             if (f == SIZE_MAX) f = i;
                             last[w * T + ti] = i;
                         });
-                for (std::size_t ti = 0; ti < T; ++ti) offer(std::move(single[ti]), Meaning{-1, past_type[ti], false});
-                std::vector<std::uint8_t> col(n);
+                for (std::size_t ti = 0; ti < T; ++ti) {
+                    ones = words_with[ti];
+                    offer(Meaning{-1, past_type[ti], false});
+                }
                 for (std::size_t si = 0; pairs && si < T; ++si)
                     for (std::size_t ai = 0; ai < T; ++ai)
                         for (bool neg : {false, true}) {
-                            for (std::size_t w = 0; w < n; ++w) {
+                            ones.clear();
+                            for (std::uint32_t w : words_with[ai]) {
                                 const std::size_t fs = first[w * T + si], fa = first[w * T + ai], la = last[w * T + ai];
-                                col[w] = la != SIZE_MAX && (neg ? fa < fs : fs < la);
+                                if (neg ? fa < fs : fs < la) ones.push_back(w);
                             }
-                            offer(col, Meaning{past_type[si], past_type[ai], neg});
+                            offer(Meaning{past_type[si], past_type[ai], neg});
                         }
             }
             std::vector<int> cls(eos.begin(), eos.end());
