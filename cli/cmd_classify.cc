@@ -21,7 +21,7 @@ struct ClassifyArgs {
     LanguageArgs lang;
     unsigned max_k = 4;
     std::size_t max_elements = 1'000'000;
-    std::size_t formula_cap = 20'000;
+    std::size_t formula_cap = 200'000;
     std::size_t window_budget = 200'000;
     unsigned probe_depth = 8;
     std::size_t probe_states = 500'000;

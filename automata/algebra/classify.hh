@@ -54,7 +54,7 @@ std::string to_string(Answer a);  // "yes" / "no" / "unknown"
 struct ClassifyOptions {
     unsigned max_k = 4;                    // windows 2..max_k for local_k / hybrid_k
     std::size_t max_elements = 1'000'000;  // semigroup size limit (--max-elements)
-    std::size_t formula_cap = 20'000;      // member formulas larger than this are omitted
+    std::size_t formula_cap = 200'000;     // member formulas larger than this are omitted
     std::size_t window_budget = 200'000;   // search steps per windows question (WindowOptions)
     unsigned probe_depth = 8;               // depth probe behind an unknown window answer (WindowOptions)
     std::size_t probe_states = 500'000;

@@ -14,7 +14,7 @@
 namespace ltlkit::automata::algebra {
 
 struct WindowOptions {
-    std::size_t max_formula_size = 20'000;  // formulas larger than this are not printed
+    std::size_t max_formula_size = 200'000;  // formulas larger than this are not printed (a window "yes" then cannot be re-verified)
     std::size_t search_budget = 200'000;    // search steps per question before answering unknown
     // Bounds of the family search (0 = the default for the alphabet size, docs/WINDOWS.md §5).
     std::size_t max_period = 0;  // |p|
