@@ -829,7 +829,7 @@ TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const
 
 // The past features of one word's level-D types (EOS last): which types occur before EOS, and at
 // past depth 2 the ordered pairs (before, at) with an `at` position preceded by a `before` position
-// (pp) and the pairs of occurring types whose first `at` precedes every `before` (pn). Two words
+// (pp) and the pairs of occurring types with no `before` position before the first `at` (pn). Two words
 // with equal EOS types and equal PastView agree on every candidate feature of the typed route.
 struct PastView {
     long eos = 0;
@@ -852,7 +852,7 @@ PastView past_view(const std::vector<long>& t, bool hybrid, bool pairs) {
         for (const auto& [s, fs] : occ)
             for (const auto& [at, fa] : occ) {
                 if (fs.first < fa.second) v.pp.emplace(s, at);
-                if (fa.first < fs.first) v.pn.emplace(s, at);
+                if (fa.first <= fs.first) v.pn.emplace(s, at);
             }
     return v;
 }
@@ -959,7 +959,9 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
                             ones.clear();
                             for (std::uint32_t w : words_with[ai]) {
                                 const std::size_t fs = first[w * T + si], fa = first[w * T + ai], la = last[w * T + ai];
-                                if (neg ? fa < fs : fs < la) ones.push_back(w);
+                                // strict past: no s-position before the first t-position (it may be that
+                                // same position, at another level); an s-position before the last one
+                                if (neg ? fa <= fs : fs < la) ones.push_back(w);
                             }
                             offer(Meaning{past_type[si], past_type[ai], neg});
                         }
