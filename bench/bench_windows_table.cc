@@ -49,8 +49,11 @@ std::string cell(const WindowDecision& w, const Dfa& d) {
     if (w.answer == Answer::Yes && w.certificate.kind == "depth_types")
         return "yes: depth-" + std::to_string(nlohmann::json::parse(w.certificate.extra_json).value("depth", 0u)) + " types separate";
     if (w.answer == Answer::Yes) {
-        // The typed route's formulas (docs/WINDOWS.md §3b) run to thousands of characters: summarized.
+        // The typed and sink routes' formulas (docs/WINDOWS.md §3b, §3c) run to thousands of characters: summarized.
         auto extra = nlohmann::json::parse(w.certificate.extra_json, nullptr, false);
+        if (extra.is_object() && extra.value("route", "") == "sink")
+            return "yes: sink route, depth-" + std::to_string(extra["type_depth"].get<unsigned>()) +
+                   " window types (formula of tree size " + std::to_string(extra.value("formula_size", 0u)) + ")";
         if (extra.is_object() && extra.contains("type_depth"))
             return "yes: depth-" + std::to_string(extra["type_depth"].get<unsigned>()) + " window types (formula of tree size " +
                    std::to_string(extra.value("formula_size", 0u)) + ")";

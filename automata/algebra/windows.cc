@@ -621,6 +621,7 @@ Result<bool> formula_defines(ltl::Formula f, const Dfa& minimal, Word* counterex
 
 
 constexpr unsigned kTypeDepth = 3;  // window depths of the typed route
+constexpr unsigned kSinkDepth = 6;  // window depths of the sink route
 
 struct TypedSearchReport {
     ltl::Formula formula;
@@ -1109,6 +1110,23 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                                ") whose minimal DFA equals the language's, found by formula search and compiled back",
                            nlohmann::json::object());
     }
+    // A language "the run enters the sink" (or its complement): the window types that words avoiding
+    // the sink never show (docs/WINDOWS.md §3c), compiled back.
+    SinkSearchReport sink;
+    if (hybrid) {
+        sink = search_sink(minimal, k, kSinkDepth, 4 * options.probe_states);
+        if (!sink.formula.is_null()) {
+            const std::size_t size = ltl::tree_size(sink.formula);
+            return formula_yes(sink.formula, size,
+                               "a " + frag + " formula (tree size " + std::to_string(size) +
+                                   ") saying whether the run entered the sink state: the depth-" + std::to_string(sink.depth) +
+                                   " window types of the positions and of EOS in words that avoid the sink (" +
+                                   std::to_string(sink.good) + " types) never cover a word that enters it (" +
+                                   std::to_string(sink.bad) +
+                                   " types outside them are reached; docs/WINDOWS.md §3c); compiled back",
+                               nlohmann::json({{"type_depth", sink.depth}, {"route", "sink"}}));
+        }
+    }
     // Characteristic formulas of window types (depths 1..3), chosen on a sample and compiled back.
     // At past depth 1 (P chi(t)), then, for the hybrid fragment, 2 (ordered pairs of types).
     TypedSearchReport typed;
@@ -1277,6 +1295,162 @@ PairInfo pair_info(const Dfa& d) {
 }
 
 }  // namespace
+
+SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth, std::size_t max_states) {
+    SinkSearchReport rep;
+    const std::size_t sigma = minimal.num_symbols(), n = minimal.num_states();
+    std::optional<std::size_t> sink;
+    for (std::size_t q = 0; q < n && !sink; ++q) {
+        bool loops = true;
+        for (std::size_t c = 0; c < sigma; ++c) loops = loops && minimal.delta[q * sigma + c] == q;
+        if (loops) sink = q;
+    }
+    if (!sink || *sink == minimal.initial || sigma == 0) return rep;
+    const bool sink_acc = minimal.accepting[*sink] != 0;
+    for (std::size_t q = 0; q < n; ++q)
+        if (q != *sink && (minimal.accepting[q] != 0) == sink_acc) return rep;
+    rep.applicable = true;
+    const long s = static_cast<long>(*sink);
+    for (unsigned D = 1; D <= max_depth; ++D) {
+        WindowTypes types{k, sigma, {}, {}, {}};
+        const std::size_t W = std::size_t(D) * k;
+        // layout: [q, level 0 window (k, oldest first), ..., level D-1 window]
+        std::unordered_map<std::vector<long>, std::int32_t, LongVecHash> index;
+        std::vector<std::vector<long>> states;
+        std::vector<std::pair<std::int32_t, std::int32_t>> parent;
+        std::vector<long> init(W + 1, -1);
+        init[0] = static_cast<long>(minimal.initial);
+        index.emplace(init, 0);
+        states.push_back(init);
+        parent.emplace_back(-1, -1);
+        std::vector<long> fresh(D + 1), win, nx(W + 1);
+        auto levels = [&](const std::vector<long>& st, long label) {
+            fresh[0] = types.intern({-2, label});
+            for (unsigned j = 1; j <= D; ++j) {
+                win.assign(st.begin() + 1 + std::ptrdiff_t(j - 1) * std::ptrdiff_t(k),
+                           st.begin() + 1 + std::ptrdiff_t(j) * std::ptrdiff_t(k));
+                win.erase(std::remove(win.begin(), win.end(), -1L), win.end());
+                std::sort(win.begin(), win.end());
+                win.erase(std::unique(win.begin(), win.end()), win.end());
+                std::vector<long> sig{fresh[j - 1]};
+                sig.insert(sig.end(), win.begin(), win.end());
+                fresh[j] = types.intern(std::move(sig));
+            }
+        };
+        auto successor = [&](const std::vector<long>& st, long q) {
+            nx[0] = q;
+            for (unsigned j = 0; j < D; ++j) {
+                const std::size_t base = 1 + std::size_t(j) * k;
+                for (std::size_t i = 0; i + 1 < k; ++i) nx[base + i] = st[base + i + 1];
+                nx[base + k - 1] = fresh[j];
+            }
+        };
+        auto word_of = [&](std::int32_t x) {
+            Word w;
+            for (; parent[std::size_t(x)].first >= 0; x = parent[std::size_t(x)].first)
+                w.push_back(static_cast<Symbol>(parent[std::size_t(x)].second));
+            std::reverse(w.begin(), w.end());
+            return w;
+        };
+        bool limit = false;
+        auto push = [&](std::size_t from, std::size_t c) {
+            if (index.count(nx)) return;
+            if (rep.states + states.size() >= max_states) {
+                limit = true;
+                return;
+            }
+            index.emplace(nx, std::int32_t(states.size()));
+            states.push_back(nx);
+            parent.emplace_back(std::int32_t(from), std::int32_t(c));
+        };
+        // Phase 1: the words that avoid the sink; G and G_EOS. Entries into the sink wait for phase 2.
+        std::set<long> good, good_eos, bad, bad_eos;
+        std::vector<std::pair<std::size_t, std::size_t>> entries;
+        for (std::size_t si = 0; si < states.size() && !limit; ++si) {
+            const std::vector<long> st = states[si];  // a copy: states grows below
+            levels(st, static_cast<long>(sigma));
+            good_eos.insert(fresh[D]);
+            for (std::size_t c = 0; c < sigma && !limit; ++c) {
+                const long q = static_cast<long>(minimal.delta[std::size_t(st[0]) * sigma + c]);
+                if (q == s) {
+                    entries.emplace_back(si, c);
+                    continue;
+                }
+                levels(st, static_cast<long>(c));
+                good.insert(fresh[D]);
+                successor(st, q);
+                push(si, c);
+            }
+        }
+        // Phase 2: from each entry on, every continuation until its first type outside G / G_EOS.
+        const std::size_t phase2 = states.size();
+        auto step = [&](std::size_t si, std::size_t c) {
+            const std::vector<long> st = states[si];
+            levels(st, static_cast<long>(c));
+            if (!good.count(fresh[D])) {
+                bad.insert(fresh[D]);
+                return;
+            }
+            successor(st, s);
+            push(si, c);
+        };
+        for (const auto& [si, c] : entries) {
+            if (limit) break;
+            step(si, c);
+        }
+        bool conflict = false;
+        for (std::size_t si = phase2; si < states.size() && !limit && !conflict; ++si) {
+            levels(states[si], static_cast<long>(sigma));
+            if (good_eos.count(fresh[D])) {
+                conflict = true;
+                // a word that avoids the sink with the same EOS type, for the report
+                const std::int32_t here = std::int32_t(si);
+                for (std::size_t sj = 0; sj < phase2; ++sj) {
+                    levels(states[sj], static_cast<long>(sigma));
+                    const long e = fresh[D];
+                    levels(states[si], static_cast<long>(sigma));
+                    if (e == fresh[D]) {
+                        rep.conflict = std::make_pair(word_of(here), word_of(std::int32_t(sj)));
+                        rep.conflict_depth = D;
+                        break;
+                    }
+                }
+                break;
+            }
+            bad_eos.insert(fresh[D]);
+            for (std::size_t c = 0; c < sigma && !limit; ++c) step(si, c);
+        }
+        rep.states += states.size();
+        if (limit) break;
+        if (conflict) continue;
+        // "entered the sink": A = P(V bad) | V bad_eos, or B = !(H(V good) & V good_eos).
+        auto any = [&](const std::set<long>& ts) {
+            ltl::Formula f = ltl::Formula::ff();
+            bool first = true;
+            for (long t : ts) {
+                ltl::Formula g = types.formula(t, minimal.alphabet);
+                f = first ? g : ltl::Formula::disj(f, g);
+                first = false;
+            }
+            return f;
+        };
+        ltl::Formula a = ltl::Formula::disj(ltl::Formula::past(any(bad)), any(bad_eos));
+        ltl::Formula b = ltl::Formula::neg(ltl::Formula::conj(ltl::Formula::historically(any(good)), any(good_eos)));
+        ltl::Formula f = ltl::tree_size(a) <= ltl::tree_size(b) ? a : b;
+        if (!sink_acc) f = ltl::Formula::neg(f);
+        auto ok = formula_defines(f, minimal, nullptr);
+        if (ok && *ok) {
+            rep.formula = f;
+            rep.depth = D;
+            rep.good = good.size() + good_eos.size();
+            rep.bad = bad.size() + bad_eos.size();
+            return rep;
+        }
+        break;  // a compile limit (or a bug, caught here)
+    }
+    return rep;
+}
+
 
 bool definite_by_pair_graph(const Dfa& minimal) {
     const std::size_t n = minimal.num_states();

@@ -72,6 +72,29 @@ struct WindowTypes {
     ltl::Formula formula(long id, const std::vector<std::string>& alphabet);
 };
 
+// The sink route of the hybrid search (docs/WINDOWS.md §3c): for a language "the run enters the sink state
+// s" (every other state with the opposite acceptance) or its complement. G = the level-D window
+// types of the positions, and G_EOS those of EOS, over all words that avoid s (exact exploration
+// of the DFA x window-type product). If no word that enters s has every position type in G and
+// its EOS type in G_EOS, then "entered s" is "some position type outside G, or an EOS type outside
+// G_EOS", written either with the types seen outside G (P of their disjunction) or with G itself
+// (H of its disjunction); the smaller is kept, and compiled back like every formula.
+struct SinkSearchReport {
+    ltl::Formula formula;
+    unsigned depth = 0;           // window depth D of the types
+    std::size_t states = 0;       // product states over all depths
+    std::size_t good = 0, bad = 0;  // |G| + |G_EOS| and the types seen outside them, at the answer's depth
+    bool applicable = false;      // the DFA has the shape above
+    // At the largest depth that failed (conflict_depth): a word that enters s whose position types all
+    // lie in G, and a word that avoids s, with equal level-D EOS types.
+    std::optional<std::pair<Word, Word>> conflict;
+    unsigned conflict_depth = 0;
+};
+
+// Tries window depths 1..max_depth within max_states product states in all; the formula (when found)
+// is compiled back. Not applicable (applicable = false) without a sink as described.
+SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth, std::size_t max_states);
+
 // Whether the formula's syntax lies in LTL[Y<=k] (resp. LTL[P,Y<=k]): only Y<=k (k >= 2 exactly this
 // k), P/H for the hybrid fragment, and Boolean connectives.
 bool formula_in_window_fragment(ltl::Formula f, unsigned k, bool with_past);
