@@ -1194,6 +1194,9 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
        << "; no Boolean combination of window types of depth <= " << kTypeDepth
        << (hybrid ? " at EOS, under P and under P(χ ∧ ±P χ')" : " at EOS")
        << " found in " << typed.rounds << " rounds (" << typed.states << " product states)";
+    if (sink.applicable)
+        os << "; no formula from the sink route (window depths <= " << kSinkDepth << ", " << sink.states
+           << " product states)";
     if (lower > 0)
         os << "; no defining formula has depth <= " << lower << " (the depth-" << lower << " EOS types of '"
            << format_word(minimal.alphabet, witness.accepted) << "' (accepted) and '"
@@ -1364,12 +1367,21 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
             parent.emplace_back(std::int32_t(from), std::int32_t(c));
         };
         // Phase 1: the words that avoid the sink; G and G_EOS. Entries into the sink wait for phase 2.
-        std::set<long> good, good_eos, bad, bad_eos;
+        // good / good_eos: level-D types (for the H form); seen / seen_eos: the types of every level
+        // 0..D (ids are distinct across levels), so that a type outside them can be reported at its
+        // coarsest level, which keeps the P form short.
+        std::set<long> good, good_eos, seen, seen_eos, bad, bad_eos;
+        auto coarsest = [&](const std::set<long>& in) {
+            unsigned j = 0;
+            while (j < D && in.count(fresh[j])) ++j;
+            return fresh[j];
+        };
         std::vector<std::pair<std::size_t, std::size_t>> entries;
         for (std::size_t si = 0; si < states.size() && !limit; ++si) {
             const std::vector<long> st = states[si];  // a copy: states grows below
             levels(st, static_cast<long>(sigma));
             good_eos.insert(fresh[D]);
+            seen_eos.insert(fresh.begin(), fresh.end());
             for (std::size_t c = 0; c < sigma && !limit; ++c) {
                 const long q = static_cast<long>(minimal.delta[std::size_t(st[0]) * sigma + c]);
                 if (q == s) {
@@ -1378,6 +1390,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
                 }
                 levels(st, static_cast<long>(c));
                 good.insert(fresh[D]);
+                seen.insert(fresh.begin(), fresh.end());
                 successor(st, q);
                 push(si, c);
             }
@@ -1388,7 +1401,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
             const std::vector<long> st = states[si];
             levels(st, static_cast<long>(c));
             if (!good.count(fresh[D])) {
-                bad.insert(fresh[D]);
+                bad.insert(coarsest(seen));
                 return;
             }
             successor(st, s);
@@ -1417,7 +1430,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
                 }
                 break;
             }
-            bad_eos.insert(fresh[D]);
+            bad_eos.insert(coarsest(seen_eos));
             for (std::size_t c = 0; c < sigma && !limit; ++c) step(si, c);
         }
         rep.states += states.size();
@@ -1434,7 +1447,108 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
             }
             return f;
         };
-        ltl::Formula a = ltl::Formula::disj(ltl::Formula::past(any(bad)), any(bad_eos));
+        // Each type t of B (level j) is replaced by a weakening of chi(t): a greedy choice among its
+        // conjuncts (its letter, its level-(j-1) type, one "Y<=k chi(s)" per window type s, "nothing
+        // else in the window") that still excludes every level-j type of G. It holds wherever t does
+        // and, like chi(t), only depends on the level-j type, so it holds at no position of a word of
+        // N. This turns e.g. the level-2 types of "b with no a in its window" into one short test.
+        auto level_of = [&](long id) {
+            unsigned l = 0;
+            for (; types.sig[std::size_t(id)][0] != -2; ++l) id = types.sig[std::size_t(id)][0];
+            return l;
+        };
+        auto ground = [&](long id) {
+            while (types.sig[std::size_t(id)][0] != -2) id = types.sig[std::size_t(id)][0];
+            return id;
+        };
+        auto window_of = [&](long id) {
+            const auto& sg = types.sig[std::size_t(id)];
+            return std::vector<long>(sg.begin() + 1, sg.end());
+        };
+        auto weakened = [&](long t, const std::set<long>& pool, bool eos) {
+            const unsigned j = level_of(t);
+            if (j == 0) return types.formula(t, minimal.alphabet);
+            std::vector<long> U;
+            for (long g : pool)
+                if (g != t && level_of(g) == j) U.push_back(g);
+            const long own = types.sig[std::size_t(t)][0];
+            const std::vector<long> S = window_of(t);
+            struct Cand {
+                ltl::Formula f;
+                std::vector<std::uint8_t> excl;
+            };
+            std::vector<Cand> cands;
+            auto add = [&](ltl::Formula f, auto&& excludes) {
+                Cand c{f, std::vector<std::uint8_t>(U.size())};
+                for (std::size_t i = 0; i < U.size(); ++i) c.excl[i] = excludes(U[i]);
+                cands.push_back(std::move(c));
+            };
+            if (!eos) add(types.formula(ground(t), minimal.alphabet), [&](long g) { return ground(g) != ground(t); });
+            if (j >= 2 || eos) add(types.formula(own, minimal.alphabet), [&](long g) { return types.sig[std::size_t(g)][0] != own; });
+            ltl::Formula any_s = ltl::Formula::ff();
+            for (std::size_t i = 0; i < S.size(); ++i) {
+                ltl::Formula fs = types.formula(S[i], minimal.alphabet);
+                any_s = i == 0 ? fs : ltl::Formula::disj(any_s, fs);
+                const long si = S[i];
+                add(ltl::Formula::bounded_yesterday(fs, k), [&](long g) {
+                    const auto w = window_of(g);
+                    return !std::binary_search(w.begin(), w.end(), si);
+                });
+            }
+            add(ltl::Formula::neg(ltl::Formula::bounded_yesterday(ltl::Formula::neg(any_s), k)), [&](long g) {
+                const auto w = window_of(g);
+                return !std::includes(S.begin(), S.end(), w.begin(), w.end());
+            });
+            std::vector<std::uint8_t> done(U.size(), 0);
+            std::size_t left = U.size();
+            std::vector<std::uint8_t> used(cands.size(), 0);
+            while (left > 0) {
+                std::size_t best = cands.size();
+                double score = 0;
+                for (std::size_t ci = 0; ci < cands.size(); ++ci) {
+                    if (used[ci]) continue;
+                    std::size_t gain = 0;
+                    for (std::size_t i = 0; i < U.size(); ++i) gain += !done[i] && cands[ci].excl[i];
+                    const double sc = double(gain) / double(ltl::tree_size(cands[ci].f));
+                    if (gain > 0 && sc > score) score = sc, best = ci;
+                }
+                if (best == cands.size()) return types.formula(t, minimal.alphabet);  // cannot happen: all of them are chi(t)
+                used[best] = 1;
+                for (std::size_t i = 0; i < U.size(); ++i)
+                    if (!done[i] && cands[best].excl[i]) done[i] = 1, --left;
+            }
+            // drop a chosen conjunct whose exclusions the others cover (the letter next to the own type)
+            for (std::size_t ci = 0; ci < cands.size(); ++ci) {
+                if (!used[ci]) continue;
+                used[ci] = 0;
+                bool covered = true;
+                for (std::size_t i = 0; i < U.size() && covered; ++i) {
+                    bool any = false;
+                    for (std::size_t cj = 0; cj < cands.size() && !any; ++cj) any = used[cj] && cands[cj].excl[i];
+                    covered = any;
+                }
+                if (!covered) used[ci] = 1;
+            }
+            ltl::Formula f = ltl::Formula::tt();
+            bool first = true;
+            for (std::size_t ci = 0; ci < cands.size(); ++ci)
+                if (used[ci]) {
+                    f = first ? cands[ci].f : ltl::Formula::conj(f, cands[ci].f);
+                    first = false;
+                }
+            return f;
+        };
+        auto any_weak = [&](const std::set<long>& ts, const std::set<long>& pool, bool eos) {
+            ltl::Formula f = ltl::Formula::ff();
+            bool first = true;
+            for (long t : ts) {
+                ltl::Formula g = weakened(t, pool, eos);
+                f = first ? g : ltl::Formula::disj(f, g);
+                first = false;
+            }
+            return f;
+        };
+        ltl::Formula a = ltl::Formula::disj(ltl::Formula::past(any_weak(bad, seen, false)), any_weak(bad_eos, seen_eos, true));
         ltl::Formula b = ltl::Formula::neg(ltl::Formula::conj(ltl::Formula::historically(any(good)), any(good_eos)));
         ltl::Formula f = ltl::tree_size(a) <= ltl::tree_size(b) ? a : b;
         if (!sink_acc) f = ltl::Formula::neg(f);
