@@ -723,6 +723,37 @@ struct PastSpec {
     }
 };
 
+// The window part of the product automata of the typed and sink routes: after the DFA state, a
+// state holds the level-0..D-1 types of the last k positions (oldest first, -1 before the word).
+// levels() computes the level-0..D types of a new position (or EOS) into `fresh`; shift() writes
+// the windows of the successor state after that position into nx[1..D*k].
+struct TypeWindow {
+    WindowTypes& types;
+    unsigned D;
+    std::vector<long> fresh = std::vector<long>(D + 1), win = {};
+    void levels(const std::vector<long>& st, long label) {
+        const std::ptrdiff_t k = static_cast<std::ptrdiff_t>(types.k);
+        fresh[0] = types.intern({-2, label});
+        for (unsigned j = 1; j <= D; ++j) {
+            win.assign(st.begin() + 1 + std::ptrdiff_t(j - 1) * k, st.begin() + 1 + std::ptrdiff_t(j) * k);
+            win.erase(std::remove(win.begin(), win.end(), -1L), win.end());
+            std::sort(win.begin(), win.end());
+            win.erase(std::unique(win.begin(), win.end()), win.end());
+            std::vector<long> sig{fresh[j - 1]};
+            sig.insert(sig.end(), win.begin(), win.end());
+            fresh[j] = types.intern(std::move(sig));
+        }
+    }
+    void shift(const std::vector<long>& st, std::vector<long>& nx) const {
+        const std::size_t k = types.k;
+        for (unsigned j = 0; j < D; ++j) {
+            const std::size_t base = 1 + std::size_t(j) * k;
+            for (std::size_t i = 0; i + 1 < k; ++i) nx[base + i] = st[base + i + 1];
+            nx[base + k - 1] = fresh[j];
+        }
+    }
+};
+
 struct TypedProduct {
     bool conflict = false, limit = false;
     std::vector<std::pair<Word, Word>> conflicts;  // equal (EOS type, R mask), different membership
@@ -767,20 +798,9 @@ TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const
         std::reverse(w.begin(), w.end());
         return w;
     };
-    std::vector<long> fresh(D + 1), win;
-    auto levels = [&](const std::vector<long>& st, long label) {
-        fresh[0] = types.intern({-2, label});
-        for (unsigned j = 1; j <= D; ++j) {
-            win.assign(st.begin() + 1 + std::ptrdiff_t(j - 1) * std::ptrdiff_t(k),
-                       st.begin() + 1 + std::ptrdiff_t(j) * std::ptrdiff_t(k));
-            win.erase(std::remove(win.begin(), win.end(), -1L), win.end());
-            std::sort(win.begin(), win.end());
-            win.erase(std::unique(win.begin(), win.end()), win.end());
-            std::vector<long> sig{fresh[j - 1]};
-            sig.insert(sig.end(), win.begin(), win.end());
-            fresh[j] = types.intern(std::move(sig));
-        }
-    };
+    TypeWindow tw{types, D};
+    const std::vector<long>& fresh = tw.fresh;
+    auto levels = [&](const std::vector<long>& st, long label) { tw.levels(st, label); };
     std::map<std::pair<long, std::uint64_t>, std::pair<bool, std::int32_t>> seen;
     std::set<std::pair<long, std::uint64_t>> conflict_keys;
     constexpr std::size_t kMaxConflicts = 16;
@@ -803,11 +823,7 @@ TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const
         for (std::size_t c = 0; c < sigma; ++c) {
             levels(st, static_cast<long>(c));
             nx[0] = static_cast<long>(dfa.delta[std::size_t(st[0]) * sigma + c]);
-            for (unsigned j = 0; j < D; ++j) {
-                const std::size_t base = 1 + std::size_t(j) * k;
-                for (std::size_t i = 0; i + 1 < k; ++i) nx[base + i] = st[base + i + 1];
-                nx[base + k - 1] = fresh[j];
-            }
+            tw.shift(st, nx);
             nx[W + 1] = static_cast<long>(past.update(static_cast<std::uint64_t>(st[W + 1]), fresh));
             if (index.count(nx)) continue;
             if (states.size() >= max_states) {
@@ -1326,27 +1342,13 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         index.emplace(init, 0);
         states.push_back(init);
         parent.emplace_back(-1, -1);
-        std::vector<long> fresh(D + 1), win, nx(W + 1);
-        auto levels = [&](const std::vector<long>& st, long label) {
-            fresh[0] = types.intern({-2, label});
-            for (unsigned j = 1; j <= D; ++j) {
-                win.assign(st.begin() + 1 + std::ptrdiff_t(j - 1) * std::ptrdiff_t(k),
-                           st.begin() + 1 + std::ptrdiff_t(j) * std::ptrdiff_t(k));
-                win.erase(std::remove(win.begin(), win.end(), -1L), win.end());
-                std::sort(win.begin(), win.end());
-                win.erase(std::unique(win.begin(), win.end()), win.end());
-                std::vector<long> sig{fresh[j - 1]};
-                sig.insert(sig.end(), win.begin(), win.end());
-                fresh[j] = types.intern(std::move(sig));
-            }
-        };
+        TypeWindow tw{types, D};
+        const std::vector<long>& fresh = tw.fresh;
+        std::vector<long> nx(W + 1);
+        auto levels = [&](const std::vector<long>& st, long label) { tw.levels(st, label); };
         auto successor = [&](const std::vector<long>& st, long q) {
             nx[0] = q;
-            for (unsigned j = 0; j < D; ++j) {
-                const std::size_t base = 1 + std::size_t(j) * k;
-                for (std::size_t i = 0; i + 1 < k; ++i) nx[base + i] = st[base + i + 1];
-                nx[base + k - 1] = fresh[j];
-            }
+            tw.shift(st, nx);
         };
         auto word_of = [&](std::int32_t x) {
             Word w;
