@@ -3,14 +3,18 @@
 // with the answers of decide_local_k / decide_hybrid_k for k = 2..K, each certificate re-verified
 // through check_window_certificate. Prints Markdown rows and a summary (counts, unknowns, time).
 //
-//   bench_windows_table [max_states=4] [symbols=2] [max_k=4] [--only-definite] [--shard I/N]
+//   bench_windows_table [max_states=4] [symbols=2] [max_k=4] [--only-definite] [--shard I/N] [--random N[:SEED]]
 // --shard I/N decides only the rows whose number is I+1 modulo N (rows keep their global numbers;
-// the summary counts this shard's rows), so that N processes share a long table.
+// the summary counts this shard's rows), so that N processes share a long table. --random N[:SEED]
+// replaces the enumeration by N distinct random minimal locally R-trivial DFAs with exactly
+// max_states states (for sizes whose enumeration is out of reach; the unknown rate beyond the tables).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,18 +82,26 @@ int main(int argc, char** argv) {
     std::size_t symbols = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 2;
     unsigned max_k = argc > 3 ? static_cast<unsigned>(std::strtoul(argv[3], nullptr, 10)) : 4;
     bool only_definite = false;
-    std::size_t shard = 0, shards = 1;
+    std::size_t shard = 0, shards = 1, random_rows = 0;
+    unsigned long long seed = 1;
     for (int i = 4; i < argc; ++i) {
         if (std::strcmp(argv[i], "--only-definite") == 0) {
             only_definite = true;
         } else if (std::strcmp(argv[i], "--shard") == 0 && i + 1 < argc &&
                    std::sscanf(argv[i + 1], "%zu/%zu", &shard, &shards) == 2 && shards > 0 && shard < shards) {
             ++i;
+        } else if (std::strcmp(argv[i], "--random") == 0 && i + 1 < argc &&
+                   std::sscanf(argv[i + 1], "%zu:%llu", &random_rows, &seed) >= 1 && random_rows > 0) {
+            ++i;
         } else {
             std::cerr << "bench_windows_table: unknown or malformed argument '" << argv[i]
-                      << "' (expected --only-definite or --shard I/N with I < N)\n";
+                      << "' (expected --only-definite, --shard I/N with I < N, or --random N[:SEED] with N > 0)\n";
             return 2;
         }
+    }
+    if (max_states < 1 || symbols < 1 || symbols > 26 || max_k < 2) {
+        std::cerr << "bench_windows_table: need max_states >= 1, 1 <= symbols <= 26 and max_k >= 2\n";
+        return 2;
     }
     std::vector<std::string> alphabet;
     for (std::size_t i = 0; i < symbols; ++i) alphabet.push_back(std::string(1, char('a' + i)));
@@ -99,69 +111,89 @@ int main(int argc, char** argv) {
                 no_h = 0;
     std::cout << "| # | states | DFA | definite | k | local_k | hybrid_k |\n|---|---|---|---|---|---|---|\n";
     std::size_t row = 0;
-    for (std::size_t n = 1; n <= max_states; ++n) {
-        std::size_t cells = n * symbols;
-        std::vector<State> delta(cells, 0);
-        while (true) {
-            for (std::uint32_t accmask = 0; accmask < (1u << n); ++accmask) {
-                Dfa d;
-                d.alphabet = alphabet;
-                d.initial = 0;
-                d.delta = delta;
-                d.accepting.resize(n);
-                for (std::size_t q = 0; q < n; ++q) d.accepting[q] = (accmask >> q) & 1;
-                if (!is_minimal(d) || !(canonical(d) == d)) continue;
-                bool def = definite_by_pair_graph(d);
-                bool lrt = locally_r_trivial_by_pair_graph(d);
-                if (!lrt || (only_definite && !def)) continue;
-                if (row++ % shards != shard) continue;
-                (def ? n_def : n_lrt)++;
-                for (unsigned k = 2; k <= max_k; ++k) {
-                    std::string lc = "—";
-                    if (def) {
-                        auto w = decide_local_k(d, k);
-                        lc = cell(w, d);
-                        if (w.answer == Answer::Unknown) ++unknown_local;
-                        if (w.answer == Answer::Yes) ++yes_l;
-                        if (w.answer == Answer::No) ++no_l;
-                        if (w.answer != Answer::Unknown) {
-                            std::string why;
-                            auto ok = check_window_certificate(cert_json(w.certificate, d), &why);
-                            if (!ok || !*ok) {
-                                ++bad;
-                                std::cerr << "certificate failed: " << describe(d) << " " << w.certificate.class_id
-                                          << ": " << (ok ? why : ok.error().message) << "\n";
-                            }
-                        }
-                    }
-                    auto h = decide_hybrid_k(d, k);
-                    if (h.answer == Answer::Unknown) ++unknown_hybrid;
-                    if (h.answer == Answer::Yes) ++yes_h;
-                    if (h.answer == Answer::No) ++no_h;
-                    if (h.answer != Answer::Unknown) {
-                        std::string why;
-                        auto ok = check_window_certificate(cert_json(h.certificate, d), &why);
-                        if (!ok || !*ok) {
-                            ++bad;
-                            std::cerr << "certificate failed: " << describe(d) << " " << h.certificate.class_id << ": "
-                                      << (ok ? why : ok.error().message) << "\n";
-                        }
-                    }
-                    std::cout << "| " << (k == 2 ? std::to_string(row) : "") << " | " << (k == 2 ? std::to_string(n) : "")
-                              << " | " << (k == 2 ? describe(d) : "") << " | " << (k == 2 ? (def ? "yes" : "no") : "")
-                              << " | " << k << " | " << lc << " | " << cell(h, d) << " |\n";
-                    std::cout.flush();
-                }
+    auto verify = [&](const WindowDecision& w, const Dfa& d) {
+        if (w.answer == Answer::Unknown) return;
+        std::string why;
+        auto ok = check_window_certificate(cert_json(w.certificate, d), &why);
+        if (!ok || !*ok) {
+            ++bad;
+            std::cerr << "certificate failed: " << describe(d) << " " << w.certificate.class_id << ": "
+                      << (ok ? why : ok.error().message) << "\n";
+        }
+    };
+    // One row: d is minimal, canonical and locally R-trivial (definite when only_definite).
+    auto decide_row = [&](const Dfa& d, bool def) {
+        if (row++ % shards != shard) return;
+        (def ? n_def : n_lrt)++;
+        for (unsigned k = 2; k <= max_k; ++k) {
+            std::string lc = "—";
+            if (def) {
+                auto w = decide_local_k(d, k);
+                lc = cell(w, d);
+                if (w.answer == Answer::Unknown) ++unknown_local;
+                if (w.answer == Answer::Yes) ++yes_l;
+                if (w.answer == Answer::No) ++no_l;
+                verify(w, d);
             }
-            std::size_t i = 0;
-            while (i < cells && ++delta[i] == n) delta[i++] = 0;
-            if (i == cells) break;
+            auto h = decide_hybrid_k(d, k);
+            if (h.answer == Answer::Unknown) ++unknown_hybrid;
+            if (h.answer == Answer::Yes) ++yes_h;
+            if (h.answer == Answer::No) ++no_h;
+            verify(h, d);
+            std::cout << "| " << (k == 2 ? std::to_string(row) : "") << " | "
+                      << (k == 2 ? std::to_string(d.num_states()) : "") << " | " << (k == 2 ? describe(d) : "") << " | "
+                      << (k == 2 ? (def ? "yes" : "no") : "") << " | " << k << " | " << lc << " | " << cell(h, d) << " |\n";
+            std::cout.flush();
+        }
+    };
+    if (random_rows > 0) {
+        // Distinct random minimal DFAs with exactly max_states states (uniform transitions and
+        // acceptance, minimized and canonically renumbered), kept when locally R-trivial.
+        std::mt19937_64 rng(seed);
+        std::set<std::string> seen;
+        for (std::size_t tries = 0; seen.size() < random_rows && tries < random_rows * 100000; ++tries) {
+            Dfa d;
+            d.alphabet = alphabet;
+            d.initial = 0;
+            d.accepting.resize(max_states);
+            for (auto& a : d.accepting) a = rng() % 2;
+            d.delta.resize(max_states * symbols);
+            for (auto& t : d.delta) t = static_cast<State>(rng() % max_states);
+            d = canonical(minimize(d));
+            if (d.num_states() != max_states || !locally_r_trivial_by_pair_graph(d)) continue;
+            const bool def = definite_by_pair_graph(d);
+            if ((only_definite && !def) || !seen.insert(describe(d)).second) continue;
+            decide_row(d, def);
+        }
+    } else {
+        for (std::size_t n = 1; n <= max_states; ++n) {
+            std::size_t cells = n * symbols;
+            std::vector<State> delta(cells, 0);
+            while (true) {
+                for (std::uint32_t accmask = 0; accmask < (1u << n); ++accmask) {
+                    Dfa d;
+                    d.alphabet = alphabet;
+                    d.initial = 0;
+                    d.delta = delta;
+                    d.accepting.resize(n);
+                    for (std::size_t q = 0; q < n; ++q) d.accepting[q] = (accmask >> q) & 1;
+                    if (!is_minimal(d) || !(canonical(d) == d)) continue;
+                    bool def = definite_by_pair_graph(d);
+                    bool lrt = locally_r_trivial_by_pair_graph(d);
+                    if (!lrt || (only_definite && !def)) continue;
+                    decide_row(d, def);
+                }
+                std::size_t i = 0;
+                while (i < cells && ++delta[i] == n) delta[i++] = 0;
+                if (i == cells) break;
+            }
         }
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cout << "\nSummary: " << n_def << " definite and " << n_lrt
               << " further locally R-trivial minimal DFAs with <= " << max_states << " states over " << symbols
-              << " letters; k = 2.." << max_k << ": local_k yes " << yes_l << ", no " << no_l << ", unknown "
+              << " letters" << (random_rows > 0 ? " (random sample of exactly " + std::to_string(max_states) + " states, seed " + std::to_string(seed) + ")" : std::string())
+              << "; k = 2.." << max_k << ": local_k yes " << yes_l << ", no " << no_l << ", unknown "
               << unknown_local << "; hybrid_k yes " << yes_h << ", no " << no_h << ", unknown " << unknown_hybrid
               << "; certificates failing re-verification: " << bad << "; " << secs << " s\n";
     return bad == 0 ? 0 : 1;

@@ -8,7 +8,7 @@ import sys
 HEADER = "| # | states | DFA | definite | k | local_k | hybrid_k |\n|---|---|---|---|---|---|---|\n"
 SUMMARY = re.compile(
     r"Summary: (\d+) definite and (\d+) further locally R-trivial minimal DFAs with <= (\d+) states over (\d+) "
-    r"letters; k = 2\.\.(\d+): local_k yes (\d+), no (\d+), unknown (\d+); hybrid_k yes (\d+), no (\d+), "
+    r"letters(?: \([^)]*\))?; k = 2\.\.(\d+): local_k yes (\d+), no (\d+), unknown (\d+); hybrid_k yes (\d+), no (\d+), "
     r"unknown (\d+); certificates failing re-verification: (\d+); ([\d.]+) s")
 
 
