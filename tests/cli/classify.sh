@@ -97,8 +97,29 @@ assert j['classes']['star_free'] is None and j['classes']['l_trivial'] is None, 
 assert 'reason' in j['certificates']['star_free']
 " || fail "semigroup-only classes are null above --max-elements"
 
-# An open window case (docs/WINDOWS.md §5): "the word leaves (ba(a|b))*", hybrid_k:2. With small
-# search bounds it is unknown, with a depth lower bound that check-certificate re-verifies (exit 0).
+# An open window case (docs/WINDOWS.md §5, §7: a 5-state DFA of the random sample with a sink but
+# both acceptances elsewhere), hybrid_k:2. With small search bounds it is unknown, with a depth lower
+# bound that check-certificate re-verifies (exit 0).
+cat >open5.json <<'JSON'
+{"alphabet": ["a","b"], "initial": 0, "accepting": [1,4], "transitions": [[0,1],[1,2],[3,2],[1,4],[4,4]]}
+JSON
+rm -rf o5certs
+"$bin" classify --dfa open5.json --max-k 2 --window-budget 2000 --probe-states 5000 --certificates o5certs --json >out.json \
+    || fail "classify open5.json"
+python3 -c "
+import json; j = json.load(open('out.json')); c = json.load(open('o5certs/hybrid_k-2.json'))
+assert j['hybrid_k']['2'] == 'unknown', j['hybrid_k']
+assert c['kind'] == 'search_exhausted' and c['depth_lower_bound'] >= 2, c
+assert c['pairs'][0] == ['abbab', 'abba'], c['pairs']
+" || fail "hybrid_k:2 of open5.json: unknown with a depth lower bound"
+"$bin" check-certificate o5certs/hybrid_k-2.json >/dev/null || fail "the depth lower bound of an unknown re-verifies"
+sed -i 's/"depth_lower_bound": 2/"depth_lower_bound": 3/' o5certs/hybrid_k-2.json
+"$bin" check-certificate o5certs/hybrid_k-2.json >/dev/null; rc=$?
+[[ $rc == 1 ]] || fail "a raised depth lower bound must not hold: exit $rc"
+
+# "The word leaves (ba(a|b))*" (δ=12,11,31,00 F={1}) was that open case until the typed route
+# (§3b) and then the sink route (§3c) decided it: even with the small bounds above it is a yes now,
+# with a formula that compiles back in check-certificate.
 cat >p3.json <<'JSON'
 {"alphabet": ["a","b"], "initial": 0, "accepting": [1], "transitions": [[1,2],[1,1],[3,1],[0,0]]}
 JSON
@@ -107,14 +128,10 @@ rm -rf p3certs
     || fail "classify p3.json"
 python3 -c "
 import json; j = json.load(open('out.json')); c = json.load(open('p3certs/hybrid_k-2.json'))
-assert j['hybrid_k']['2'] == 'unknown', j['hybrid_k']
-assert c['kind'] == 'search_exhausted' and c['depth_lower_bound'] >= 2, c
-assert c['pairs'][0] == ['baababa', 'baabab'], c['pairs']
-" || fail "hybrid_k:2 of p3.json: unknown with a depth lower bound"
-"$bin" check-certificate p3certs/hybrid_k-2.json >/dev/null || fail "the depth lower bound of an unknown re-verifies"
-sed -i 's/"depth_lower_bound": 2/"depth_lower_bound": 3/' p3certs/hybrid_k-2.json
-"$bin" check-certificate p3certs/hybrid_k-2.json >/dev/null; rc=$?
-[[ $rc == 1 ]] || fail "a raised depth lower bound must not hold: exit $rc"
+assert j['hybrid_k']['2'] == 'yes', j['hybrid_k']
+assert c['kind'] == 'formula' and c['route'] == 'sink', c
+" || fail "hybrid_k:2 of p3.json: a yes of the sink route"
+"$bin" check-certificate p3certs/hybrid_k-2.json >/dev/null || fail "the sink route's formula re-verifies"
 
 # A yes of the typed route (docs/WINDOWS.md §3b): "starts with b, or contains bb or aaa" needs P of
 # window tests of depth 2; the certificate's formula compiles back in check-certificate.
