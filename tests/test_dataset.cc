@@ -116,7 +116,7 @@ std::set<Word> words_of(const Split& s) {
 
 }  // namespace
 
-TEST_CASE("length ranges and formats parse; bad ranges are errors", "[dataset]") {
+TEST_CASE("length ranges and formats parse, bad ranges are errors", "[dataset]") {
     CHECK(parse_length_range("1:40").ok());
     CHECK(parse_length_range("1:40")->hi == 40);
     CHECK(parse_length_range("7")->lo == 7);
@@ -212,7 +212,7 @@ TEST_CASE("no word in both train and test, nor in train and validation, even wit
     CHECK(test.size() > 0);
 }
 
-TEST_CASE("the same seed gives the same bytes; another seed other words", "[dataset]") {
+TEST_CASE("the same seed gives the same bytes, another seed other words", "[dataset]") {
     TempDir a("repro-a"), b("repro-b"), c("repro-c");
     DatasetOptions o = small_options();
     o.adversarial = {{"local-2", {{{}, {1, 0}, {0}, {1}, 1, "hand-made"}}}};
@@ -252,7 +252,7 @@ TEST_CASE("boundary pairs are at edit distance 1 with different labels", "[datas
     }
 }
 
-TEST_CASE("adversarial pairs really differ in membership; families that do not fit are recorded",
+TEST_CASE("adversarial pairs really differ in membership, families that do not fit are recorded",
           "[dataset]") {
     TempDir dir("adversarial");
     DatasetOptions o = small_options();
@@ -311,7 +311,7 @@ TEST_CASE("adversarial pairs really differ in membership; families that do not f
     CHECK(meta["adversarial"]["hybrid-1"]["families"][0]["extra"] == "p repeated r² times");
 }
 
-TEST_CASE("rerun with the same arguments verifies and writes nothing; other arguments need force",
+TEST_CASE("rerun with the same arguments verifies and writes nothing, other arguments need force",
           "[dataset]") {
     TempDir dir("rerun");
     DatasetOptions o = small_options();

@@ -145,7 +145,7 @@ TEST_CASE("ε and () are the empty word, ∅ the empty language", "[regex]") {
     CHECK(count_accepted(compile_ok("a?b+", ab), 3) == std::vector<std::uint64_t>{0, 1, 2, 2});
 }
 
-TEST_CASE("symbols: longest match of alphabet symbols, spaces allowed; letters without an alphabet",
+TEST_CASE("symbols: longest match of alphabet symbols, spaces allowed, letters without an alphabet",
           "[regex]") {
     const std::vector<std::string> sigma = {"a", "ab", "b"};
     Dfa one = compile_ok("ab", sigma);

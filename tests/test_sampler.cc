@@ -255,7 +255,7 @@ TEST_CASE("lengths up to 1000 over 10 symbols: counts exact, words have the labe
     CHECK_FALSE(run_accepts(only_a, neg));
 }
 
-TEST_CASE("same seed gives the same words; table limit is an error", "[sampler]") {
+TEST_CASE("same seed gives the same words, table limit is an error", "[sampler]") {
     Rng g(17);
     Dfa d = random_dfa(g, 5, 3);
     auto s = Sampler::create(d, 50);

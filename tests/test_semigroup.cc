@@ -159,7 +159,7 @@ TEST_CASE("A semigroup over --max-elements stops with a limit error naming the o
     CHECK(s.error().message.find("--max-elements") != std::string::npos);
 }
 
-TEST_CASE("The monoid adjoins the identity as element 0 with the empty word; omega is idempotent", "[semigroup]") {
+TEST_CASE("The monoid adjoins the identity as element 0 with the empty word, omega is idempotent", "[semigroup]") {
     Rng rng(3);
     Dfa d = random_dfa(rng, 5, 2);
     SemigroupOptions o;
