@@ -56,7 +56,9 @@ std::string cell(const WindowDecision& w, const Dfa& d) {
         // The typed and sink routes' formulas (docs/WINDOWS.md §3b, §3c) run to thousands of characters: summarized.
         auto extra = nlohmann::json::parse(w.certificate.extra_json, nullptr, false);
         if (extra.is_object() && extra.value("route", "") == "sink")
-            return "yes: sink route, depth-" + std::to_string(extra["type_depth"].get<unsigned>()) +
+            return std::string(extra.value("past_letters", false) || extra.value("mixed", false) ? "yes: extended sink route, depth-"
+                                                                                                    : "yes: sink route, depth-") +
+                   std::to_string(extra["type_depth"].get<unsigned>()) +
                    " window types (formula of tree size " + std::to_string(extra.value("formula_size", 0u)) + ")";
         if (extra.is_object() && extra.contains("type_depth"))
             return "yes: depth-" + std::to_string(extra["type_depth"].get<unsigned>()) + " window types (formula of tree size " +

@@ -207,7 +207,7 @@ TEST_CASE("Bisimilar folded graphs: random fragment formulas agree on x·p^r·y 
     CHECK(pairs > 10);
 }
 
-TEST_CASE("Random small DFAs: every window certificate re-verifies; no families agree on bounded-depth types; answers are monotone",
+TEST_CASE("Random small DFAs: every window certificate re-verifies, no families agree on bounded-depth types, answers are monotone",
           "[windows]") {
     std::mt19937_64 rng(42);
     std::size_t definite = 0, lrt = 0, unknown = 0, total = 0;
@@ -448,7 +448,7 @@ TEST_CASE("An unknown of the old table is a yes: δ=12,30,22,20 F={2} has an LTL
     CHECK(reverifies(w.certificate, d));
 }
 
-TEST_CASE("Ordered past features: (b|ab)*aab* needs P(a & P M) and is a yes for k = 2; so is a block language",
+TEST_CASE("Ordered past features: (b|ab)*aab* needs P(a & P M) and is a yes for k = 2, so is a block language",
           "[windows]") {
     // δ=10,20,32,33 F={2}: the first aa ends the word up to b's. M = "a b after two a's, at position
     // >= 3" is a window property; "an a after M" nests P twice. The typed route (§3b) finds a formula
@@ -491,7 +491,7 @@ std::vector<Word> all_words(std::size_t sigma, std::size_t n) {
 // temporal depth: P (or H) over characteristic formulas of depth-D window types.
 void check_sink_formula(const SinkSearchReport& r, const Dfa& d, std::size_t n) {
     REQUIRE_FALSE(r.formula.is_null());
-    CHECK(ltl::temporal_depth(r.formula) <= r.depth + 1);
+    CHECK(ltl::temporal_depth(r.formula) <= r.depth + (r.past_letters ? 2 : 1));
     CHECK(formula_in_window_fragment(r.formula, 2, true));
     for (const Word& w : all_words(d.num_symbols(), n)) {
         std::vector<std::string> names;
@@ -532,23 +532,40 @@ TEST_CASE("The sink route: the 3-letter unknowns of the fourth session are yes, 
     // Not applicable: no sink, or states besides the sink with both acceptances.
     CHECK_FALSE(search_sink(dfa_of("Y a"), 2, 3, 100'000).applicable);
     CHECK_FALSE(search_sink(ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 0, 2, 0, 3, 2, 3, 3}), 2, 3, 100'000).applicable);
+    // The extended route: δ=01,12,32,14,44 F={1,4} (a 5-state DFA of the random sample of §7 that
+    // every other search left unknown, with the bound "depth > 2") has a sink and both acceptances
+    // besides it; its EOS types decide the words that avoid the sink once every letter carries the
+    // set of letters before it.
+    Dfa open5 = ltlkit::testing::make_dfa(AB, 0, {0, 1, 0, 0, 1}, {0, 1, 1, 2, 3, 2, 1, 4, 4, 4});
+    CHECK_FALSE(search_sink(open5, 2, 6, 2'000'000).applicable);
+    SinkSearchReport r5 = search_sink(open5, 2, 6, 2'000'000, true);
+    CHECK(r5.applicable);
+    CHECK(r5.mixed);
+    CHECK(r5.past_letters);
+    check_sink_formula(r5, open5, 9);
+    CHECK(probe_depth(open5, 2, true, 2, 200'000).status == DepthProbe::Status::Conflict);
+    WindowDecision w5 = decide_hybrid_k(open5, 2);
+    REQUIRE(w5.answer == Answer::Yes);
+    CHECK(reverifies(w5.certificate, open5));
 }
 
 TEST_CASE("The sink route vs the depth probe and the direct semantics on random DFAs with a sink", "[windows]") {
-    // A formula of the route has depth D + 1, so the exact probe (depth_probe.hh, another
-    // construction) never meets a conflict at depth D + 1; where the route fails at every depth it
+    // A formula of the route has some depth d (D + 1, or D + 2 with annotated letters), so the
+    // exact probe (depth_probe.hh, another construction) never meets a conflict at depth d; where the route fails at every depth it
     // reports a word entering the sink and one avoiding it with equal depth-D types, which must
     // differ in membership.
     std::mt19937_64 rng(7);
-    std::size_t found = 0, failed = 0;
-    for (int trial = 0; trial < 400 && found < 25; ++trial) {
+    std::size_t found = 0, failed = 0, mixed_found = 0;
+    for (int trial = 0; trial < 600 && (found < 25 || mixed_found < 5); ++trial) {
         const std::size_t sigma = 2 + trial % 2, n = 2 + trial % 3;  // n states besides the sink
         Dfa d;
         for (std::size_t i = 0; i < sigma; ++i) d.alphabet.push_back(std::string(1, char('a' + i)));
         d.initial = 0;
-        const bool sink_acc = rng() % 2;
+        const bool sink_acc = rng() % 2, mixed = trial % 4 == 3;  // mixed: the extended route (§3c)
         d.accepting.assign(n + 1, !sink_acc);
         d.accepting[n] = sink_acc;
+        if (mixed)
+            for (std::size_t q = 0; q < n; ++q) d.accepting[q] = rng() % 2;
         d.delta.resize((n + 1) * sigma);
         for (std::size_t q = 0; q <= n; ++q)
             for (std::size_t c = 0; c < sigma; ++c)
@@ -556,27 +573,39 @@ TEST_CASE("The sink route vs the depth probe and the direct semantics on random 
         d = minimize(d);
         if (!locally_r_trivial_by_pair_graph(d)) continue;
         for (unsigned k = 2; k <= 3; ++k) {
-            SinkSearchReport r = search_sink(d, k, 3, 300'000);
+            SinkSearchReport r = search_sink(d, k, 3, 300'000, mixed);
             INFO(to_json(d) << " k = " << k);
             if (!r.applicable) continue;
             if (!r.formula.is_null()) {
                 ++found;
-                CHECK(ltl::temporal_depth(r.formula) <= r.depth + 1);
+                CHECK(ltl::temporal_depth(r.formula) <= r.depth + (r.past_letters ? 2 : 1));
                 CHECK(formula_in_window_fragment(r.formula, k, true));
+                mixed_found += r.mixed;
                 for (const Word& w : all_words(sigma, sigma == 2 ? 8 : 5)) {
                     std::vector<std::string> names;
                     for (Symbol s : w) names.push_back(d.alphabet[s]);
                     REQUIRE(ltl::holds_at_eos(r.formula, names) == d.accepts(w));
                 }
-                DepthProbe pr = probe_depth(d, k, true, r.depth + 1, 60'000);
+                DepthProbe pr = probe_depth(d, k, true, static_cast<unsigned>(ltl::temporal_depth(r.formula)), 60'000);
                 CHECK(pr.status != DepthProbe::Status::Conflict);
             } else if (r.conflict) {
                 ++failed;
-                CHECK(d.accepts(r.conflict->first) != d.accepts(r.conflict->second));
+                // the first word enters the sink, the second avoids it (so, without `mixed`, they
+                // differ in membership)
+                auto in_sink = [&](const Word& w) {
+                    const State q = d.run(d.initial, w);
+                    for (Symbol c = 0; c < sigma; ++c)
+                        if (d.next(q, c) != q) return false;
+                    return true;
+                };
+                CHECK(in_sink(r.conflict->first));
+                CHECK(d.run(d.initial, r.conflict->second) != d.run(d.initial, r.conflict->first));  // (another sink may be)
+                if (!mixed) CHECK(d.accepts(r.conflict->first) != d.accepts(r.conflict->second));
                 WindowTypes t{k, sigma, {}, {}, {}};
                 CHECK(t.types(r.conflict->first, r.conflict_depth).back() == t.types(r.conflict->second, r.conflict_depth).back());
             }
         }
     }
     CHECK(found >= 25);
+    CHECK(mixed_found >= 5);
 }

@@ -73,6 +73,11 @@ ltl::Formula WindowTypes::formula(long id, const std::vector<std::string>& alpha
             f = ltl::Formula::tt();
             for (const auto& a : alphabet) f = ltl::Formula::conj(f, ltl::Formula::neg(ltl::Formula::atom(a)));
         }
+        if (s.size() == 3)  // annotated with the set of letters strictly before (the sink route, §3c)
+            for (std::size_t a = 0; a < alphabet.size(); ++a) {
+                ltl::Formula pa = ltl::Formula::past(ltl::Formula::atom(alphabet[a]));
+                f = ltl::Formula::conj(f, ((s[2] >> a) & 1) ? pa : ltl::Formula::neg(pa));
+            }
     } else {
         // own type, every window type occurs, and nothing else does
         f = formula(s[0], alphabet);
@@ -731,9 +736,10 @@ struct TypeWindow {
     WindowTypes& types;
     unsigned D;
     std::vector<long> fresh = std::vector<long>(D + 1), win = {};
-    void levels(const std::vector<long>& st, long label) {
+    // past >= 0: the level-0 type also holds the set of letters before the position (bit mask)
+    void levels(const std::vector<long>& st, long label, long past = -1) {
         const std::ptrdiff_t k = static_cast<std::ptrdiff_t>(types.k);
-        fresh[0] = types.intern({-2, label});
+        fresh[0] = past < 0 ? types.intern({-2, label}) : types.intern({-2, label, past});
         for (unsigned j = 1; j <= D; ++j) {
             win.assign(st.begin() + 1 + std::ptrdiff_t(j - 1) * k, st.begin() + 1 + std::ptrdiff_t(j) * k);
             win.erase(std::remove(win.begin(), win.end(), -1L), win.end());
@@ -1168,6 +1174,31 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                                " (docs/WINDOWS.md §3b), whose minimal DFA equals the language's: compiled back",
                            extra);
     }
+    // The sink route extended (docs/WINDOWS.md §3c): letters annotated with the set of letters before
+    // them, and sinks with both acceptances among the other states. It runs only where everything
+    // above failed, so the tables of §7 (which have no unknown cell) do not depend on it.
+    if (hybrid) {
+        SinkSearchReport ext = search_sink(minimal, k, kSinkDepth, 4 * options.probe_states, true);
+        sink.states += ext.states;
+        sink.applicable = sink.applicable || ext.applicable;
+        if (!ext.formula.is_null()) {
+            const std::size_t size = ltl::tree_size(ext.formula);
+            return formula_yes(ext.formula, size,
+                               "a " + frag + " formula (tree size " + std::to_string(size) +
+                                   ") saying whether the run entered the sink state" +
+                                   (ext.mixed ? std::string(" and, if not, deciding by the EOS type") : std::string()) +
+                                   ": the depth-" + std::to_string(ext.depth) + " window types" +
+                                   (ext.past_letters ? std::string(" of letters annotated with the set of letters before them")
+                                                     : std::string()) +
+                                   " of the positions and of EOS in words that avoid the sink (" + std::to_string(ext.good) +
+                                   " types) never cover a word that enters it (" + std::to_string(ext.bad) +
+                                   " types outside them are reached; docs/WINDOWS.md §3c); compiled back",
+                               nlohmann::json({{"type_depth", ext.depth},
+                                               {"route", "sink"},
+                                               {"past_letters", ext.past_letters},
+                                               {"mixed", ext.mixed}}));
+        }
+    }
     // Neither certificate was found: probe the depth-d EOS types exactly (depth_probe.hh). A
     // conflict at depth d proves that no defining formula has depth <= d; separation at depth d
     // proves membership (the type exploration is the certificate, re-run by the checker).
@@ -1315,7 +1346,7 @@ PairInfo pair_info(const Dfa& d) {
 
 }  // namespace
 
-SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth, std::size_t max_states) {
+SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth, std::size_t max_states, bool extended) {
     SinkSearchReport rep;
     const std::size_t sigma = minimal.num_symbols(), n = minimal.num_states();
     std::optional<std::size_t> sink;
@@ -1326,29 +1357,39 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
     }
     if (!sink || *sink == minimal.initial || sigma == 0) return rep;
     const bool sink_acc = minimal.accepting[*sink] != 0;
+    bool uniform = true;
     for (std::size_t q = 0; q < n; ++q)
-        if (q != *sink && (minimal.accepting[q] != 0) == sink_acc) return rep;
+        if (q != *sink && (minimal.accepting[q] != 0) == sink_acc) uniform = false;
+    if (!uniform && !extended) return rep;
+    if (extended && sigma > 30) return rep;  // the letter sets are bit masks
     rep.applicable = true;
     const long s = static_cast<long>(*sink);
-    for (unsigned D = 1; D <= max_depth; ++D) {
+    bool stop = false;
+    for (unsigned D = 1; D <= max_depth && !stop; ++D)
+      for (int enrich = 0; enrich < 2 && !stop; ++enrich) {
+        // the plain pass (window types) unless the extended call repeats the first call's work; the
+        // extended call adds letters annotated with the set of letters before them
+        if ((enrich && !extended) || (!enrich && extended && uniform)) continue;
         WindowTypes types{k, sigma, {}, {}, {}};
         const std::size_t W = std::size_t(D) * k;
-        // layout: [q, level 0 window (k, oldest first), ..., level D-1 window]
+        // layout: [q, level 0 window (k, oldest first), ..., level D-1 window(, letters so far)]
         std::unordered_map<std::vector<long>, std::int32_t, LongVecHash> index;
         std::vector<std::vector<long>> states;
         std::vector<std::pair<std::int32_t, std::int32_t>> parent;
-        std::vector<long> init(W + 1, -1);
+        std::vector<long> init(W + 1 + (enrich ? 1 : 0), -1);
         init[0] = static_cast<long>(minimal.initial);
+        if (enrich) init[W + 1] = 0;
         index.emplace(init, 0);
         states.push_back(init);
         parent.emplace_back(-1, -1);
         TypeWindow tw{types, D};
         const std::vector<long>& fresh = tw.fresh;
-        std::vector<long> nx(W + 1);
-        auto levels = [&](const std::vector<long>& st, long label) { tw.levels(st, label); };
-        auto successor = [&](const std::vector<long>& st, long q) {
+        std::vector<long> nx(init.size());
+        auto levels = [&](const std::vector<long>& st, long label) { tw.levels(st, label, enrich ? st[W + 1] : -1); };
+        auto successor = [&](const std::vector<long>& st, long q, std::size_t c) {
             nx[0] = q;
             tw.shift(st, nx);
+            if (enrich) nx[W + 1] = st[W + 1] | (1L << c);
         };
         auto word_of = [&](std::int32_t x) {
             Word w;
@@ -1373,6 +1414,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         // 0..D (ids are distinct across levels), so that a type outside them can be reported at its
         // coarsest level, which keeps the P form short.
         std::set<long> good, good_eos, seen, seen_eos, bad, bad_eos;
+        std::map<long, int> eos_membership;  // level-D EOS type of words avoiding the sink -> 1 rejected | 2 accepted
         auto coarsest = [&](const std::set<long>& in) {
             unsigned j = 0;
             while (j < D && in.count(fresh[j])) ++j;
@@ -1384,6 +1426,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
             levels(st, static_cast<long>(sigma));
             good_eos.insert(fresh[D]);
             seen_eos.insert(fresh.begin(), fresh.end());
+            eos_membership[fresh[D]] |= minimal.accepting[std::size_t(st[0])] ? 2 : 1;
             for (std::size_t c = 0; c < sigma && !limit; ++c) {
                 const long q = static_cast<long>(minimal.delta[std::size_t(st[0]) * sigma + c]);
                 if (q == s) {
@@ -1393,7 +1436,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
                 levels(st, static_cast<long>(c));
                 good.insert(fresh[D]);
                 seen.insert(fresh.begin(), fresh.end());
-                successor(st, q);
+                successor(st, q, c);
                 push(si, c);
             }
         }
@@ -1406,7 +1449,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
                 bad.insert(coarsest(seen));
                 return;
             }
-            successor(st, s);
+            successor(st, s, c);
             push(si, c);
         };
         for (const auto& [si, c] : entries) {
@@ -1436,8 +1479,15 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
             for (std::size_t c = 0; c < sigma && !limit; ++c) step(si, c);
         }
         rep.states += states.size();
-        if (limit) break;
+        if (limit) {
+            stop = true;
+            break;
+        }
         if (conflict) continue;
+        // with both acceptances besides the sink: the EOS type must decide the words that avoid it
+        bool decided = true;
+        for (const auto& [e, m] : eos_membership) decided = decided && m != 3;
+        if (!decided) continue;
         // "entered the sink": A = P(V bad) | V bad_eos, or B = !(H(V good) & V good_eos).
         auto any = [&](const std::set<long>& ts) {
             ltl::Formula f = ltl::Formula::ff();
@@ -1552,17 +1602,28 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         };
         ltl::Formula a = ltl::Formula::disj(ltl::Formula::past(any_weak(bad, seen, false)), any_weak(bad_eos, seen_eos, true));
         ltl::Formula b = ltl::Formula::neg(ltl::Formula::conj(ltl::Formula::historically(any(good)), any(good_eos)));
-        ltl::Formula f = ltl::tree_size(a) <= ltl::tree_size(b) ? a : b;
-        if (!sink_acc) f = ltl::Formula::neg(f);
+        ltl::Formula f = ltl::tree_size(a) <= ltl::tree_size(b) ? a : b;  // "entered the sink"
+        if (uniform) {
+            if (!sink_acc) f = ltl::Formula::neg(f);
+        } else {
+            // membership of the words that avoid the sink: their EOS types, accepted or (negated) rejected
+            std::set<long> acc, rej;
+            for (const auto& [e, m] : eos_membership) (m == 2 ? acc : rej).insert(e);
+            ltl::Formula pa = any(acc), pr = ltl::Formula::neg(any(rej));
+            ltl::Formula psi = ltl::tree_size(pa) <= ltl::tree_size(pr) ? pa : pr;
+            f = sink_acc ? ltl::Formula::disj(f, psi) : ltl::Formula::conj(ltl::Formula::neg(f), psi);
+        }
         auto ok = formula_defines(f, minimal, nullptr);
         if (ok && *ok) {
             rep.formula = f;
             rep.depth = D;
             rep.good = good.size() + good_eos.size();
             rep.bad = bad.size() + bad_eos.size();
+            rep.past_letters = enrich != 0;
+            rep.mixed = !uniform;
             return rep;
         }
-        break;  // a compile limit (or a bug, caught here)
+        stop = true;  // a compile limit (or a bug, caught here)
     }
     return rep;
 }

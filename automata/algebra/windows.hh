@@ -84,7 +84,9 @@ struct SinkSearchReport {
     unsigned depth = 0;           // window depth D of the types
     std::size_t states = 0;       // product states over all depths
     std::size_t good = 0, bad = 0;  // |G| + |G_EOS| and the types seen outside them, at the answer's depth
-    bool applicable = false;      // the DFA has the shape above
+    bool applicable = false;      // the DFA has the shape above (extended: it has a sink besides q0)
+    bool past_letters = false;    // the answer's types annotate letters with the set of letters before
+    bool mixed = false;           // the states besides the sink have both acceptances
     // At the largest depth that failed (conflict_depth): a word that enters s whose position types all
     // lie in G, and a word that avoids s, with equal level-D EOS types.
     std::optional<std::pair<Word, Word>> conflict;
@@ -92,8 +94,11 @@ struct SinkSearchReport {
 };
 
 // Tries window depths 1..max_depth within max_states product states in all; the formula (when found)
-// is compiled back. Not applicable (applicable = false) without a sink as described.
-SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth, std::size_t max_states);
+// is compiled back. Not applicable (applicable = false) without a sink as described. `extended`
+// also accepts both acceptances besides the sink (the EOS type must then decide the words that avoid
+// it) and tries, per depth, types whose letters carry the set of letters before them (P a / !P a).
+SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth, std::size_t max_states,
+                             bool extended = false);
 
 // Whether the formula's syntax lies in LTL[Y<=k] (resp. LTL[P,Y<=k]): only Y<=k (k >= 2 exactly this
 // k), P/H for the hybrid fragment, and Boolean connectives.
