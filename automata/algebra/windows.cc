@@ -728,6 +728,16 @@ struct PastSpec {
     }
 };
 
+// The word that a breadth-first exploration reached state s by: parent[s] = (previous state, letter),
+// (-1, -1) at the start.
+Word word_from_parents(const std::vector<std::pair<std::int32_t, std::int32_t>>& parent, std::int32_t s) {
+    Word w;
+    for (; parent[std::size_t(s)].first >= 0; s = parent[std::size_t(s)].first)
+        w.push_back(static_cast<Symbol>(parent[std::size_t(s)].second));
+    std::reverse(w.begin(), w.end());
+    return w;
+}
+
 // The window part of the product automata of the typed and sink routes: after the DFA state, a
 // state holds the level-0..D-1 types of the last k positions (oldest first, -1 before the word).
 // levels() computes the level-0..D types of a new position (or EOS) into `fresh`; shift() writes
@@ -797,13 +807,7 @@ TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const
     index.emplace(init, 0);
     states.push_back(init);
     parent.emplace_back(-1, -1);
-    auto word_of = [&](std::int32_t s) {
-        Word w;
-        for (; parent[std::size_t(s)].first >= 0; s = parent[std::size_t(s)].first)
-            w.push_back(static_cast<Symbol>(parent[std::size_t(s)].second));
-        std::reverse(w.begin(), w.end());
-        return w;
-    };
+    auto word_of = [&](std::int32_t s) { return word_from_parents(parent, s); };
     TypeWindow tw{types, D};
     const std::vector<long>& fresh = tw.fresh;
     auto levels = [&](const std::vector<long>& st, long label) { tw.levels(st, label); };
@@ -1391,13 +1395,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
             tw.shift(st, nx);
             if (enrich) nx[W + 1] = st[W + 1] | (1L << c);
         };
-        auto word_of = [&](std::int32_t x) {
-            Word w;
-            for (; parent[std::size_t(x)].first >= 0; x = parent[std::size_t(x)].first)
-                w.push_back(static_cast<Symbol>(parent[std::size_t(x)].second));
-            std::reverse(w.begin(), w.end());
-            return w;
-        };
+        auto word_of = [&](std::int32_t x) { return word_from_parents(parent, x); };
         bool limit = false;
         auto push = [&](std::size_t from, std::size_t c) {
             if (index.count(nx)) return;
