@@ -728,6 +728,106 @@ struct PastSpec {
     }
 };
 
+// The disjunction of f(t) over ts (false when ts is empty).
+template <class F>
+ltl::Formula disjoin(const std::set<long>& ts, F&& f) {
+    ltl::Formula out = ltl::Formula::ff();
+    bool first = true;
+    for (long t : ts) {
+        ltl::Formula g = f(t);
+        out = first ? g : ltl::Formula::disj(out, g);
+        first = false;
+    }
+    return out;
+}
+
+// A window type's level (0 for a letter or EOS), its level-0 type, and its window (level j-1 ids).
+unsigned type_level(const WindowTypes& types, long id) {
+    unsigned l = 0;
+    for (; types.sig[std::size_t(id)][0] != -2; ++l) id = types.sig[std::size_t(id)][0];
+    return l;
+}
+long type_ground(const WindowTypes& types, long id) {
+    while (types.sig[std::size_t(id)][0] != -2) id = types.sig[std::size_t(id)][0];
+    return id;
+}
+std::vector<long> type_window(const WindowTypes& types, long id) {
+    const auto& sg = types.sig[std::size_t(id)];
+    return std::vector<long>(sg.begin() + 1, sg.end());
+}
+
+// A weakening of chi(t) for a level-j type t (docs/WINDOWS.md §3c, step 4): a greedy choice among
+// its conjuncts (its letter, its level-(j-1) type, one "Y<=k chi(s)" per window type s, "nothing
+// else in the window") that still excludes every type of `others` (level-j types other than t),
+// then without the conjuncts that the others cover. It holds wherever t does and, like chi(t), only
+// depends on the level-j type. `eos`: t is an EOS type, evaluated only at EOS (no letter conjunct).
+ltl::Formula weakened_chi(WindowTypes& types, long t, const std::vector<long>& others, bool eos,
+                          const std::vector<std::string>& alphabet) {
+    const unsigned j = type_level(types, t);
+    if (j == 0) return types.formula(t, alphabet);
+    const long own = types.sig[std::size_t(t)][0];
+    const std::vector<long> S = type_window(types, t);
+    struct Cand {
+        ltl::Formula f;
+        std::vector<std::uint8_t> excl;  // per type of `others`
+    };
+    std::vector<Cand> cands;
+    auto add = [&](ltl::Formula f, auto&& excludes) {
+        Cand c{f, std::vector<std::uint8_t>(others.size())};
+        for (std::size_t i = 0; i < others.size(); ++i) c.excl[i] = excludes(others[i]);
+        cands.push_back(std::move(c));
+    };
+    if (!eos)
+        add(types.formula(type_ground(types, t), alphabet),
+            [&](long g) { return type_ground(types, g) != type_ground(types, t); });
+    if (j >= 2 || eos) add(types.formula(own, alphabet), [&](long g) { return types.sig[std::size_t(g)][0] != own; });
+    for (long si : S)
+        add(ltl::Formula::bounded_yesterday(types.formula(si, alphabet), types.k), [&](long g) {
+            const auto w = type_window(types, g);
+            return !std::binary_search(w.begin(), w.end(), si);
+        });
+    const std::set<long> Sset(S.begin(), S.end());
+    add(ltl::Formula::neg(ltl::Formula::bounded_yesterday(
+            ltl::Formula::neg(disjoin(Sset, [&](long si) { return types.formula(si, alphabet); })), types.k)),
+        [&](long g) {
+            const auto w = type_window(types, g);
+            return !std::includes(S.begin(), S.end(), w.begin(), w.end());
+        });
+    std::vector<std::uint8_t> done(others.size(), 0), used(cands.size(), 0);
+    for (std::size_t left = others.size(); left > 0;) {
+        std::size_t best = cands.size();
+        double score = 0;
+        for (std::size_t ci = 0; ci < cands.size(); ++ci) {
+            std::size_t gain = 0;
+            for (std::size_t i = 0; i < others.size(); ++i) gain += !done[i] && cands[ci].excl[i];
+            const double sc = double(gain) / double(ltl::tree_size(cands[ci].f));
+            if (!used[ci] && gain > 0 && sc > score) score = sc, best = ci;
+        }
+        if (best == cands.size()) return types.formula(t, alphabet);  // cannot happen: together they are chi(t)
+        used[best] = 1;
+        for (std::size_t i = 0; i < others.size(); ++i)
+            if (!done[i] && cands[best].excl[i]) done[i] = 1, --left;
+    }
+    auto covered_without = [&](std::size_t ci) {
+        for (std::size_t i = 0; i < others.size(); ++i) {
+            bool any = false;
+            for (std::size_t cj = 0; cj < cands.size() && !any; ++cj) any = cj != ci && used[cj] && cands[cj].excl[i];
+            if (!any) return false;
+        }
+        return true;
+    };
+    for (std::size_t ci = 0; ci < cands.size(); ++ci)
+        if (used[ci] && covered_without(ci)) used[ci] = 0;
+    ltl::Formula f = ltl::Formula::tt();
+    bool first = true;
+    for (std::size_t ci = 0; ci < cands.size(); ++ci)
+        if (used[ci]) {
+            f = first ? cands[ci].f : ltl::Formula::conj(f, cands[ci].f);
+            first = false;
+        }
+    return f;
+}
+
 // The word that a breadth-first exploration reached state s by: parent[s] = (previous state, letter),
 // (-1, -1) at the start.
 Word word_from_parents(const std::vector<std::pair<std::int32_t, std::int32_t>>& parent, std::int32_t s) {
@@ -1408,10 +1508,10 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
             parent.emplace_back(std::int32_t(from), std::int32_t(c));
         };
         // Phase 1: the words that avoid the sink; G and G_EOS. Entries into the sink wait for phase 2.
-        // good / good_eos: level-D types (for the H form); seen / seen_eos: the types of every level
-        // 0..D (ids are distinct across levels), so that a type outside them can be reported at its
+        // seen / seen_eos hold their types of every level 0..D (ids are distinct across levels, so
+        // the level-D ones are G and G_EOS), so that a type outside them can be reported at its
         // coarsest level, which keeps the P form short.
-        std::set<long> good, good_eos, seen, seen_eos, bad, bad_eos;
+        std::set<long> seen, seen_eos, bad, bad_eos;
         std::map<long, int> eos_membership;  // level-D EOS type of words avoiding the sink -> 1 rejected | 2 accepted
         auto coarsest = [&](const std::set<long>& in) {
             unsigned j = 0;
@@ -1422,7 +1522,6 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         for (std::size_t si = 0; si < states.size() && !limit; ++si) {
             const std::vector<long> st = states[si];  // a copy: states grows below
             levels(st, static_cast<long>(sigma));
-            good_eos.insert(fresh[D]);
             seen_eos.insert(fresh.begin(), fresh.end());
             eos_membership[fresh[D]] |= minimal.accepting[std::size_t(st[0])] ? 2 : 1;
             for (std::size_t c = 0; c < sigma && !limit; ++c) {
@@ -1432,7 +1531,6 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
                     continue;
                 }
                 levels(st, static_cast<long>(c));
-                good.insert(fresh[D]);
                 seen.insert(fresh.begin(), fresh.end());
                 successor(st, q, c);
                 push(si, c);
@@ -1443,7 +1541,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         auto step = [&](std::size_t si, std::size_t c) {
             const std::vector<long> st = states[si];
             levels(st, static_cast<long>(c));
-            if (!good.count(fresh[D])) {
+            if (!seen.count(fresh[D])) {
                 bad.insert(coarsest(seen));
                 return;
             }
@@ -1457,16 +1555,14 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         bool conflict = false;
         for (std::size_t si = phase2; si < states.size() && !limit && !conflict; ++si) {
             levels(states[si], static_cast<long>(sigma));
-            if (good_eos.count(fresh[D])) {
+            if (seen_eos.count(fresh[D])) {
                 conflict = true;
                 // a word that avoids the sink with the same EOS type, for the report
-                const std::int32_t here = std::int32_t(si);
+                const long e = fresh[D];
                 for (std::size_t sj = 0; sj < phase2; ++sj) {
                     levels(states[sj], static_cast<long>(sigma));
-                    const long e = fresh[D];
-                    levels(states[si], static_cast<long>(sigma));
                     if (e == fresh[D]) {
-                        rep.conflict = std::make_pair(word_of(here), word_of(std::int32_t(sj)));
+                        rep.conflict = std::make_pair(word_of(std::int32_t(si)), word_of(std::int32_t(sj)));
                         rep.conflict_depth = D;
                         break;
                     }
@@ -1486,120 +1582,23 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         bool decided = true;
         for (const auto& [e, m] : eos_membership) decided = decided && m != 3;
         if (!decided) continue;
-        // "entered the sink": A = P(V bad) | V bad_eos, or B = !(H(V good) & V good_eos).
-        auto any = [&](const std::set<long>& ts) {
-            ltl::Formula f = ltl::Formula::ff();
-            bool first = true;
-            for (long t : ts) {
-                ltl::Formula g = types.formula(t, minimal.alphabet);
-                f = first ? g : ltl::Formula::disj(f, g);
-                first = false;
-            }
-            return f;
-        };
-        // Each type t of B (level j) is replaced by a weakening of chi(t): a greedy choice among its
-        // conjuncts (its letter, its level-(j-1) type, one "Y<=k chi(s)" per window type s, "nothing
-        // else in the window") that still excludes every level-j type of G. It holds wherever t does
-        // and, like chi(t), only depends on the level-j type, so it holds at no position of a word of
-        // N. This turns e.g. the level-2 types of "b with no a in its window" into one short test.
-        auto level_of = [&](long id) {
-            unsigned l = 0;
-            for (; types.sig[std::size_t(id)][0] != -2; ++l) id = types.sig[std::size_t(id)][0];
-            return l;
-        };
-        auto ground = [&](long id) {
-            while (types.sig[std::size_t(id)][0] != -2) id = types.sig[std::size_t(id)][0];
-            return id;
-        };
-        auto window_of = [&](long id) {
-            const auto& sg = types.sig[std::size_t(id)];
-            return std::vector<long>(sg.begin() + 1, sg.end());
-        };
-        auto weakened = [&](long t, const std::set<long>& pool, bool eos) {
-            const unsigned j = level_of(t);
-            if (j == 0) return types.formula(t, minimal.alphabet);
-            std::vector<long> U;
-            for (long g : pool)
-                if (g != t && level_of(g) == j) U.push_back(g);
-            const long own = types.sig[std::size_t(t)][0];
-            const std::vector<long> S = window_of(t);
-            struct Cand {
-                ltl::Formula f;
-                std::vector<std::uint8_t> excl;
-            };
-            std::vector<Cand> cands;
-            auto add = [&](ltl::Formula f, auto&& excludes) {
-                Cand c{f, std::vector<std::uint8_t>(U.size())};
-                for (std::size_t i = 0; i < U.size(); ++i) c.excl[i] = excludes(U[i]);
-                cands.push_back(std::move(c));
-            };
-            if (!eos) add(types.formula(ground(t), minimal.alphabet), [&](long g) { return ground(g) != ground(t); });
-            if (j >= 2 || eos) add(types.formula(own, minimal.alphabet), [&](long g) { return types.sig[std::size_t(g)][0] != own; });
-            ltl::Formula any_s = ltl::Formula::ff();
-            for (std::size_t i = 0; i < S.size(); ++i) {
-                ltl::Formula fs = types.formula(S[i], minimal.alphabet);
-                any_s = i == 0 ? fs : ltl::Formula::disj(any_s, fs);
-                const long si = S[i];
-                add(ltl::Formula::bounded_yesterday(fs, k), [&](long g) {
-                    const auto w = window_of(g);
-                    return !std::binary_search(w.begin(), w.end(), si);
-                });
-            }
-            add(ltl::Formula::neg(ltl::Formula::bounded_yesterday(ltl::Formula::neg(any_s), k)), [&](long g) {
-                const auto w = window_of(g);
-                return !std::includes(S.begin(), S.end(), w.begin(), w.end());
-            });
-            std::vector<std::uint8_t> done(U.size(), 0);
-            std::size_t left = U.size();
-            std::vector<std::uint8_t> used(cands.size(), 0);
-            while (left > 0) {
-                std::size_t best = cands.size();
-                double score = 0;
-                for (std::size_t ci = 0; ci < cands.size(); ++ci) {
-                    if (used[ci]) continue;
-                    std::size_t gain = 0;
-                    for (std::size_t i = 0; i < U.size(); ++i) gain += !done[i] && cands[ci].excl[i];
-                    const double sc = double(gain) / double(ltl::tree_size(cands[ci].f));
-                    if (gain > 0 && sc > score) score = sc, best = ci;
-                }
-                if (best == cands.size()) return types.formula(t, minimal.alphabet);  // cannot happen: all of them are chi(t)
-                used[best] = 1;
-                for (std::size_t i = 0; i < U.size(); ++i)
-                    if (!done[i] && cands[best].excl[i]) done[i] = 1, --left;
-            }
-            // drop a chosen conjunct whose exclusions the others cover (the letter next to the own type)
-            for (std::size_t ci = 0; ci < cands.size(); ++ci) {
-                if (!used[ci]) continue;
-                used[ci] = 0;
-                bool covered = true;
-                for (std::size_t i = 0; i < U.size() && covered; ++i) {
-                    bool any = false;
-                    for (std::size_t cj = 0; cj < cands.size() && !any; ++cj) any = used[cj] && cands[cj].excl[i];
-                    covered = any;
-                }
-                if (!covered) used[ci] = 1;
-            }
-            ltl::Formula f = ltl::Formula::tt();
-            bool first = true;
-            for (std::size_t ci = 0; ci < cands.size(); ++ci)
-                if (used[ci]) {
-                    f = first ? cands[ci].f : ltl::Formula::conj(f, cands[ci].f);
-                    first = false;
-                }
-            return f;
-        };
-        auto any_weak = [&](const std::set<long>& ts, const std::set<long>& pool, bool eos) {
-            ltl::Formula f = ltl::Formula::ff();
-            bool first = true;
-            for (long t : ts) {
-                ltl::Formula g = weakened(t, pool, eos);
-                f = first ? g : ltl::Formula::disj(f, g);
-                first = false;
-            }
-            return f;
-        };
-        ltl::Formula a = ltl::Formula::disj(ltl::Formula::past(any_weak(bad, seen, false)), any_weak(bad_eos, seen_eos, true));
-        ltl::Formula b = ltl::Formula::neg(ltl::Formula::conj(ltl::Formula::historically(any(good)), any(good_eos)));
+        // "entered the sink": A = P(V weakened bad) | V weakened bad_eos, or B = !(H(V G) & V G_EOS).
+        auto chi = [&](long t) { return types.formula(t, minimal.alphabet); };
+        std::map<unsigned, std::vector<long>> by_level, eos_by_level;  // the types of seen / seen_eos
+        for (long t : seen) by_level[type_level(types, t)].push_back(t);
+        for (long t : seen_eos) eos_by_level[type_level(types, t)].push_back(t);
+        const std::vector<long>& G = by_level[D];
+        const std::vector<long>& G_eos = eos_by_level[D];
+        ltl::Formula a = ltl::Formula::disj(
+            ltl::Formula::past(disjoin(bad, [&](long t) {
+                return weakened_chi(types, t, by_level[type_level(types, t)], false, minimal.alphabet);
+            })),
+            disjoin(bad_eos, [&](long t) {
+                return weakened_chi(types, t, eos_by_level[type_level(types, t)], true, minimal.alphabet);
+            }));
+        ltl::Formula b = ltl::Formula::neg(ltl::Formula::conj(
+            ltl::Formula::historically(disjoin(std::set<long>(G.begin(), G.end()), chi)),
+            disjoin(std::set<long>(G_eos.begin(), G_eos.end()), chi)));
         ltl::Formula f = ltl::tree_size(a) <= ltl::tree_size(b) ? a : b;  // "entered the sink"
         if (uniform) {
             if (!sink_acc) f = ltl::Formula::neg(f);
@@ -1607,7 +1606,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
             // membership of the words that avoid the sink: their EOS types, accepted or (negated) rejected
             std::set<long> acc, rej;
             for (const auto& [e, m] : eos_membership) (m == 2 ? acc : rej).insert(e);
-            ltl::Formula pa = any(acc), pr = ltl::Formula::neg(any(rej));
+            ltl::Formula pa = disjoin(acc, chi), pr = ltl::Formula::neg(disjoin(rej, chi));
             ltl::Formula psi = ltl::tree_size(pa) <= ltl::tree_size(pr) ? pa : pr;
             f = sink_acc ? ltl::Formula::disj(f, psi) : ltl::Formula::conj(ltl::Formula::neg(f), psi);
         }
@@ -1615,7 +1614,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         if (ok && *ok) {
             rep.formula = f;
             rep.depth = D;
-            rep.good = good.size() + good_eos.size();
+            rep.good = G.size() + G_eos.size();
             rep.bad = bad.size() + bad_eos.size();
             rep.past_letters = enrich != 0;
             rep.mixed = !uniform;
