@@ -97,55 +97,45 @@ assert j['classes']['star_free'] is None and j['classes']['l_trivial'] is None, 
 assert 'reason' in j['certificates']['star_free']
 " || fail "semigroup-only classes are null above --max-elements"
 
+# window_case NAME DFA_JSON ASSERTS [classify options]: classify the DFA with --max-k 2 and certificates
+# into NAME.certs, then check the Python ASSERTS with j = the JSON output and c = the hybrid_k:2
+# certificate.
+window_case() {
+    local name=$1 dfa=$2 asserts=$3
+    shift 3
+    printf '%s\n' "$dfa" >"$name.json"
+    rm -rf "$name.certs"
+    "$bin" classify --dfa "$name.json" --max-k 2 "$@" --certificates "$name.certs" --json >out.json \
+        || { fail "classify $name.json"; return; }
+    python3 -c "import json; j = json.load(open('out.json')); c = json.load(open('$name.certs/hybrid_k-2.json'))
+$asserts" || fail "hybrid_k:2 of $name.json: $asserts"
+}
+
 # The unknown path (docs/WINDOWS.md §5) on a 5-state DFA of the random sample of §7 (a yes of the
-# extended sink route with the default bounds), hybrid_k:2: with tiny search bounds it is unknown,
-# with a depth lower bound that check-certificate re-verifies (exit 0).
-cat >open5.json <<'JSON'
-{"alphabet": ["a","b"], "initial": 0, "accepting": [1,4], "transitions": [[0,1],[1,2],[3,2],[1,4],[4,4]]}
-JSON
-rm -rf o5certs
-"$bin" classify --dfa open5.json --max-k 2 --window-budget 200 --probe-states 20 --certificates o5certs --json >out.json \
-    || fail "classify open5.json"
-python3 -c "
-import json; j = json.load(open('out.json')); c = json.load(open('o5certs/hybrid_k-2.json'))
+# extended sink route with the default bounds): with tiny search bounds it is unknown, with a depth
+# lower bound that check-certificate re-verifies (exit 0).
+window_case open5 '{"alphabet": ["a","b"], "initial": 0, "accepting": [1,4], "transitions": [[0,1],[1,2],[3,2],[1,4],[4,4]]}' "
 assert j['hybrid_k']['2'] == 'unknown', j['hybrid_k']
 assert c['kind'] == 'search_exhausted' and c['depth_lower_bound'] == 1, c
-assert c['pairs'][0] == ['b', 'bb'], c['pairs']
-" || fail "hybrid_k:2 of open5.json: unknown with a depth lower bound"
-"$bin" check-certificate o5certs/hybrid_k-2.json >/dev/null || fail "the depth lower bound of an unknown re-verifies"
-sed -i 's/"depth_lower_bound": 1/"depth_lower_bound": 2/' o5certs/hybrid_k-2.json
-"$bin" check-certificate o5certs/hybrid_k-2.json >/dev/null; rc=$?
+assert c['pairs'][0] == ['b', 'bb'], c['pairs']" --window-budget 200 --probe-states 20
+"$bin" check-certificate open5.certs/hybrid_k-2.json >/dev/null || fail "the depth lower bound of an unknown re-verifies"
+sed -i 's/"depth_lower_bound": 1/"depth_lower_bound": 2/' open5.certs/hybrid_k-2.json
+"$bin" check-certificate open5.certs/hybrid_k-2.json >/dev/null; rc=$?
 [[ $rc == 1 ]] || fail "a raised depth lower bound must not hold: exit $rc"
 
-# "The word leaves (ba(a|b))*" (δ=12,11,31,00 F={1}) was that open case until the typed route
-# (§3b) and then the sink route (§3c) decided it: even with the small bounds above it is a yes now,
-# with a formula that compiles back in check-certificate.
-cat >p3.json <<'JSON'
-{"alphabet": ["a","b"], "initial": 0, "accepting": [1], "transitions": [[1,2],[1,1],[3,1],[0,0]]}
-JSON
-rm -rf p3certs
-"$bin" classify --dfa p3.json --max-k 2 --window-budget 2000 --probe-states 5000 --certificates p3certs --json >out.json \
-    || fail "classify p3.json"
-python3 -c "
-import json; j = json.load(open('out.json')); c = json.load(open('p3certs/hybrid_k-2.json'))
+# A yes of the sink route (§3c): "the word leaves (ba(a|b))*" (δ=12,11,31,00 F={1}), the open case
+# of earlier versions, even with small bounds; the formula compiles back in check-certificate.
+window_case p3 '{"alphabet": ["a","b"], "initial": 0, "accepting": [1], "transitions": [[1,2],[1,1],[3,1],[0,0]]}' "
 assert j['hybrid_k']['2'] == 'yes', j['hybrid_k']
-assert c['kind'] == 'formula' and c['route'] == 'sink', c
-" || fail "hybrid_k:2 of p3.json: a yes of the sink route"
-"$bin" check-certificate p3certs/hybrid_k-2.json >/dev/null || fail "the sink route's formula re-verifies"
+assert c['kind'] == 'formula' and c['route'] == 'sink', c" --window-budget 2000 --probe-states 5000
+"$bin" check-certificate p3.certs/hybrid_k-2.json >/dev/null || fail "the sink route's formula re-verifies"
 
-# A yes of the typed route (docs/WINDOWS.md §3b): "starts with b, or contains bb or aaa" needs P of
-# window tests of depth 2; the certificate's formula compiles back in check-certificate.
-cat >bbaaa.json <<'JSON'
-{"alphabet": ["a","b"], "initial": 0, "accepting": [2], "transitions": [[1,2],[3,0],[2,2],[2,0]]}
-JSON
-rm -rf bbcerts
-"$bin" classify --dfa bbaaa.json --max-k 2 --certificates bbcerts --json >out.json || fail "classify bbaaa.json"
-python3 -c "
-import json; j = json.load(open('out.json')); c = json.load(open('bbcerts/hybrid_k-2.json'))
+# A yes of the typed route (§3b) with ordered pairs: δ=12,31,02,33 F={3} ("aa occurred, or an a after
+# a b whose window holds only a's") has the sink route fail and needs P(a & P(...)).
+window_case typed '{"alphabet": ["a","b"], "initial": 0, "accepting": [3], "transitions": [[1,2],[3,1],[0,2],[3,3]]}' "
 assert j['hybrid_k']['2'] == 'yes', j['hybrid_k']
-assert c['kind'] == 'formula' and c['type_depth'] == 2 and 'window types' in c['fact'], c['fact']
-" || fail "hybrid_k:2 of bbaaa.json: yes from window types"
-"$bin" check-certificate bbcerts/hybrid_k-2.json >/dev/null || fail "the window-type formula compiles back"
+assert c['kind'] == 'formula' and 'route' not in c and c['type_depth'] == 1 and c['past_depth'] == 2, c"
+"$bin" check-certificate typed.certs/hybrid_k-2.json >/dev/null || fail "the typed route's formula compiles back"
 
 # The suites classify.
 for s in lc25 lc26; do
