@@ -432,7 +432,8 @@ TEST_CASE("Window types: each characteristic formula holds exactly at the positi
 TEST_CASE("An unknown of the old table is a yes: δ=12,30,22,20 F={2} has an LTL[P,Y<=2] formula of depth 3", "[windows]") {
     // "starts with b, or contains bb or aaa": the bottom-up search of docs/WINDOWS.md §3 stops below
     // its size and the depth probe proves only "depth > 2"; this hand-written formula compiles
-    // back, and the typed route (§3b) finds one of its own.
+    // back, and the decision finds one of its own (now by the sink route of §3c, which precedes the
+    // typed route: the language is "the run reaches the sink").
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 2, 3, 0, 2, 2, 2, 0});
     Certificate y = window_certificate("hybrid_k:2", true, "formula");
     y.formula = "P(b & !P true) | P(a & !Y<=2 !a & Y<=2 Y<=2 true) | P(!Y<=2 !b & Y<=2 Y<=2 true) | (!Y<=2 !b & Y<=2 Y<=2 true)";
@@ -465,7 +466,8 @@ TEST_CASE("Ordered past features: (b|ab)*aab* needs P(a & P M) and is a yes for 
     CHECK(w.certificate.kind == "formula");
     CHECK(reverifies(w.certificate, d));
     // δ=12,13,22,00 F={2}: blocks a+ b x from the left, accepted once a block starts with b. The
-    // previous typed route (level-D types under P only) did not converge on it.
+    // typed route with level-D types under P only did not converge on it; the typed route of §3b did,
+    // and the sink route of §3c (which runs first) now answers it.
     Dfa blocks = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 2, 1, 3, 2, 2, 0, 0});
     WindowDecision wb = decide_hybrid_k(blocks, 2);
     REQUIRE(wb.answer == Answer::Yes);
