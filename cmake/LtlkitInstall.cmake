@@ -19,13 +19,20 @@ set(LTLKIT_PUBLIC_NEURAL_HEADERS
     neural/verify/verify.hh neural/verify/profiles.hh neural/verify/report.hh neural/verify/verdict.hh)
 
 set(LTLKIT_SYMBOLIC_LIBS ltl automata algebra)
+# The Python module links the symbolic libraries into a shared object.
+set_target_properties(${LTLKIT_SYMBOLIC_LIBS} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+# The package config finds the header-only dependencies by their CMake packages; headers vendored
+# through LTLKIT_THIRD_PARTY have none, so such a build (the GPU machine) gets no install rules.
+if(NOT nlohmann_json_FOUND OR NOT Eigen3_FOUND)
+  message(STATUS "nlohmann_json or Eigen3 without a CMake package: ltlkit's install rules are left out")
+  return()
+endif()
 set(LTLKIT_NEURAL_LIBS neural)
 if(TARGET verify)
   list(APPEND LTLKIT_NEURAL_LIBS verify)
 endif()
 
-# The Python module links the symbolic libraries into a shared object.
-set_target_properties(${LTLKIT_SYMBOLIC_LIBS} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 set_property(TARGET ltl PROPERTY INTERFACE_INCLUDE_DIRECTORIES
              "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>" "$<INSTALL_INTERFACE:${LTLKIT_INSTALL_INCLUDEDIR}>")
 
@@ -90,3 +97,4 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/ltlkitConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/ltlkitConfig.cmake ${PROJECT_BINARY_DIR}/ltlkitConfigVersion.cmake
         DESTINATION ${LTLKIT_INSTALL_CMAKEDIR})
+set(LTLKIT_INSTALL_RULES ON)
