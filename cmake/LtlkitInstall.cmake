@@ -55,6 +55,7 @@ endif()
 # The umbrella targets users link.
 add_library(ltlkit_symbolic INTERFACE)
 target_link_libraries(ltlkit_symbolic INTERFACE ${LTLKIT_SYMBOLIC_LIBS})
+target_compile_features(ltlkit_symbolic INTERFACE cxx_std_20)  # the public headers are C++20
 set_target_properties(ltlkit_symbolic PROPERTIES EXPORT_NAME symbolic)
 add_library(ltlkit::symbolic ALIAS ltlkit_symbolic)
 set(_ltlkit_umbrellas ltlkit_symbolic)

@@ -26,9 +26,10 @@ from ._ltlkit import (  # noqa: F401  (the public names)
     formula_alphabet, fragment_of, holds_at_eos, is_minimal, minimize, parse_formula, read_dfa_file,
     temporal_depth, to_string, to_unicode, tree_size)
 
+# `from ltlkit import *` leaves out compile and IOError, which would shadow Python's builtins.
 __all__ = [
-    "Dataset", "Dfa", "Error", "Formula", "IOError", "InputError", "LimitError", "Op", "Sampler", "Split",
-    "accepts", "atoms", "canonical", "check_certificate", "classify", "compile", "compile_regex",
+    "Dataset", "Dfa", "Error", "Formula", "InputError", "LimitError", "Op", "Sampler", "Split",
+    "accepts", "atoms", "canonical", "check_certificate", "classify", "compile_regex",
     "complement", "dag_size", "distinguishing_word", "equiv", "formula_alphabet", "fragment_of",
     "generate_dataset", "holds_at_eos", "is_minimal", "minimize", "parse_formula", "read_dataset",
     "read_dfa_file", "temporal_depth", "to_string", "to_unicode", "tree_size",

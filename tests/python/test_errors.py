@@ -64,3 +64,11 @@ def test_bad_words_and_dfas_are_input_errors():
         ltlkit.check_certificate("{not json")
     with pytest.raises(TypeError):
         ltlkit.classify(42)
+
+
+def test_star_import_keeps_the_builtins():
+    namespace = {}
+    exec("from ltlkit import *", namespace)
+    assert "compile" not in namespace and "IOError" not in namespace
+    assert "classify" in namespace and "Sampler" in namespace
+    assert issubclass(ltlkit.IOError, OSError) and ltlkit.IOError is not OSError
