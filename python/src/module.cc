@@ -399,7 +399,24 @@ PYBIND11_MODULE(_ltlkit, m) {
             std::vector<Formula> c;
             for (std::size_t i = 0; i < f.arity(); ++i) c.push_back(f.child(i));
             return c; })
+        .def_static("tt", &Formula::tt)
+        .def_static("ff", &Formula::ff)
+        .def_static("atom", &Formula::atom, py::arg("name"))
+        .def_static("neg", &Formula::neg)
+        .def_static("conj", &Formula::conj)
+        .def_static("disj", &Formula::disj)
+        .def_static("implies", &Formula::implies)
+        .def_static("iff", &Formula::iff)
+        .def_static("since", &Formula::since)
+        .def_static("past", &Formula::past)
+        .def_static("yesterday", &Formula::yesterday)
+        .def_static("bounded_yesterday", [](Formula f, unsigned k) {
+            if (k < 1) throw LibraryError{make_error("Y<=k needs k >= 1")};
+            return Formula::bounded_yesterday(f, k); }, py::arg("formula"), py::arg("k"))
+        .def_static("historically", &Formula::historically)
         .def("is_temporal", &Formula::is_temporal)
+        .def(py::pickle([](Formula f) { return py::make_tuple(ltl::to_string(f)); },
+                        [](const py::tuple& t) { return take(ltl::parse_formula(t[0].cast<std::string>())); }))
         .def("__str__", [](Formula f) { return ltl::to_string(f); })
         .def("__repr__", &repr_formula)
         .def("__eq__", [](Formula a, Formula b) { return a == b; })
@@ -412,6 +429,7 @@ PYBIND11_MODULE(_ltlkit, m) {
     m.def("dag_size", [](Formula f) { return ltl::dag_size(f); });
     m.def("tree_size", [](Formula f) { return ltl::tree_size(f); });
     m.def("temporal_depth", [](Formula f) { return ltl::temporal_depth(f); });
+    m.def("subformulas_postorder", [](Formula f) { return ltl::subformulas_postorder(f); }, "Children before parents.");
     m.def("fragment_of", [](Formula f) { return ltl::fragment_of(f).name(); }, "The smallest fragment (SPEC §4), e.g. 'LTL[P,Y]'.");
     m.def("holds_at_eos", [](Formula f, const std::vector<std::string>& word) { return ltl::holds_at_eos(f, word); },
           py::arg("formula"), py::arg("word"), "Direct semantics: does the word (a list of symbol names) satisfy f at EOS?");
@@ -435,6 +453,8 @@ PYBIND11_MODULE(_ltlkit, m) {
         .def("to_dot", [](const Dfa& d, bool hide_sink) { return automata::to_dot(d, {hide_sink}); }, py::arg("hide_sink") = false)
         .def_static("from_json", [](const std::string& text) { return take(automata::dfa_from_json(text)); }, py::arg("text"))
         .def("__eq__", [](const Dfa& a, const Dfa& b) { return a == b; })
+        .def(py::pickle([](const Dfa& d) { return py::make_tuple(automata::to_json(d)); },
+                        [](const py::tuple& t) { return take(automata::dfa_from_json(t[0].cast<std::string>())); }))
         .def("__repr__", [](const Dfa& d) {
             std::string s = "<ltlkit.Dfa: " + std::to_string(d.num_states()) + " states over {";
             for (std::size_t i = 0; i < d.alphabet.size(); ++i) s += (i ? "," : "") + d.alphabet[i];
