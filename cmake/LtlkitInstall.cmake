@@ -16,7 +16,8 @@ set(LTLKIT_PUBLIC_HEADERS
     automata/algebra/classify.hh automata/algebra/semigroup.hh automata/algebra/green.hh)
 set(LTLKIT_PUBLIC_NEURAL_HEADERS
     neural/run.hh neural/memory.hh
-    neural/verify/verify.hh neural/verify/profiles.hh neural/verify/report.hh neural/verify/verdict.hh)
+    neural/verify/verify.hh neural/verify/profiles.hh neural/verify/report.hh neural/verify/verdict.hh
+    neural/verify/figures.hh neural/verify/published.hh)
 
 set(LTLKIT_SYMBOLIC_LIBS ltl automata algebra)
 # The Python module links the symbolic libraries into a shared object.
