@@ -167,6 +167,11 @@ std::string accuracy_panels_svg(const std::vector<AccuracyPanel>& panels, const 
           << num(y1 - y0) << "\" fill=\"none\" stroke=\"#888\"/>\n";
         o << "<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << num(y1 + 28)
           << "\" font-size=\"10\" text-anchor=\"middle\">word length</text>\n";
+        bool any = false;
+        for (const auto& s : p.series) any = any || !s.accuracy.empty();
+        if (!any)
+            o << "<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << num((y0 + y1) / 2)
+              << "\" font-size=\"11\" text-anchor=\"middle\" fill=\"#777\">no finished run</text>\n";
         for (const auto& s : p.series) {
             if (s.accuracy.empty()) continue;
             const std::size_t ai = static_cast<std::size_t>(
@@ -199,7 +204,7 @@ std::string nstar_heatmap_svg(const std::vector<std::string>& languages, const F
     for (const auto& l : languages) longest = std::max(longest, l.size());
     const double ml = 14 + 6.8 * static_cast<double>(std::min<std::size_t>(longest, 40)), mt = 40, cw = 78, ch = 34;
     const double W = ml + cw * static_cast<double>(style.archs.size()) + 10;
-    const double H = mt + ch * static_cast<double>(languages.size()) + 34;
+    const double H = mt + ch * static_cast<double>(languages.size()) + 44;
     const double lo = style.train_max, hi = std::max(style.test_max, style.train_max + 1);
     std::ostringstream o;
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(W) << "\" height=\"" << num(H) << "\" viewBox=\"0 0 "
@@ -236,9 +241,10 @@ std::string nstar_heatmap_svg(const std::vector<std::string>& languages, const F
               << "\">" << esc(c.note) << "</text>\n";
         }
     }
-    o << "<text x=\"" << num(ml) << "\" y=\"" << num(H - 10) << "\" font-size=\"10\" fill=\"#555\">white: N* ≤ "
-      << style.train_max << " (fails right after the training range); dark green: N* = " << style.test_max
-      << " (every tested length exact); grey: no finished run</text>\n";
+    o << "<text x=\"" << num(ml) << "\" y=\"" << num(H - 22) << "\" font-size=\"10\" fill=\"#555\">white: N* ≤ "
+      << style.train_max << " (wrong right after the training range); dark green: N* = " << style.test_max
+      << " (every tested length exact);</text>\n<text x=\"" << num(ml) << "\" y=\"" << num(H - 9)
+      << "\" font-size=\"10\" fill=\"#555\">grey: no finished run. Under each value: the prediction (rec: recognizes).</text>\n";
     o << "</svg>\n";
     return o.str();
 }

@@ -11,7 +11,8 @@
 
 namespace ltlkit::neural::verify {
 
-// One line of an accuracy panel: an architecture's accuracy per test length (mean over its runs).
+// One line of an accuracy panel: an architecture's accuracy per test length (mean over its runs;
+// the report averages bins of lengths, so that a line is readable at a few words per length).
 struct AccuracySeries {
     std::string arch;
     std::map<int, double> accuracy;  // length -> accuracy in [0, 1]

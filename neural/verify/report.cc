@@ -249,6 +249,7 @@ const char* verdict_symbol(const std::string& v) {
     if (v == "not_reproduced") return "🟧";
     if (v == "contradicted") return "❌";
     if (v == "evidence") return "🔷";
+    if (v == "pending") return "⏳";
     return "⬜";
 }
 
@@ -360,21 +361,36 @@ std::string successes_line(const RunStats& s) {
            fmt("%.2f", s.success_interval.first) + "–" + fmt("%.2f", s.success_interval.second) + ")";
 }
 
-// The accuracy panel of one language: per architecture, the mean over its finished runs at each
-// test length.
+// Lengths averaged into one point of a figure line (the raw per-length values are in accuracy.csv).
+constexpr int kFigureBin = 20;
+
+// The accuracy panel of one language: per architecture, the mean over its finished runs and over
+// bins of kFigureBin test lengths, plotted at the bin's mean length.
 AccuracyPanel accuracy_panel(const LanguagePlan& lang, const std::vector<Cell>& cells) {
     AccuracyPanel p;
     p.title = lang.name;
     for (const auto& c : cells) {
         AccuracySeries s;
         s.arch = c.arch->arch;
-        std::map<int, std::pair<double, int>> sum;
+        // bin -> (sum of lengths, sum of accuracies, count)
+        std::map<int, std::tuple<double, double, int>> sum;
+        int lo = -1;
         for (const auto* r : c.results) {
             if (!r) continue;
             ++s.runs;
-            for (const auto& [n, a] : r->result.per_length_accuracy) sum[n].first += a, ++sum[n].second;
+            for (const auto& [n, a] : r->result.per_length_accuracy) {
+                if (lo < 0 || n < lo) lo = n;
+            }
         }
-        for (const auto& [n, v] : sum) s.accuracy[n] = v.first / v.second;
+        for (const auto* r : c.results) {
+            if (!r) continue;
+            for (const auto& [n, a] : r->result.per_length_accuracy) {
+                auto& [ln, acc, k] = sum[(n - lo) / kFigureBin];
+                ln += n, acc += a, ++k;
+            }
+        }
+        for (const auto& [b, v] : sum)
+            s.accuracy[static_cast<int>(std::lround(std::get<0>(v) / std::get<2>(v)))] = std::get<1>(v) / std::get<2>(v);
         p.series.push_back(std::move(s));
     }
     return p;
@@ -471,6 +487,11 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
                 }
             }
             c.verdict = judge(lang.name, ap.arch, ap.prediction, results, labels);
+            if (results.empty()) {  // nothing to judge yet, which is not a verdict
+                c.verdict.verdict = "pending";
+                c.verdict.rule = 0;
+                c.verdict.reason = "no run finished yet (" + std::to_string(c.runs.size()) + " planned)";
+            }
             summarize_cell(c, lang, plan.published);
             files.verdicts_list.push_back(c.verdict);
             row.push_back(std::move(c));
@@ -654,7 +675,8 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
         }
         md << "\n";
     }
-    md << "\n✅ confirmed · 🟧 not reproduced · ❌ contradicted · ⬜ inconclusive · 🔷 evidence (no prediction)\n\n";
+    md << "\n✅ confirmed · 🟧 not reproduced · ❌ contradicted · ⬜ inconclusive · 🔷 evidence (no prediction) · ⏳ "
+          "pending (no run finished yet)\n\n";
     if (plan.published) {
         md << "## Ours vs published\n\nMean accuracy (%) on random test words over every finished run, ours / "
               "published (difference in points); n.p.: no published number. Published numbers: "
@@ -665,6 +687,8 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
         md << "\n" << comparison_rows(false) << "\n";
     }
     md << "## Figures\n\n![Accuracy vs test length, one panel per language](figures/accuracy.svg)\n\n"
+          "Accuracy on random test words, mean over each architecture's finished runs and over bins of "
+       << kFigureBin << " lengths; the training lengths are shaded.\n\n"
           "![N*: longest length up to which every tested length is exact](figures/nstar.svg)\n\n"
           "Data: `figures/accuracy.csv` (per run and length), `figures/cells.csv` (per cell).\n\n";
     for (std::size_t li = 0; li < plan.languages.size(); ++li) {
@@ -719,7 +743,8 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
          "th{background:#f2f2f2;text-align:left}\n"
          ".grid td{min-width:11em}\n"
          ".v-confirmed{background:#c8e6c9}.v-not_reproduced{background:#ffe0b2}"
-         ".v-contradicted{background:#ffcdd2}.v-inconclusive{background:#e0e0e0}.v-evidence{background:#bbdefb}\n"
+         ".v-contradicted{background:#ffcdd2}.v-inconclusive{background:#e0e0e0}.v-evidence{background:#bbdefb}"
+         ".v-pending{background:#fff}\n"
          ".v-confirmed.v-unfit{background:repeating-linear-gradient(45deg,#c8e6c9,#c8e6c9 6px,#eef7ee 6px,#eef7ee 12px)}\n"
          ".paper{border-top:1px dotted #999;margin-top:.2em;padding-top:.2em}\n"
          ".verdict{font-weight:600}.pred{font-style:italic}\n"
@@ -775,7 +800,8 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
     h << "<p class=\"legend\"><span class=\"v-confirmed\">confirmed</span><span class=\"v-confirmed v-unfit\">confirmed "
          "(unfit: no run fit the training lengths)</span><span class=\"v-not_reproduced\">not "
          "reproduced</span><span class=\"v-contradicted\">contradicted</span><span "
-         "class=\"v-inconclusive\">inconclusive</span><span class=\"v-evidence\">evidence</span></p>\n";
+         "class=\"v-inconclusive\">inconclusive</span><span class=\"v-evidence\">evidence</span><span "
+         "class=\"v-pending\">pending (no run finished yet)</span></p>\n";
 
     if (plan.published) {
         h << "<h2>Ours vs published</h2>\n<p class=\"muted\">Mean accuracy (%) on random test words over every "

@@ -47,7 +47,7 @@ void emit(const VerifyOptions& o, const std::string& line) {
     if (o.log)
         o.log(line);
     else
-        std::cout << line << std::endl;
+        std::cerr << line << std::endl;  // progress on stderr: stdout holds results only
 }
 
 std::string fmt(const char* f, double x) {

@@ -15,7 +15,7 @@ res=$(ls v/runs/*/local-1/*/result.json | head -1)
 grep -v '"wall_seconds"\|"train_seconds"\|"tokens_per_second"\|"eval_seconds"\|"eval_tokens_per_second"\|"sha256"' "$res" > res.orig
 bump "$res" n_star
 expect 2 "$res: checksum mismatch (truncated or corrupted); rerun \`ltlkit verify\`" "$bin" report v
-"$bin" verify "${vargs[@]}" --out v > vlog.txt 2>err.txt || fail "verify after the damage exited $?: $(cat err.txt)"
+"$bin" verify "${vargs[@]}" --out v > out.txt 2>vlog.txt || fail "verify after the damage exited $?: $(cat vlog.txt)"
 grep -q "warning: $res: checksum mismatch (truncated or corrupted); removed, the run is evaluated again" vlog.txt ||
     fail "verify did not warn about $res: $(cat vlog.txt)"
 grep -v '"wall_seconds"\|"train_seconds"\|"tokens_per_second"\|"eval_seconds"\|"eval_tokens_per_second"\|"sha256"' "$res" | cmp -s - res.orig ||

@@ -47,16 +47,16 @@ expect 2 "R/run.json: no checksum (key \"sha256\" missing): written by an older 
 printf 'lang\ta,b\tformula\tY a\n' > one.suite
 printf 'lang\ta,b\tformula\tP a\n' > two.suite
 vargs=(--archs local-1 --profile quick --steps 3 --threads 1 --device cpu)
-"$bin" verify --suite one.suite "${vargs[@]}" --out X > v1.txt 2> err.txt || fail "verify one: $(cat err.txt)"
-"$bin" verify --suite two.suite "${vargs[@]}" --out X > v2.txt 2> err.txt || fail "verify two: $(cat err.txt)"
+"$bin" verify --suite one.suite "${vargs[@]}" --out X > out.txt 2> v1.txt || fail "verify one: $(cat v1.txt)"
+"$bin" verify --suite two.suite "${vargs[@]}" --out X > out.txt 2> v2.txt || fail "verify two: $(cat v2.txt)"
 grep -q "0 already finished, 1 to train" v2.txt || fail "verify reused a run of another language: $(grep runs v2.txt)"
 [[ $(wc -l < X/results.jsonl) -eq 1 ]] || fail "the report mixes runs: $(wc -l < X/results.jsonl) lines"
 grep -q '"language": "lang"' X/runs/lang/local-1/*/result.json || fail "no result of the language"
 [[ $(ls -d X/runs/lang/local-1/* | wc -l) -eq 2 ]] || fail "expected one folder per identity: $(ls X/runs/lang/local-1)"
 # Another setting (steps) is a new run as well; the table holds only runs of the current settings.
 "$bin" verify --suite two.suite --archs local-1 --profile quick --steps 4 --threads 1 --device cpu --out X \
-    > v3.txt 2> err.txt ||
-    fail "verify steps 4: $(cat err.txt)"
+    > out.txt 2> v3.txt ||
+    fail "verify steps 4: $(cat v3.txt)"
 grep -q "0 already finished, 1 to train" v3.txt || fail "verify reused a run made with other steps"
 grep -q '"steps_done":4' X/results.jsonl || fail "the report does not hold the 4-step run: $(cat X/results.jsonl)"
 [[ $(wc -l < X/results.jsonl) -eq 1 ]] || fail "the report mixes runs of two settings"
