@@ -2,9 +2,12 @@
 //  1. training tokens/s of ltlkit against the same model and step in Python PyTorch
 //     (bench/scripts/train_ref.py, run by --python, default /usr/bin/python3), same thread count and
 //     device, side by side, with the ratio;
-//  2. forward time of local-k and global attention at N = 512, 2048, 8192 and time(8192)/time(512).
+//  2. forward time of local-k and global attention at N = 512, 2048, 8192 and time(8192)/time(512);
+//  3. evaluation tokens/s (inference, words of length 41..500 as in the papers' test range) of the
+//     recognizer's forward pass, which computes the last layer at EOS only, against the full pass
+//     read at EOS (every position of every layer), side by side with the ratio.
 // Usage: bench_train [--threads T] [--steps S] [--archs global,local-1,...] [--no-python]
-//                    [--skip-train] [--skip-attention] [--batch B] [--layers L] [--d-model D] [--heads H]
+//                    [--skip-train] [--skip-attention] [--skip-eval] [--batch B] [--layers L] [--d-model D] [--heads H]
 //                    [--device cpu|cuda] [--python PATH]
 #include <torch/torch.h>
 
@@ -28,7 +31,7 @@ double secs(Clock::time_point t0) { return std::chrono::duration<double>(Clock::
 struct Opts {
     int threads = 1, steps = 40, warmup = 5, batch = 128, layers = 5, d = 64, heads = 8;
     std::vector<std::string> archs{"global", "local-1", "local-4", "hybrid-1"};
-    bool python = true, train = true, attention = true;
+    bool python = true, train = true, attention = true, eval = true;
     std::string device = "cpu";
     std::string python_exe = "/usr/bin/python3";
 };
@@ -104,6 +107,37 @@ double attention_ms(const std::string& kind, long n, int window, int reps, torch
     return secs(t0) * 1000.0 / reps;
 }
 
+// Inference tokens/s over words of lengths 41, 41 + 46, ..., 500 (batch B each), EOS-only last
+// layer (the recognizer's forward) or the full pass (read(hidden(...))).
+double eval_tokens_per_second(const Opts& o, const std::string& arch, bool eos_only) {
+    Config c;
+    c.arch = arch;
+    c.layers = o.layers;
+    c.d_model = o.d;
+    c.heads = o.heads;
+    c.d_ff = 2 * o.d;
+    torch::manual_seed(1);
+    auto dev = torch::Device(o.device);
+    TransformerRecognizer m(c, 2, 512);
+    m.to(dev);
+    m.eval();
+    c10::InferenceMode guard;
+    double tokens = 0;
+    const long b = 16;
+    auto t0 = Clock::now();
+    for (long n = 41; n <= 500; n += 46) {
+        auto tok = torch::randint(0, 2, {b, n + 1}, torch::kLong);
+        tok.select(1, n).fill_(2);
+        auto eos = torch::full({b}, n, torch::kLong);
+        tok = tok.to(dev);
+        eos = eos.to(dev);
+        auto logits = eos_only ? m.forward(tok, eos) : m.read(m.hidden(tok), eos);
+        if (dev.is_cuda()) torch::cuda::synchronize();
+        tokens += static_cast<double>(b * (n + 1));
+    }
+    return tokens / secs(t0);
+}
+
 std::vector<std::string> split(const std::string& s) {
     std::vector<std::string> out;
     std::stringstream ss(s);
@@ -130,6 +164,7 @@ int main(int argc, char** argv) {
         else if (std::strcmp(argv[i], "--no-python") == 0) o.python = false;
         else if (std::strcmp(argv[i], "--skip-train") == 0) o.train = false;
         else if (std::strcmp(argv[i], "--skip-attention") == 0) o.attention = false;
+        else if (std::strcmp(argv[i], "--skip-eval") == 0) o.eval = false;
         else {
             std::fprintf(stderr, "bench_train: unknown argument %s\n", argv[i]);
             return 2;
@@ -148,6 +183,18 @@ int main(int argc, char** argv) {
                 std::printf("%-10s %14.0f %14.0f %8.2f\n", arch.c_str(), c, p, c / p);
             else
                 std::printf("%-10s %14.0f %14s %8s\n", arch.c_str(), c, "-", "-");
+            std::fflush(stdout);
+        }
+    }
+    if (o.eval) {
+        std::printf("evaluation tokens/s (inference, batch 16 per length, lengths 41..500 step 46, %d layers, d %d, "
+                    "%d heads), device %s\n", o.layers, o.d, o.heads, o.device.c_str());
+        std::printf("%-10s %16s %16s %8s\n", "arch", "EOS-only tok/s", "full pass tok/s", "ratio");
+        for (const auto& arch : o.archs) {
+            if (arch == "lstm") continue;
+            const double full = eval_tokens_per_second(o, arch, false);
+            const double fast = eval_tokens_per_second(o, arch, true);
+            std::printf("%-10s %16.0f %16.0f %8.2f\n", arch.c_str(), fast, full, fast / full);
             std::fflush(stdout);
         }
     }
