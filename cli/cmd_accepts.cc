@@ -87,7 +87,7 @@ LTLKIT_COMMAND(CommandDef{
         app.add_flag("--check", a->check,
                      "Also evaluate each word directly (formula semantics at EOS, backtracking regex matcher, "
                      "or the unminimized DFA) and fail with exit 4 on any disagreement");
-        app.add_flag("--json", a->json, "One JSON object per language: input, alphabet, results [{word, symbols, accepted}]");
+        app.add_flag("--json", a->json, "One JSON object per language: input, alphabet, alphabet_inferred, results [{word, symbols, accepted}]");
         app.footer(
             "Examples:\n"
             "  ltlkit accepts 'P(b & Y a)' ab ba '' abab     # ab 1, ba 0, '' 0, abab 1\n"
@@ -102,27 +102,10 @@ LTLKIT_COMMAND(CommandDef{
                 words.insert(words.begin(), a->lang.formula);
                 a->lang.formula.clear();
             }
+            if (a->input == "-" && a->words_file == "-") fail("--input and --words cannot both read stdin");
             if (!a->words_file.empty())
                 for (const auto& l : read_numbered_lines(a->words_file, false)) words.push_back(l.text);
-            std::vector<automata::Language> langs;
-            if (!a->input.empty()) {
-                const std::string origin = a->input == "-" ? "<stdin>" : a->input;
-                if (a->input == "-" && a->words_file == "-") fail("--input and --words cannot both read stdin");
-                for (const NumberedLine& line : read_numbered_lines(a->input, true)) {
-                    LanguageArgs one = a->lang;
-                    one.formula = line.text;
-                    auto r = automata::load_language(language_spec(one));
-                    if (!r.ok()) {
-                        Error e = r.error();
-                        if (e.origin.empty()) e.origin = origin;
-                        e.line = e.line ? e.line + line.number - 1 : line.number;
-                        fail(e);
-                    }
-                    langs.push_back(std::move(r.value()));
-                }
-            } else {
-                langs.push_back(load_language_or_fail(a->lang));
-            }
+            const std::vector<automata::Language> langs = load_languages(a->lang, a->input);
             // Parse every word against every language before printing anything.
             std::vector<Verdicts> all;
             for (const auto& l : langs) {
@@ -147,6 +130,7 @@ LTLKIT_COMMAND(CommandDef{
                     nlohmann::json j;
                     j["input"] = v.lang->spec.text;
                     j["alphabet"] = alphabet;
+                    j["alphabet_inferred"] = alphabet_inferred(*v.lang);
                     j["results"] = nlohmann::json::array();
                     for (std::size_t i = 0; i < v.words.size(); ++i)
                         j["results"].push_back({{"word", automata::format_word(alphabet, v.words[i])},
