@@ -229,7 +229,7 @@ LTLKIT_COMMAND(CommandDef{
             double bytes = 0;
             const std::size_t max_length = std::max(o.train.hi, o.test.hi);
             for (const auto& spec : specs) {
-                languages.push_back(take(load_language(spec)));
+                languages.push_back(take(load_language_checked(spec)));
                 bytes += planned_dataset_bytes(languages.back().dfa, o, *a);
                 if (bytes > static_cast<double>(a->max_dataset_bytes)) {
                     char text[32];
@@ -244,6 +244,7 @@ LTLKIT_COMMAND(CommandDef{
                 }
                 take(Sampler::check_table_cells(languages.back().dfa, max_length, default_max_table_cells()));
             }
+            flush_notes();
             for (std::size_t i = 0; i < languages.size(); ++i) generate_one(languages[i], dirs[i], *a, o);
             return 0;
         };

@@ -72,9 +72,22 @@ std::string braced(const std::vector<std::string>& alphabet) {
 }
 }  // namespace
 
+namespace {
+std::vector<std::string>& pending_notes() {
+    static std::vector<std::string> notes;
+    return notes;
+}
+}  // namespace
+
 void note_inferred_alphabet(const std::vector<std::string>& alphabet, const std::string& from) {
-    std::cerr << "ltlkit: note: alphabet inferred from " << from << ": " << braced(alphabet)
-              << "; pass --alphabet to set it\n";
+    pending_notes().push_back("ltlkit: note: alphabet inferred from " + from + ": " + braced(alphabet) +
+                              "; pass --alphabet to set it");
+}
+
+void flush_notes() {
+    for (const auto& line : pending_notes()) std::cerr << line << "\n";
+    std::cerr << std::flush;
+    pending_notes().clear();
 }
 
 std::optional<Error> check_inferred_alphabet(const std::vector<std::string>& alphabet, const std::string& from) {

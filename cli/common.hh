@@ -42,8 +42,11 @@ Result<automata::Language> load_language_checked(const automata::LanguageSpec& s
 // The same rule for an alphabet inferred from several inputs at once (equiv's union): an error
 // when it has fewer than two symbols, else the note on stderr. `from` says where it came from.
 std::optional<Error> check_inferred_alphabet(const std::vector<std::string>& alphabet, const std::string& from);
-// The note alone ("ltlkit: note: alphabet inferred from FROM: {a,b}; pass --alphabet to set it").
+// The note alone ("ltlkit: note: alphabet inferred from FROM: {a,b}; pass --alphabet to set it"),
+// queued: notes are printed by flush_notes(), which main calls when a command succeeds (a failing
+// command prints its one error line only) and long commands call once their input is checked.
 void note_inferred_alphabet(const std::vector<std::string>& alphabet, const std::string& from);
+void flush_notes();
 
 // The languages a command works on: one per line of --input FILE ('-' = stdin; formulas, '#'
 // and blank lines skipped) when `input` is set, else the single language of `args`. A bad line

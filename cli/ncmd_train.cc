@@ -118,6 +118,7 @@ LTLKIT_COMMAND(CommandDef{
                                  p.total, p.loss, p.train_accuracy, p.tokens_per_second,
                                  fmt_duration(p.eta_seconds).c_str());
                 };
+            flush_notes();
             auto r = take(neural::train_and_evaluate(dfa, c, a->out, sets, name, progress));
             print_run_summary(r, a->out, a->json);
             return 0;

@@ -93,7 +93,7 @@ int run_verify_command(const VerifyArgs& a) {
         for (auto& spec : o.languages) spec.max_states = a.lang.max_states;
         if (o.languages.empty()) fail(a.suite + ": the suite has no language");
     } else {
-        o.languages.push_back(language_spec(a.lang));
+        o.languages.push_back(load_language_or_fail(a.lang).spec);
     }
     o.archs = split_csv(a.archs);
     if (o.archs.empty()) fail("--archs: no architecture given");
@@ -119,6 +119,7 @@ int run_verify_command(const VerifyArgs& a) {
         o.worker_command = own_command_line();
     }
     if (a.worker.empty()) check_limits(o, a.max_memory_gb);
+    flush_notes();
     auto summary = take(nv::run_verify(o));
     if (!a.worker.empty()) return 0;
     if (summary.report) {
