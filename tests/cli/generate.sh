@@ -87,5 +87,26 @@ printf 'last-a\ta,b\tformula\tY a\n# comment\nab-star\ta,b\tregex\t(ab)*\n' >sui
 grep -q '"shortfalls"' ds/ab-star/meta.json || fail "no shortfalls in meta.json"
 awk -F'\t' 'FNR > 1 && length($1) % 2 == 1 && $2 == 1 { exit 1 }' ds/ab-star/train.tsv || fail "(ab)* labels"
 
+# --progress into a pipe: plain lines, never the same percentage twice, the last one 100%.
+"$bin" generate 'Y a' --alphabet a,b --out dp "${small[@]}" --progress >/dev/null 2>err.txt || fail "--progress"
+grep -q $'\r' err.txt && fail "--progress into a file writes carriage returns"
+[[ $(tail -n 1 err.txt) == "Y a: 100% "* ]] || fail "--progress: last line $(tail -n 1 err.txt)"
+[[ -z $(cut -d' ' -f3 err.txt | sort | uniq -d) ]] || fail "--progress repeats a percentage: $(cat err.txt)"
+
+# Ctrl-C: one line saying where it stopped and how to go on, exit 130; the rerun starts over.
+big=('Y a' --alphabet a,b --out dint --test-lengths 41:6000 --per-length 16 --boundary-per-length 1 --no-adversarial --progress)
+"$bin" generate "${big[@]}" >/dev/null 2>err.txt &
+pid=$!
+for _ in $(seq 100); do [[ -s err.txt ]] && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+rc=$?
+[[ $rc == 130 ]] || fail "SIGINT: exit $rc, want 130"
+grep -q '^ltlkit: interrupted: stopped generating dint at [0-9]*%; rerun the same command' err.txt \
+    || fail "SIGINT message: $(cat err.txt)"
+timeout --preserve-status -s INT 1 "$bin" generate "${big[@]}" >/dev/null 2>err.txt
+rc=$?
+[[ $rc == 130 ]] || fail "rerun after SIGINT: exit $rc (refused?): $(cat err.txt)"
+
 if [[ $fails -gt 0 ]]; then echo "$fails failure(s)"; exit 1; fi
 echo "generate: all checks passed"
