@@ -1,4 +1,4 @@
-// `ltlkit accepts FORMULA WORD...`: membership of words (SPEC §3 word syntax) in a language,
+// `ltlkit accepts FORMULA WORD...`: membership of words (docs/SYNTAX.md §8) in a language,
 // through its minimal DFA; --check re-evaluates every word by the direct semantics.
 #include <fstream>
 #include <iostream>
@@ -93,7 +93,7 @@ LTLKIT_COMMAND(CommandDef{
             "  ltlkit accepts 'P(b & Y a)' ab ba '' abab     # ab 1, ba 0, '' 0, abab 1\n"
             "  ltlkit accepts --check 'a S b' --alphabet a,b,c abaa cab\n"
             "  ltlkit accepts --regex '(ab)*' abab aba\n"
-            "  printf 'Y a\\nH a\\n' | ltlkit accepts --input - aa ab");
+            "  printf 'Y a\\nH a\\n' | ltlkit accepts --input - --alphabet a,b aa ab");
         return [a, &app] {
             // With --regex/--dfa (or --input), the first positional is a word, not a formula.
             std::vector<std::string> words = a->words;

@@ -1,6 +1,6 @@
-// `ltlkit classify FORMULA | --regex R | --dfa FILE`: the classes of SPEC §4 with one line of
-// evidence each, the window answers, the predictions per architecture (SPEC §7), and optionally
-// every certificate (SPEC §6) as a file.
+// `ltlkit classify FORMULA | --regex R | --dfa FILE`: the classes (docs/SYNTAX.md §12) with one line of
+// evidence each, the window answers, the predictions per architecture, and optionally
+// every certificate as a file.
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -191,7 +191,7 @@ std::string render_text(const Classification& c, const automata::Language& L, co
 
 LTLKIT_COMMAND(CommandDef{
     "classify",
-    "Decide the classes of SPEC §4 (with certificates) and predict which attention architectures recognize the language",
+    "Decide the classes of a language (with certificates) and predict which attention architectures recognize it",
     [](CLI::App& app) -> Runner {
         auto a = std::make_shared<ClassifyArgs>();
         add_language_options(app, a->lang);

@@ -1,5 +1,5 @@
 // `ltlkit compile FORMULA | --regex R | --dfa FILE`: the minimal complete DFA of a language
-// (SPEC §1–§3) as DFA JSON (SPEC §8), Graphviz DOT or a readable transition table.
+// (docs/SYNTAX.md) as DFA JSON (docs/SYNTAX.md §9), Graphviz DOT or a readable transition table.
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -89,7 +89,7 @@ LTLKIT_COMMAND(CommandDef{
     [](CLI::App& app) -> Runner {
         auto a = std::make_shared<CompileArgs>();
         add_language_options(app, a->lang);
-        app.add_option("--format", a->format, "Output format: text (a transition table, default), json (SPEC §8 DFA JSON) or dot")
+        app.add_option("--format", a->format, "Output format: text (a transition table, default), json (DFA JSON, docs/SYNTAX.md) or dot")
             ->check(CLI::IsMember({"json", "dot", "text"}));
         app.add_flag("--no-minimize", a->no_minimize,
                      "Formulas: print the reachable past-time monitor, canonically numbered, not minimized "
@@ -108,7 +108,7 @@ LTLKIT_COMMAND(CommandDef{
             "  ltlkit compile --format json 'Y<=2 a' --alphabet a,b,c\n"
             "  ltlkit compile --regex '(ab)*' --format dot --hide-sink | dot -Tsvg > ab.svg\n"
             "  ltlkit compile --dfa lang.json --alphabet a,b,c --format json\n"
-            "  printf 'Y a\\nH a\\n' | ltlkit compile --input - --json");
+            "  printf 'Y a\\nH a\\n' | ltlkit compile --input - --json --alphabet a,b");
         return [a] {
             const std::vector<automata::Language> langs = load_languages(a->lang, a->input, !a->no_minimize);
             std::string out;

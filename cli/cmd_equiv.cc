@@ -59,7 +59,7 @@ Outcome compare(const std::string& a_text, const std::string& b_text, const Equi
         auto r = automata::load_language(s);
         if (!r.ok()) {
             *error = r.error();
-            // Keep "LINE:COL: ..." first for parse errors (SPEC §2); say the side at the end.
+            // Keep "LINE:COL: ..." first for parse errors (docs/SYNTAX.md §2); say the side at the end.
             if (error->origin.empty() && error->line == 0)
                 error->message = "language " + side + ": " + error->message;
             else

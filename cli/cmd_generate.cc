@@ -1,6 +1,6 @@
 // `ltlkit generate FORMULA | --regex R | --dfa FILE | --suite FILE --out DIR`: balanced, uniformly
-// sampled, reproducible datasets (SPEC §8, issue 5), with adversarial sets from the classifier's
-// witness families for every architecture predicted to fail (SPEC §7).
+// sampled, reproducible datasets (docs/SYNTAX.md §11), with adversarial sets from the classifier's
+// witness families for every architecture predicted to fail (docs/SYNTAX.md §12).
 #include <unistd.h>
 
 #include <algorithm>
@@ -269,7 +269,7 @@ LTLKIT_COMMAND(CommandDef{
                      "changes, at most every 5 s (a terminal gets a live bar without this flag)");
         app.add_flag("--quiet,-q", a->quiet, "No summary line on stdout");
         app.footer(
-            "Examples:\n  ltlkit generate 'Y a' --out data/last-a\n"
+            "Examples:\n  ltlkit generate 'Y a' --alphabet a,b --out data/last-a\n"
             "  ltlkit generate --regex '(ab)*' --alphabet a,b --test-lengths 41:100 --per-length 64 --out d\n"
             "  ltlkit generate --suite examples/lc26.suite --out data/");
         return [a] {

@@ -16,7 +16,7 @@ namespace ltlkit::cli {
 
 void add_language_options(CLI::App& app, LanguageArgs& args, bool positional_formula) {
     if (positional_formula)
-        app.add_option("FORMULA", args.formula, "Past-LTL formula (SPEC §2), e.g. 'P(b & Y a)'");
+        app.add_option("FORMULA", args.formula, "Past-LTL formula (syntax: docs/SYNTAX.md), e.g. 'P(b & Y a)'");
     app.add_option("--regex", args.regex, "Extended regular expression instead of a formula");
     app.add_option("--dfa", args.dfa_file, "DFA JSON file instead of a formula");
     app.add_option("--alphabet", args.alphabet,

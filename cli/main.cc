@@ -106,7 +106,8 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    CLI::App app{"ltlkit: which attention architecture can recognize this regular language?"};
+    // Named "ltlkit" in every usage line, also when ltlkit-neural runs a neural command.
+    CLI::App app{"ltlkit: which attention architecture can recognize this regular language?", "ltlkit"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("ltlkit ") + LTLKIT_VERSION);
     std::vector<std::pair<CLI::App*, Runner>> runners;

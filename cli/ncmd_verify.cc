@@ -147,18 +147,23 @@ LTLKIT_COMMAND(CommandDef{
     [](CLI::App& app) -> Runner {
         auto a = std::make_shared<VerifyArgs>();
         add_language_options(app, a->lang);
-        app.add_option("--suite", a->suite, "Suite file: name<TAB>alphabet<TAB>formula|regex|dfa<TAB>text per line");
-        app.add_option("--archs", a->archs, "Architectures, comma-separated (global, local-K, hybrid-K, lstm)")
-            ->capture_default_str();
-        app.add_option("--profile", a->profile, "quick | standard | paper (PROTOCOL.md)")->capture_default_str();
+        app.add_option("--suite", a->suite,
+                       "Suite file: name<TAB>alphabet<TAB>formula|regex|dfa<TAB>text per line (docs/SYNTAX.md)");
+        app.add_option("--archs", a->archs,
+                       "Architectures, comma-separated (global, local-K, hybrid-K, lstm; default: " + a->archs + ")")
+            ->type_name("LIST");
+        app.add_option("--profile", a->profile,
+                       "Model sizes, steps and evaluation lengths (default: quick; docs/RESULTS.md)")
+            ->type_name("quick|standard|paper");
         app.add_option("--seeds", a->seeds, "Seeds per learning rate (default: the profile's)");
-        app.add_option("--seed", a->seed, "First seed index (runs use seed indices S..S+N-1)")->capture_default_str();
-        app.add_option("--out", a->out, "Output folder")->capture_default_str();
+        app.add_option("--seed", a->seed, "First seed index (runs use seed indices S..S+N-1; default: 1)");
+        app.add_option("--out", a->out, "Output folder (default: " + a->out + ")")->type_name("DIR");
         app.add_option("--shard", a->shard, "i/n: run only the runs whose index mod n == i");
         app.add_option("--threads", a->threads,
                        "Runs trained at once, one torch thread each (default: the number of cores)");
         app.add_option("--steps", a->steps, "Override the profile's training steps");
-        app.add_option("--device", a->device, "auto | cpu | cuda")->capture_default_str();
+        app.add_option("--device", a->device, "Where runs train (default: auto, CUDA when available)")
+            ->type_name("auto|cpu|cuda");
         app.add_option("--max-memory-gb", a->max_memory_gb,
                        "Refuse (before writing anything) when the estimated peak memory of one run exceeds "
                        "this many GiB (default 16)");
