@@ -44,6 +44,7 @@ struct GenerateArgs {
     bool force = false;
     bool progress = false;
     bool quiet = false;
+    bool json = false;
 };
 
 std::string kind_name(InputKind k) {
@@ -228,7 +229,20 @@ int generate_one(const Language& L, const std::string& dir, const GenerateArgs& 
     auto printer = std::make_shared<ProgressPrinter>(spec.name, a.progress || isatty(2));
     o.progress = [printer](std::uint64_t done, std::uint64_t total) { (*printer)(done, total); };
     GenerateReport r = take(generate_dataset(L.dfa, dir, o));
-    if (!a.quiet) {
+    if (a.json) {
+        nlohmann::ordered_json j;
+        j["dir"] = dir;
+        j["language"] = spec.name;
+        j["alphabet"] = L.dfa.alphabet;
+        j["alphabet_inferred"] = alphabet_inferred(L);
+        j["unchanged"] = r.unchanged;
+        j["files"] = r.files;
+        j["words"] = r.words;
+        j["symbols"] = r.symbols;
+        j["shortfalls"] = r.shortfalls;
+        j["adversarial_notes"] = r.skipped_families;
+        std::cout << j.dump() << "\n" << std::flush;
+    } else if (!a.quiet) {
         std::cout << dir << ": " << (r.unchanged ? "unchanged (verified " : "wrote ") << r.files.size()
                   << " files, " << r.words << " words, " << r.symbols << " symbols";
         if (r.unchanged) std::cout << ")";
@@ -268,6 +282,9 @@ LTLKIT_COMMAND(CommandDef{
                      "Progress on stderr even when it is not a terminal: then a plain line when the percentage "
                      "changes, at most every 5 s (a terminal gets a live bar without this flag)");
         app.add_flag("--quiet,-q", a->quiet, "No summary line on stdout");
+        app.add_flag("--json", a->json,
+                     "One JSON object per dataset on stdout instead of the summary line: dir, language, alphabet, "
+                     "alphabet_inferred, unchanged, files, words, symbols, shortfalls, adversarial_notes");
         app.footer(
             "Examples:\n  ltlkit generate 'Y a' --alphabet a,b --out data/last-a\n"
             "  ltlkit generate --regex '(ab)*' --alphabet a,b --test-lengths 41:100 --per-length 64 --out d\n"
