@@ -66,6 +66,19 @@ for f in certs/*.json certs/dyck/*.json; do
     [[ $rc == 0 ]] || fail "certificate $f does not re-verify (exit $rc)"
 done
 [[ $n -ge 20 ]] || fail "only $n certificate files"
+# check-certificate --json says what the text says, with the same exit code.
+for f in certs/definite.json certs/r_trivial.json; do
+    text=$("$bin" check-certificate "$f"); rc_text=$?
+    json=$("$bin" check-certificate "$f" --json); rc_json=$?
+    [[ $rc_text == "$rc_json" ]] || fail "check-certificate --json exit $rc_json, text $rc_text"
+    python3 - "$json" "$text" "$f" <<'PY' || fail "check-certificate --json on $f: $json"
+import json, sys
+j, text, f = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
+cert = json.load(open(f))
+assert j["file"] == f and j["class"] == cert["class"] and j["member"] == cert["member"], j
+assert j["holds"] == text.startswith("holds: ") and text.endswith(j["explanation"]), (j, text)
+PY
+done
 python3 -c "
 import json; j = json.load(open('certs/r_trivial.json')); j['member'] = True
 json.dump(j, open('tampered.json', 'w'))
