@@ -5,7 +5,8 @@ set -euo pipefail
 PACKAGES=(build-essential cmake ninja-build pkg-config
   libtorch-dev libopenblas0-openmp
   libboost-graph-dev libeigen3-dev libcli11-dev catch2 nlohmann-json3-dev
-  graphviz mona python3-torch chromium)
+  graphviz mona python3-torch chromium
+  pybind11-dev python3-dev python3-numpy python3-pytest)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

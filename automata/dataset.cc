@@ -17,6 +17,7 @@
 #include <unordered_set>
 
 #include "automata/io.hh"
+#include "automata/lock.hh"
 #include "automata/random.hh"
 #include "automata/sampler.hh"
 
@@ -239,10 +240,14 @@ ojson arguments_json(const Dfa& dfa, const DatasetOptions& o) {
     return a;
 }
 
+// Empty apart from the folder's lock file.
 bool dir_is_empty(const fs::path& dir) {
     std::error_code ec;
     if (!fs::exists(dir, ec)) return true;
-    return fs::is_directory(dir, ec) && fs::directory_iterator(dir, ec) == fs::directory_iterator();
+    if (!fs::is_directory(dir, ec)) return false;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().filename() != ".lock") return false;
+    return true;
 }
 
 struct Planned {
@@ -303,15 +308,26 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
     if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
         return io_error(dir_text + ": exists and is not a directory");
     const fs::path marker = dir / kPartialMarker;
+    // One writer at a time. A folder that holds a dataset (or its generation) is locked before it is
+    // read; any other folder only once it is certain to be written, so a refusal leaves it untouched.
+    FolderLock lock;
+    if (fs::exists(dir / "meta.json", ec) || fs::exists(marker, ec)) {
+        auto l = lock_folder(dir_text, "ltlkit generate");
+        if (!l.ok()) return l.error();
+        lock = std::move(l).value();
+    }
     if (!dir_is_empty(dir)) {
         ojson old;
         bool have_old = false, partial = false;
         if (fs::exists(dir / "meta.json")) {
             auto text = read_file((dir / "meta.json").string());
             if (text.ok()) {
-                if (json_checksum_state(*text) == ChecksumState::Mismatch) {
-                    if (!o.force)
-                        return checksum_error((dir / "meta.json").string(), "use --force to regenerate the dataset");
+                if (json_checksum_state(*text) != ChecksumState::Valid) {
+                    if (!o.force) {
+                        auto c = check_json_checksum((dir / "meta.json").string(), *text,
+                                                     "use --force to regenerate the dataset");
+                        return c.error();
+                    }
                     rep_repaired = "meta.json";
                 } else {
                     try {
@@ -375,6 +391,11 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
     }
     fs::create_directories(dir, ec);
     if (ec) return io_error(dir_text + ": cannot create directory: " + ec.message());
+    if (!lock.held()) {
+        auto l = lock_folder(dir_text, "ltlkit generate");
+        if (!l.ok()) return l.error();
+        lock = std::move(l).value();
+    }
     remove_dataset_temporaries(dir);
     {
         // Says "being generated with these arguments" until meta.json is in place (DURABILITY.md).

@@ -369,8 +369,14 @@ Error checksum_error(const std::string& path, const std::string& what_to_do) {
 }
 
 Result<bool> check_json_checksum(const std::string& path, const std::string& text, const std::string& what_to_do) {
-    if (json_checksum_state(text) == ChecksumState::Mismatch) return checksum_error(path, what_to_do);
-    return true;
+    switch (json_checksum_state(text)) {
+        case ChecksumState::Valid: return true;
+        case ChecksumState::Missing:
+            return make_error(path + ": no checksum (key \"" + kChecksumKey +
+                              "\" missing): written by an older ltlkit or edited; " + what_to_do);
+        case ChecksumState::Mismatch: break;
+    }
+    return checksum_error(path, what_to_do);
 }
 
 void remove_stale_temporaries(const std::string& dir) {

@@ -38,12 +38,14 @@ inline constexpr const char* kChecksumKey = "sha256";
 // `indent` (as nlohmann's dump) and a final newline. Throws on text that is not a JSON object.
 std::string json_with_checksum(const std::string& object_json, int indent = 2);
 enum class ChecksumState { Valid, Missing, Mismatch };
-// Valid: the embedded checksum matches; Missing: a JSON object without "sha256" (written by an
-// older ltlkit); Mismatch: it does not match, or the text is not a JSON object (truncated).
+// Valid: the embedded checksum matches; Missing: a JSON object without "sha256"; Mismatch: it does
+// not match, or the text is not a JSON object (truncated). Readers of a format that carries a
+// checksum accept only Valid: a missing key is never a reason to skip the check.
 ChecksumState json_checksum_state(const std::string& text);
 // "PATH: checksum mismatch (truncated or corrupted); WHAT_TO_DO" (exit 2, bad input).
 Error checksum_error(const std::string& path, const std::string& what_to_do);
-// Error (checksum_error) when json_checksum_state(text) is Mismatch; a missing checksum is accepted.
+// Error unless json_checksum_state(text) is Valid: checksum_error on a mismatch,
+// "PATH: no checksum (key "sha256" missing): written by an older ltlkit or edited; WHAT_TO_DO".
 Result<bool> check_json_checksum(const std::string& path, const std::string& text, const std::string& what_to_do);
 
 // Removes what an interrupted write_file_atomic leaves behind in `dir` (not recursive): regular

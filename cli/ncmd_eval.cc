@@ -1,5 +1,5 @@
 // `ltlkit eval RUNDIR`: re-evaluate a trained run with other test lengths or a dataset's sets,
-// rewriting RUNDIR/result.json. A thin layer over neural/run.hh.
+// writing RUNDIR/eval-A-B-nN.json (the training run's result.json stays). A thin layer over neural/run.hh.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -44,7 +44,7 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--max-memory-gb", a->max_memory_gb,
                        "Refuse when the estimated peak memory of the evaluation exceeds this many GiB (default 16)");
         add_table_cells_option(app);
-        app.add_flag("--json", a->json, "Print result.json on stdout");
+        app.add_flag("--json", a->json, "Print the evaluation result (JSON) on stdout");
         app.footer(
             "Examples:\n"
             "  ltlkit eval runs/x --test-lengths 41:200\n"
@@ -73,8 +73,13 @@ LTLKIT_COMMAND(CommandDef{
             const neural::ArchSpec arch = take(neural::parse_arch(c.arch));
             take(neural::check_memory(neural::estimate_eval_memory(c, arch, static_cast<int>(info.dfa.num_symbols())),
                                       a->max_memory_gb, "the evaluation (" + c.arch + ")"));
-            auto r = take(neural::evaluate_run(info.dfa, a->rundir, c, sets));
-            print_run_summary(r, a->rundir, a->json);
+            neural::ProgressFn progress = [](const neural::Progress& p) {
+                if (p.evaluating)
+                    std::fprintf(stderr, "evaluating: length %d/%d, %ld words  eta %s\n", p.step, p.total, p.words,
+                                 fmt_duration(p.eta_seconds).c_str());
+            };
+            auto r = take(neural::evaluate_run(info.dfa, a->rundir, c, sets, progress));
+            print_run_summary(r, a->rundir, a->json, neural::eval_file_name(c));
             return 0;
         };
     }});

@@ -14,6 +14,7 @@ namespace nv = ltlkit::neural::verify;
 struct ReportArgs {
     std::vector<std::string> dirs;
     std::string out;
+    std::string published;
     bool json = false;
 };
 
@@ -26,10 +27,14 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("DIR", a->dirs, "Folders written by `ltlkit verify` (the same plan, e.g. its shards)")
             ->required();
         app.add_option("--out", a->out, "Where to write the merged report (default: the first DIR)");
+        app.add_option("--published", a->published,
+                       "Published numbers to show beside ours (TSV; default: those the verify run was given)");
         app.add_flag("--json", a->json, "Print verdicts.json on stdout");
         return [a] {
             const std::string out = a->out.empty() ? a->dirs.front() : a->out;
-            auto r = take(nv::merge_report(a->dirs, out));
+            std::optional<nv::Published> published;
+            if (!a->published.empty()) published = take(nv::read_published(a->published));
+            auto r = take(nv::merge_report(a->dirs, out, published));
             if (a->json) {
                 std::cout << take(automata::read_file(r.verdicts));
             } else {

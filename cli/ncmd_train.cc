@@ -16,18 +16,6 @@
 namespace ltlkit::cli {
 namespace {
 
-std::string fmt_duration(double s) {
-    if (!(s >= 0) || !std::isfinite(s)) return "?";
-    char buf[32];
-    const long t = std::lround(s);
-    if (t >= 3600)
-        std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, (t / 60) % 60);
-    else if (t >= 60)
-        std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
-    else
-        std::snprintf(buf, sizeof buf, "%lds", t);
-    return buf;
-}
 
 void set_range(const std::string& text, const char* option, int& lo, int& hi) {
     auto r = automata::parse_length_range(text);
@@ -120,9 +108,13 @@ LTLKIT_COMMAND(CommandDef{
             neural::ProgressFn progress;
             if (!a->quiet)
                 progress = [](const neural::Progress& p) {
-                    std::fprintf(stderr, "step %d/%d  loss %.4f  train acc %.4f  %.0f tok/s  ETA %s\n", p.step,
-                                 p.total, p.loss, p.train_accuracy, p.tokens_per_second,
-                                 fmt_duration(p.eta_seconds).c_str());
+                    if (p.evaluating)
+                        std::fprintf(stderr, "evaluating: length %d/%d, %ld words  eta %s\n", p.step, p.total,
+                                     p.words, fmt_duration(p.eta_seconds).c_str());
+                    else
+                        std::fprintf(stderr, "step %d/%d  loss %.4f  train acc %.1f%%  %.0f tok/s  eta %s\n", p.step,
+                                     p.total, p.loss, 100 * p.train_accuracy, p.tokens_per_second,
+                                     fmt_duration(p.eta_seconds).c_str());
                 };
             flush_notes();
             auto r = take(neural::train_and_evaluate(dfa, c, a->out, sets, name, progress));

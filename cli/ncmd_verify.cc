@@ -55,6 +55,7 @@ struct VerifyArgs {
     int threads = 0;
     int steps = 0;
     std::string device = "auto";
+    std::string published;
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool json = false;
     std::string worker, worker_session;
@@ -118,6 +119,15 @@ int run_verify_command(const VerifyArgs& a) {
     } else {
         o.worker_command = own_command_line();
     }
+    // The papers' numbers: --published FILE, or the suite's sibling NAME.published.tsv when present.
+    std::string published = a.published;
+    if (published.empty() && !a.suite.empty()) {
+        std::filesystem::path sibling(a.suite);
+        sibling.replace_extension(".published.tsv");
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(sibling, ec)) published = sibling.string();
+    }
+    if (!published.empty()) o.published = take(nv::read_published(published));
     if (a.worker.empty()) check_limits(o, a.max_memory_gb);
     flush_notes();
     auto summary = take(nv::run_verify(o));
@@ -153,8 +163,9 @@ LTLKIT_COMMAND(CommandDef{
                        "Architectures, comma-separated (global, local-K, hybrid-K, lstm; default: " + a->archs + ")")
             ->type_name("LIST");
         app.add_option("--profile", a->profile,
-                       "Model sizes, steps and evaluation lengths (default: quick; docs/RESULTS.md)")
-            ->type_name("quick|standard|paper");
+                       "Model sizes, steps and evaluation lengths (default: quick; cpu: the papers' lengths on a "
+                       "CPU; docs/RESULTS.md)")
+            ->type_name("quick|cpu|standard|paper");
         app.add_option("--seeds", a->seeds, "Seeds per learning rate (default: the profile's)");
         app.add_option("--seed", a->seed, "First seed index (runs use seed indices S..S+N-1; default: 1)");
         app.add_option("--out", a->out, "Output folder (default: " + a->out + ")")->type_name("DIR");
@@ -164,6 +175,9 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--steps", a->steps, "Override the profile's training steps");
         app.add_option("--device", a->device, "Where runs train (default: auto, CUDA when available)")
             ->type_name("auto|cpu|cuda");
+        app.add_option("--published", a->published,
+                       "Published numbers to show beside ours (TSV: language, architecture, statistic, value, "
+                       "source; default: the suite's NAME.published.tsv when it exists)");
         app.add_option("--max-memory-gb", a->max_memory_gb,
                        "Refuse (before writing anything) when the estimated peak memory of one run exceeds "
                        "this many GiB (default 16)");

@@ -1,6 +1,7 @@
 // Evaluation of a recognizer (PROTOCOL.md "Evaluation"), torch-free: the model comes in as a
 // prediction function, so the metrics are testable without LibTorch.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -66,8 +67,17 @@ void summarize_lengths(RunResult& r) {
     }
 }
 
-Result<bool> evaluate_model(RunResult& r, const Predictor& predict, const automata::Sampler* sampler,
-                            const TrainingDistribution& train, const EvalSets& sets) {
+Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const automata::Sampler* sampler,
+                            const TrainingDistribution& train, const EvalSets& sets, const ProgressFn& progress) {
+    // Every prediction goes through this wrapper, which times the model and counts its tokens.
+    double model_seconds = 0, model_tokens = 0;
+    const Predictor predict = [&](const std::vector<const automata::Word*>& words) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto out = predict_model(words);
+        model_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        for (const auto* w : words) model_tokens += static_cast<double>(w->size() + 1);
+        return out;
+    };
     const Config& c = r.config;
     if (c.test_min < 0 || c.test_max < c.test_min) return make_error("test lengths: expected 0 <= A <= B");
     r.per_length_accuracy.clear();
@@ -101,16 +111,36 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict, const automa
             pending.clear();
         };
         std::size_t tokens = 0;
+        long words_done = 0;
+        double symbols_done = 0, symbols_total = 0;  // for the ETA: cost grows with the length
+        for (int n = c.test_min; n <= c.test_max; ++n) symbols_total += static_cast<double>(n + 1) * c.per_length;
+        const auto t0 = std::chrono::steady_clock::now();
+        auto last_report = t0;
+        const int total = c.test_max - c.test_min + 1;
         for (int n = c.test_min; n <= c.test_max; ++n) {
             auto words = test_sample(*sampler, n, c.per_length, rng);
+            words_done += static_cast<long>(words.size());
+            symbols_done += static_cast<double>(n + 1) * c.per_length;
             for (auto& w : words) pending.push_back(std::move(w));
             tokens += words.size() * static_cast<std::size_t>(n + 1);
-            if (tokens >= (1u << 16)) {
+            if (tokens >= (1u << 16) || n == c.test_max) {
                 flush();
                 tokens = 0;
+                const auto now = std::chrono::steady_clock::now();
+                const double since = std::chrono::duration<double>(now - last_report).count();
+                if (progress && (since >= 10 || n == c.test_max)) {
+                    last_report = now;
+                    Progress p;
+                    p.evaluating = true;
+                    p.step = n - c.test_min + 1;
+                    p.total = total;
+                    p.words = words_done;
+                    const double el = std::chrono::duration<double>(now - t0).count();
+                    p.eta_seconds = el / symbols_done * (symbols_total - symbols_done);
+                    progress(p);
+                }
             }
         }
-        flush();
     }
     summarize_lengths(r);
     // Training accuracy on fresh words of the training distribution, drawn as training batches are.
@@ -139,6 +169,8 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict, const automa
         return make_error("unknown success rule '" + c.success_rule + "' (expected exact or bins99)");
     }
     r.success = ok;
+    r.eval_seconds = model_seconds;
+    r.eval_tokens_per_second = model_seconds > 0 ? model_tokens / model_seconds : 0;
     return true;
 }
 

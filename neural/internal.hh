@@ -8,6 +8,8 @@
 #include <map>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "automata/random.hh"
 #include "automata/sampler.hh"
 #include "neural/run.hh"
@@ -37,6 +39,13 @@ private:
     std::map<int, std::array<std::vector<automata::Word>, 2>> words_;  // from_words only
 };
 
+// RunIdentity::evaluation from its parts (run_identity computes it the same way).
+std::string evaluation_identity(const std::string& training, const Config& config, const std::string& data);
+
+// The "identity" object of run.json and result.json, and back (run.cc).
+nlohmann::json identity_to_json(const RunIdentity& id);
+Result<RunIdentity> identity_from_json(const nlohmann::json& j);
+
 // Logits (accept iff > 0) for words of any lengths.
 using Predictor = std::function<std::vector<float>(const std::vector<const automata::Word*>&)>;
 
@@ -55,7 +64,9 @@ void summarize_lengths(RunResult& r);
 // restricted to test_min..test_max) or on uniform samples from `sampler`, the summary, training
 // accuracy on config.fit_words fresh words of `train`, failed_to_fit, boundary and adversarial
 // accuracy, success by config.success_rule. Fills r; the seed of the samples derives from r.config.seed.
+// `progress` (optional) hears about the sampled test lengths as they are evaluated.
 Result<bool> evaluate_model(RunResult& r, const Predictor& predict, const automata::Sampler* sampler,
-                            const TrainingDistribution& train, const EvalSets& sets);
+                            const TrainingDistribution& train, const EvalSets& sets,
+                            const ProgressFn& progress = nullptr);
 
 }  // namespace ltlkit::neural

@@ -44,7 +44,7 @@ torch::Tensor global_attention(const torch::Tensor& q, const torch::Tensor& k,
     thread_local std::map<std::tuple<long, bool, std::string>, torch::Tensor> masks;
     auto& hidden = masks[{n, strict, q.device().str()}];
     if (!hidden.defined()) hidden = torch::ones({n, n}, bool_on(q)).triu(strict ? 0 : 1);
-    auto p = torch::softmax(scores.masked_fill(hidden, kMasked), -1);
+    auto p = torch::softmax(scores.masked_fill_(hidden, kMasked), -1);  // in place: scores is ours
     auto out = torch::matmul(p, v);
     if (strict) out = out * has_any_row(n, strict, q);
     return out;
@@ -168,6 +168,39 @@ torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& x) {
     return out->forward(a.transpose(1, 2).reshape({b, n, d}));
 }
 
+torch::Tensor MultiHeadAttentionImpl::forward_at(const torch::Tensor& x, const torch::Tensor& at) {
+    const long b = x.size(0), n = x.size(1), d = x.size(2);
+    auto t = qkv->forward(x).view({b, n, 3, heads, d_head}).permute({2, 0, 3, 1, 4});  // [3,B,H,N,dh]
+    auto q = t[0], k = t[1], v = t[2];
+    if (rope) {
+        q = apply_rope(q);
+        k = apply_rope(k);
+    }
+    // The query of each word at its position: [B,H,1,dh].
+    auto idx = at.view({b, 1, 1, 1}).expand({b, heads, 1, d_head});
+    auto qa = q.gather(2, idx);
+    const double scale = 1.0 / std::sqrt(static_cast<double>(d_head));
+    auto scores = torch::matmul(qa * scale, k.transpose(-2, -1));  // [B,H,1,N]
+    auto j = torch::arange(n, at.options()).view({1, n});          // key positions
+    auto i = at.view({b, 1});                                        // query positions
+    std::vector<torch::Tensor> parts;
+    for (const auto& g : groups) {
+        if (g.count == 0) continue;
+        // visible(i, j) as in global_attention / local_attention: j < i (or j <= i when not
+        // strict), and j >= i - window for a window.
+        auto visible = strict ? j < i : j <= i;
+        if (g.window > 0) visible = visible & (j >= i - g.window);
+        auto sg = scores.narrow(1, g.first, g.count).masked_fill(visible.logical_not().view({b, 1, 1, n}), kMasked);
+        auto pg = torch::softmax(sg, -1);
+        auto og = torch::matmul(pg, v.narrow(1, g.first, g.count));  // [B,count,1,dh]
+        // A position that sees nothing attends to nothing: the zero vector.
+        og = og * visible.any(1).view({b, 1, 1, 1}).to(og.dtype());
+        parts.push_back(og);
+    }
+    auto a = parts.size() == 1 ? parts[0] : torch::cat(parts, 1);  // [B,H,1,dh]
+    return out->forward(a.reshape({b, d}));
+}
+
 BlockImpl::BlockImpl(int d_model, int heads, int d_ff, std::vector<HeadGroup> groups, bool strict,
                      bool rope, bool pre_ln_)
     : pre_ln(pre_ln_) {
@@ -184,6 +217,17 @@ torch::Tensor BlockImpl::forward(const torch::Tensor& x) {
         return h + ff2->forward(torch::relu(ff1->forward(ln2->forward(h))));
     }
     auto h = ln1->forward(x + attn->forward(x));
+    return ln2->forward(h + ff2->forward(torch::relu(ff1->forward(h))));
+}
+
+torch::Tensor BlockImpl::forward_at(const torch::Tensor& x, const torch::Tensor& at) {
+    const long b = x.size(0), d = x.size(2);
+    auto xa = x.gather(1, at.view({b, 1, 1}).expand({b, 1, d})).squeeze(1);  // [B, d]
+    if (pre_ln) {
+        auto h = xa + attn->forward_at(ln1->forward(x), at);
+        return h + ff2->forward(torch::relu(ff1->forward(ln2->forward(h))));
+    }
+    auto h = ln1->forward(xa + attn->forward_at(x, at));
     return ln2->forward(h + ff2->forward(torch::relu(ff1->forward(h))));
 }
 
@@ -258,7 +302,13 @@ torch::Tensor TransformerRecognizer::embed_tokens(const torch::Tensor& tokens) {
 }
 
 torch::Tensor TransformerRecognizer::forward(const torch::Tensor& tokens, const torch::Tensor& eos) {
-    return read(hidden(tokens), eos);
+    // The reference attention (tests) goes the long way, through every position of every layer.
+    if (blocks.empty() || blocks.back()->attn->reference) return read(hidden(tokens), eos);
+    auto x = embed_tokens(tokens);
+    for (std::size_t l = 0; l + 1 < blocks.size(); ++l) x = blocks[l]->forward(x);
+    auto h = blocks.back()->forward_at(x, eos);  // [B, d]
+    if (pre_ln) h = final_ln->forward(h);
+    return readout->forward(h).squeeze(-1);
 }
 
 LstmRecognizer::LstmRecognizer(const Config& c, int num_symbols) {

@@ -46,6 +46,10 @@ public:
                            bool rope);
     // x: [B, N, d] -> [B, N, d].
     torch::Tensor forward(const torch::Tensor& x);
+    // The output at one query position per word, at[b] (0-based), with every key of x visible to it
+    // under the heads' masks: [B, d]. Equals forward(x)[b, at[b]] at O(N) instead of O(N^2) cost
+    // per word for global heads (a recognizer reads only the final layer at EOS).
+    torch::Tensor forward_at(const torch::Tensor& x, const torch::Tensor& at);
 
     torch::nn::Linear qkv{nullptr}, out{nullptr};  // fused q|k|v projection, output projection
     std::vector<HeadGroup> groups;
@@ -60,6 +64,8 @@ public:
     BlockImpl(int d_model, int heads, int d_ff, std::vector<HeadGroup> groups, bool strict,
               bool rope, bool pre_ln);
     torch::Tensor forward(const torch::Tensor& x);
+    // The block's output at position at[b] of each word: [B, d] (= forward(x)[b, at[b]]).
+    torch::Tensor forward_at(const torch::Tensor& x, const torch::Tensor& at);
 
     MultiHeadAttention attn{nullptr};
     torch::nn::LayerNorm ln1{nullptr}, ln2{nullptr};
@@ -81,6 +87,7 @@ public:
 class TransformerRecognizer : public Recognizer {
 public:
     TransformerRecognizer(const Config& c, int num_symbols, int max_positions);
+    // read(hidden(tokens), eos), computed with the last layer at the EOS positions only.
     torch::Tensor forward(const torch::Tensor& tokens, const torch::Tensor& eos) override;
     // The final-layer vectors [B, N, d] (before the readout).
     torch::Tensor hidden(const torch::Tensor& tokens);
@@ -145,10 +152,12 @@ struct TrainOutcome {
 Result<torch::Device> pick_device(const std::string& name);
 
 // Trains a model to config.steps (Adam, gradient-norm clipping, no weight decay). With a rundir,
-// resumes from RUNDIR/checkpoint.pt when it exists (error when its training config differs) and
-// writes checkpoints atomically every checkpoint_every steps and at the end.
+// resumes from RUNDIR/checkpoint.pt when it exists (error when its training config or
+// `training_identity`, RunIdentity::training, differs) and writes checkpoints atomically every
+// checkpoint_every steps and at the end.
 Result<TrainOutcome> train_model(const Config& c, int num_symbols, const TrainingDistribution& dist,
-                                 const std::string& rundir, const ProgressFn& progress);
+                                 const std::string& rundir, const ProgressFn& progress,
+                                 const std::string& training_identity = "");
 
 // Loads RUNDIR/checkpoint.pt: its config and model (on `device`).
 Result<std::pair<Config, std::shared_ptr<Recognizer>>> load_checkpoint(const std::string& path,

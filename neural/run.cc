@@ -11,7 +11,9 @@
 #include <type_traits>
 #include <sstream>
 
+#include "automata/algorithms.hh"
 #include "automata/io.hh"
+#include "neural/internal.hh"
 
 namespace ltlkit::neural {
 
@@ -156,6 +158,99 @@ json opt_number(const std::optional<double>& v) { return v ? json(*v) : json(nul
 
 std::string config_to_json(const Config& c) { return config_to_json_value(c).dump(); }
 
+namespace {
+
+// Config fields that change neither the trained model nor its evaluation.
+constexpr const char* kIncidentalFields[] = {"threads", "device", "checkpoint_every", "log_every"};
+// Config fields that change the evaluation only (plus `steps`, which the training identity leaves
+// out so that a run resumed with more steps continues its checkpoint).
+constexpr const char* kEvaluationFields[] = {"test_min", "test_max", "per_length", "fit_words", "success_rule"};
+
+void hash_words(std::string& out, const std::vector<LabelledWord>& words) {
+    out += std::to_string(words.size()) + "\n";
+    for (const auto& w : words) {
+        for (auto s : w.word) out += std::to_string(s) + ",";
+        out += w.label ? ":1:" : ":0:";
+        out += std::to_string(w.pair) + "\n";
+    }
+}
+
+}  // namespace
+
+RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const EvalSets& sets) {
+    RunIdentity id;
+    id.dfa = automata::sha256_hex(automata::to_json(automata::canonical(dfa)));
+    json cfg = config_to_json_value(config);
+    for (const char* k : kIncidentalFields) cfg.erase(k);
+    for (const char* k : kEvaluationFields) cfg.erase(k);
+    cfg.erase("steps");
+    std::string train_words;
+    if (!sets.train.empty()) hash_words(train_words, sets.train);
+    const json training{{"dfa", id.dfa},
+                        {"config", cfg},
+                        {"train_words", sets.train.empty() ? std::string("sampled")
+                                                           : automata::sha256_hex(train_words)}};
+    id.training = automata::sha256_hex(training.dump());
+    std::string data = "test:";
+    if (sets.test.empty())
+        data += "sampled\n";
+    else
+        hash_words(data, sets.test);
+    data += "boundary:";
+    hash_words(data, sets.boundary);
+    data += "adversarial:";
+    hash_words(data, sets.adversarial);
+    id.data = automata::sha256_hex(data);
+    id.evaluation = evaluation_identity(id.training, config, id.data);
+    return id;
+}
+
+std::string evaluation_identity(const std::string& training, const Config& config, const std::string& data) {
+    const json cfg = config_to_json_value(config);
+    json eval_part{{"steps", cfg.at("steps")}};
+    for (const char* k : kEvaluationFields) eval_part[k] = cfg.at(k);
+    const json evaluation{{"training", training}, {"evaluation", eval_part}, {"data", data}};
+    return automata::sha256_hex(evaluation.dump());
+}
+
+std::optional<std::string> identity_mismatch(const RunIdentity& want, const RunIdentity& got) {
+    if (want.dfa != got.dfa) return std::string("language (minimal DFA)");
+    if (want.training != got.training) return std::string("training configuration");
+    if (want.data != got.data) return std::string("evaluation data");
+    if (want.evaluation != got.evaluation) return std::string("steps or evaluation settings");
+    return std::nullopt;
+}
+
+std::string config_differences(const Config& want, const Config& got) {
+    const json a = config_to_json_value(want), b = config_to_json_value(got);
+    std::string out;
+    for (const auto& [k, v] : a.items()) {
+        bool incidental = false;
+        for (const char* f : kIncidentalFields) incidental = incidental || k == f;
+        if (incidental || !b.contains(k) || b.at(k) == v) continue;
+        if (!out.empty()) out += ", ";
+        out += k + " " + b.at(k).dump() + " (now " + v.dump() + ")";
+    }
+    return out;
+}
+
+json identity_to_json(const RunIdentity& id) {
+    return json{{"dfa_sha256", id.dfa}, {"data_sha256", id.data}, {"training", id.training},
+                {"evaluation", id.evaluation}};
+}
+
+Result<RunIdentity> identity_from_json(const json& j) {
+    RunIdentity id;
+    if (!j.is_object()) return make_error("\"identity\" must be an object");
+    for (auto [key, field] : {std::pair{"dfa_sha256", &id.dfa}, std::pair{"data_sha256", &id.data},
+                              std::pair{"training", &id.training}, std::pair{"evaluation", &id.evaluation}}) {
+        if (!j.contains(key) || !j.at(key).is_string() || j.at(key).get<std::string>().size() != 64)
+            return make_error(std::string("\"identity\" lacks a 64-digit \"") + key + "\"");
+        *field = j.at(key).get<std::string>();
+    }
+    return id;
+}
+
 Result<Config> config_from_json(const std::string& text) {
     json j;
     try {
@@ -172,6 +267,7 @@ std::string result_to_json(const RunResult& r) {
     json bins = json::object();
     for (const auto& [k, a] : r.bin_accuracy) bins[k] = a;
     json j{{"config", config_to_json_value(r.config)},
+           {"identity", identity_to_json(r.identity)},
            {"language", r.language},
            {"per_length_accuracy", per},
            {"mean_accuracy", r.mean_accuracy},
@@ -186,6 +282,8 @@ std::string result_to_json(const RunResult& r) {
            {"wall_seconds", r.wall_seconds},
            {"train_seconds", r.train_seconds},
            {"tokens_per_second", r.tokens_per_second},
+           {"eval_seconds", r.eval_seconds},
+           {"eval_tokens_per_second", r.eval_tokens_per_second},
            {"steps_done", r.steps_done},
            {"seed", r.seed},
            {"git_revision", r.git_revision},
@@ -194,8 +292,13 @@ std::string result_to_json(const RunResult& r) {
 }
 
 Result<RunResult> result_from_json(const std::string& text) {
-    if (automata::json_checksum_state(text) == automata::ChecksumState::Mismatch)
-        return make_error("result.json: checksum mismatch (truncated or corrupted)");
+    switch (automata::json_checksum_state(text)) {
+        case automata::ChecksumState::Valid: break;
+        case automata::ChecksumState::Missing:
+            return make_error("result.json: no checksum (written by an older ltlkit, or edited)");
+        case automata::ChecksumState::Mismatch:
+            return make_error("result.json: checksum mismatch (truncated or corrupted)");
+    }
     json j;
     try {
         j = json::parse(text);
@@ -203,7 +306,7 @@ Result<RunResult> result_from_json(const std::string& text) {
         return make_error(std::string("result.json: ") + e.what());
     }
     if (!j.is_object()) return make_error("result.json: expected a JSON object");
-    for (const char* key : {"config", "per_length_accuracy", "mean_accuracy", "min_bin_accuracy",
+    for (const char* key : {"config", "identity", "per_length_accuracy", "mean_accuracy", "min_bin_accuracy",
                             "n_star", "train_accuracy", "adversarial_accuracy", "failed_to_fit",
                             "wall_seconds", "seed"})
         if (!j.contains(key)) return make_error(std::string("result.json: missing key '") + key + "'");
@@ -211,6 +314,9 @@ Result<RunResult> result_from_json(const std::string& text) {
     auto cfg = config_from_json_value(j.at("config"));
     if (!cfg.ok()) return make_error("result.json: " + cfg.error().message);
     r.config = *cfg;
+    auto id = identity_from_json(j.at("identity"));
+    if (!id.ok()) return make_error("result.json: " + id.error().message);
+    r.identity = *id;
     try {
         if (!j.at("per_length_accuracy").is_object())
             return make_error("result.json: per_length_accuracy must be an object");
@@ -246,6 +352,8 @@ Result<RunResult> result_from_json(const std::string& text) {
         get_opt(j, "success", r.success);
         get_opt(j, "train_seconds", r.train_seconds);
         get_opt(j, "tokens_per_second", r.tokens_per_second);
+        get_opt(j, "eval_seconds", r.eval_seconds);
+        get_opt(j, "eval_tokens_per_second", r.eval_tokens_per_second);
         get_opt(j, "steps_done", r.steps_done);
         get_opt(j, "git_revision", r.git_revision);
         get_opt(j, "device", r.device);

@@ -79,9 +79,34 @@ EvalSets eval_sets_from_dataset(const automata::Dataset& ds, const std::string& 
 // The smallest and largest word length of a split (false when the split is missing or empty).
 bool split_length_range(const automata::Dataset& ds, const std::string& split, int& lo, int& hi);
 
+// What a stored run is bound to: the language and the complete configuration and data that
+// produced it. Two runs are interchangeable only when their identities are equal; every reuse
+// (resume from a checkpoint, a finished result, a report, a merge of shards) compares them whole.
+//   training   = SHA-256 of {canonical minimal DFA (alphabet included), every model and training
+//                field of Config, the training words when a dataset's train split is used};
+//                `steps` is left out, so a run resumed with more steps continues its checkpoint.
+//   evaluation = SHA-256 of {training, steps, the evaluation fields of Config, the test, boundary
+//                and adversarial sets (or "sampled" when the test set is drawn from the DFA)}.
+// threads, device, checkpoint_every and log_every change neither result and are left out.
+struct RunIdentity {
+    std::string dfa;         // SHA-256 of the canonical DFA JSON
+    std::string data;        // SHA-256 of the evaluation sets
+    std::string training;
+    std::string evaluation;
+    bool operator==(const RunIdentity&) const = default;
+};
+RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const EvalSets& sets);
+// The first part in which `got` differs from `want` ("language (DFA)", "training configuration",
+// "evaluation settings or data"), nullopt when equal.
+std::optional<std::string> identity_mismatch(const RunIdentity& want, const RunIdentity& got);
+// The Config fields that differ, "layers 2 (now 5), lr 0.003 (now 0.0003)", for error messages;
+// fields that identities leave out (threads, device, checkpoint_every, log_every) are skipped.
+std::string config_differences(const Config& want, const Config& got);
+
 // result.json (PROTOCOL.md "Per run"); to_json/from_json in run.cc.
 struct RunResult {
     Config config;
+    RunIdentity identity;                        // what produced this result
     std::string language;                        // a name for the report
     std::map<int, double> per_length_accuracy;   // length -> accuracy in [0,1]
     double mean_accuracy = 0;
@@ -95,11 +120,14 @@ struct RunResult {
     bool success = false;
     double wall_seconds = 0;      // training + evaluation
     double train_seconds = 0;
-    double tokens_per_second = 0;
+    double tokens_per_second = 0;   // training
+    double eval_seconds = 0;        // evaluation (test, fit, boundary and adversarial words)
+    double eval_tokens_per_second = 0;
     int steps_done = 0;
     std::uint64_t seed = 0;
     std::string git_revision;
     std::string device;
+    bool already_finished = false;  // not stored: train_and_evaluate found this result on disk
 };
 std::string result_to_json(const RunResult& r);
 // Validates: every key above present, accuracies in [0, 1], lengths as keys, a valid config.
@@ -115,26 +143,37 @@ struct RunInfo {
     Config config;
     std::string language;
     automata::Dfa dfa;
+    RunIdentity identity;
 };
 Result<RunInfo> read_run_info(const std::string& rundir);
 
+// A progress report: training (step of total steps, with the window's loss and accuracy) or, with
+// `evaluating` set, evaluation (step = test lengths done of total, words so far).
 struct Progress {
     int step = 0, total = 0;
     double loss = 0, train_accuracy = 0, tokens_per_second = 0, eta_seconds = 0;
+    bool evaluating = false;
+    long words = 0;
 };
 using ProgressFn = std::function<void(const Progress&)>;
 
-// Trains (resuming from RUNDIR/checkpoint.pt when it exists and its config matches), writing
-// checkpoints atomically, then evaluates and writes RUNDIR/result.json atomically.
+// Trains (resuming from RUNDIR/checkpoint.pt when it exists and its identity matches), writing
+// checkpoints atomically, then evaluates and writes RUNDIR/result.json atomically. RUNDIR is locked
+// for the duration (a second process fails at once). A RUNDIR that holds a run of another language
+// or training configuration is refused before anything is written; a finished run of the same
+// identity is returned as it is (already_finished set), without training or evaluating again.
 Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& config,
                                      const std::string& rundir, const EvalSets& sets,
                                      const std::string& language_name,
                                      const ProgressFn& progress = nullptr);
 
-// Re-evaluates a finished run (ltlkit eval) with other lengths or sets; rewrites result.json.
+// Re-evaluates a finished run (ltlkit eval) with other lengths or sets; writes
+// RUNDIR/eval_file_name(config), never the training run's result.json.
 // From `overrides` only the evaluation fields (test_min, test_max, per_length, fit_words,
 // success_rule) and threads/device are used: start from read_run_info(rundir)->config.
+std::string eval_file_name(const Config& c);  // "eval-41-500-n512.json"
 Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rundir,
-                               const Config& overrides, const EvalSets& sets);
+                               const Config& overrides, const EvalSets& sets,
+                               const ProgressFn& progress = nullptr);
 
 }  // namespace ltlkit::neural

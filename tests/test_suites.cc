@@ -77,4 +77,5 @@ void check_suite(const std::string& file) {
 }  // namespace
 
 TEST_CASE("Every LC25 suite language is in the class LC25 states", "[suites]") { check_suite("lc25.suite"); }
+TEST_CASE("Every LC25 extra language is in the class LC25 states", "[suites]") { check_suite("lc25-extras.suite"); }
 TEST_CASE("Every LC26 suite language is in the class LC26 states", "[suites]") { check_suite("lc26.suite"); }

@@ -16,10 +16,17 @@
 #   5. the CPU neural and CLI tests against this LibTorch version.
 # Everything goes to OUTDIR: log.txt (all steps), build.txt, smi.csv, quick-report.md,
 # standard-results.jsonl.
+#
+# PHASE `lc26` instead runs the LC26 grid (examples/lc26.suite × local-1,2,4, hybrid-1,2,4, global
+# × 3 seeds) at the `standard` profile for SECONDS (default 420) on the GPU, into
+# docs/results/lc26-standard/ of the tree it runs in, so that it resumes from the runs committed
+# there: verify skips finished runs. The finished runs' small files (result.json, run.json,
+# metrics.jsonl), plan.json and the report are copied to OUTDIR/lc26-standard/, to be copied back
+# into docs/results/lc26-standard/ and committed; the next lease continues with the same command.
 set -u
-out=${1:?usage: gpu_check.sh OUTDIR [all|first|second] [SECONDS]}
+out=${1:?usage: gpu_check.sh OUTDIR [all|first|second|lc26] [SECONDS]}
 phase=${2:-all}
-sample_s=${3:-150}
+sample_s=${3:-$([[ ${2:-all} == lc26 ]] && echo 420 || echo 150)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 exec > >(tee "$out/log.txt") 2>&1
@@ -51,7 +58,7 @@ cmake --build build-gpu -j "$(nproc)" -k 0 --target ltlkit ltlkit-neural test_ne
     || { grep -E 'error|Error' -B2 -A6 "$out/build.txt" | head -120; }
 ls -la build-gpu/cli/ltlkit build-gpu/cli/ltlkit-neural build-gpu/tests/test_neural build-gpu/bench/bench_train
 
-if [[ $phase != second ]]; then
+if [[ $phase == all || $phase == first ]]; then
 step "1. [cuda] tests"
 (cd build-gpu && timeout 600 ctest -L '^cuda$' --output-on-failure --timeout 300)
 
@@ -59,6 +66,22 @@ step "2. bench_train on the GPU"
 timeout 240 build-gpu/bench/bench_train --device cuda --python python3 --steps 200 --archs global,local-1,local-4,hybrid-1
 timeout 120 build-gpu/bench/bench_train --device cuda --python python3 --steps 100 --batch 1024 --archs global,local-1 --skip-attention
 
+fi
+if [[ $phase == lc26 ]]; then
+step "LC26 grid at the standard profile, ${sample_s} s (resumes docs/results/lc26-standard)"
+grid=docs/results/lc26-standard
+timeout "$sample_s" build-gpu/cli/ltlkit verify --suite examples/lc26.suite --profile standard \
+    --archs local-1,local-2,local-4,hybrid-1,hybrid-2,hybrid-4,global --device cuda --threads 16 --out "$grid" 2>&1 \
+    | grep -E 'done in|already finished|error|worker' | tail -200
+# The report of what is finished so far (a killed verify leaves it to `report`).
+build-gpu/cli/ltlkit report "$grid" > /dev/null 2>&1 || true
+mkdir -p "$out/lc26-standard"
+(cd "$grid" && find . \( -name result.json -o -name run.json -o -name metrics.jsonl -o -name plan.json \
+    -o -name 'report.*' -o -name verdicts.json -o -name results.jsonl -o -path './figures/*' \) -print0 \
+    | tar --null -T - -cf -) | (cd "$out/lc26-standard" && tar -xf -)
+echo "copied $(find "$out/lc26-standard" -name result.json | wc -l) finished runs to $out/lc26-standard"
+step "done"
+exit 0
 fi
 if [[ $phase != first ]]; then
 step "3. standard profile sample: lc26.suite x global,local-1,hybrid-1 x 1 seed, ${sample_s} s, parallel runs"

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "automata/io.hh"
+#include "automata/lock.hh"
 #include "neural/verify/profiles.hh"
 
 namespace ltlkit::neural::verify {
@@ -25,36 +26,6 @@ std::string RunPlan::label() const { return "seed" + std::to_string(seed_index) 
 
 // ---------------------------------------------------------------- plan.json
 
-namespace {
-
-json config_json(const Config& c) {
-    return {{"layers", c.layers},         {"d_model", c.d_model},       {"heads", c.heads},
-            {"d_ff", c.d_ff},             {"pe", c.pe},                 {"strict", c.strict},
-            {"steps", c.steps},           {"batch", c.batch},           {"train_min", c.train_min},
-            {"train_max", c.train_max},   {"test_min", c.test_min},     {"test_max", c.test_max},
-            {"per_length", c.per_length}, {"success_rule", c.success_rule}};
-}
-
-Config config_from(const json& j) {
-    Config c;
-    c.layers = j.value("layers", c.layers);
-    c.d_model = j.value("d_model", c.d_model);
-    c.heads = j.value("heads", c.heads);
-    c.d_ff = j.value("d_ff", c.d_ff);
-    c.pe = j.value("pe", c.pe);
-    c.strict = j.value("strict", c.strict);
-    c.steps = j.value("steps", c.steps);
-    c.batch = j.value("batch", c.batch);
-    c.train_min = j.value("train_min", c.train_min);
-    c.train_max = j.value("train_max", c.train_max);
-    c.test_min = j.value("test_min", c.test_min);
-    c.test_max = j.value("test_max", c.test_max);
-    c.per_length = j.value("per_length", c.per_length);
-    c.success_rule = j.value("success_rule", c.success_rule);
-    return c;
-}
-
-}  // namespace
 
 std::string plan_to_json(const Plan& p) {
     json langs = json::array();
@@ -88,15 +59,24 @@ std::string plan_to_json(const Plan& p) {
                         {"seed_index", r.seed_index},
                         {"lr", r.lr},
                         {"seed", r.seed},
+                        {"identity", r.identity},
                         {"rundir", r.rundir}});
     json j = {{"ltlkit_plan", 1},
               {"profile", p.profile},
               {"profile_note", p.profile_note},
-              {"config", config_json(p.base)},
+              {"config", json::parse(config_to_json(p.base))},
               {"archs", p.archs},
               {"seeds", p.seeds},
               {"base_seed", p.base_seed},
               {"lrs", p.lrs},
+              {"published", [&] {
+                   if (!p.published) return json(nullptr);
+                   json values = json::array();
+                   for (const auto& v : p.published->values)
+                       values.push_back({{"language", v.language}, {"arch", v.arch}, {"statistic", v.statistic},
+                                         {"value", v.value}, {"source", v.source}});
+                   return json{{"file", p.published->file}, {"values", values}};
+               }()},
               {"languages", langs},
               {"runs", runs}};
     return automata::json_with_checksum(j.dump(), 1);
@@ -109,7 +89,9 @@ Result<Plan> plan_from_json(const std::string& text) {
         Plan p;
         p.profile = j.at("profile").get<std::string>();
         p.profile_note = j.value("profile_note", "");
-        p.base = config_from(j.at("config"));
+        auto base = config_from_json(j.at("config").dump());
+        if (!base.ok()) return make_error("plan.json: " + base.error().message);
+        p.base = *base;
         p.archs = j.at("archs").get<std::vector<std::string>>();
         p.seeds = j.at("seeds").get<int>();
         p.base_seed = j.at("base_seed").get<std::uint64_t>();
@@ -141,6 +123,15 @@ Result<Plan> plan_from_json(const std::string& text) {
             l.test_words = lj.value("test_words", std::size_t{0});
             p.languages.push_back(std::move(l));
         }
+        if (j.contains("published") && !j.at("published").is_null()) {
+            Published pub;
+            pub.file = j.at("published").at("file").get<std::string>();
+            for (const auto& v : j.at("published").at("values"))
+                pub.values.push_back({v.at("language").get<std::string>(), v.at("arch").get<std::string>(),
+                                      v.at("statistic").get<std::string>(), v.at("source").get<std::string>(),
+                                      v.at("value").get<double>()});
+            p.published = std::move(pub);
+        }
         for (const auto& rj : j.at("runs")) {
             RunPlan r;
             r.index = rj.at("index").get<std::size_t>();
@@ -149,6 +140,10 @@ Result<Plan> plan_from_json(const std::string& text) {
             r.seed_index = rj.at("seed_index").get<int>();
             r.lr = rj.at("lr").get<double>();
             r.seed = rj.at("seed").get<std::uint64_t>();
+            if (!rj.contains("identity"))
+                return make_error("plan.json lists a run without its identity (written by an older ltlkit); "
+                                  "rerun `ltlkit verify` into a new --out");
+            r.identity = rj.at("identity").get<std::string>();
             r.rundir = rj.at("rundir").get<std::string>();
             p.runs.push_back(std::move(r));
         }
@@ -178,6 +173,9 @@ Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::
             e.origin = path.string();
             return e;
         }
+        if (parsed->identity.evaluation != r.identity)
+            return make_error(path.string() + " is not the run plan.json lists there (its language, "
+                              "configuration or data differ); remove that folder and rerun `ltlkit verify`");
         LoadedRun lr;
         lr.result = std::move(parsed).value();
         try {
@@ -186,6 +184,18 @@ Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::
             return make_error(path.string() + ": " + e.what());
         }
         lr.from = path.string();
+        // The training curve, when the run logged one (lines that do not parse are skipped).
+        if (auto log = automata::read_file((fs::path(dir) / r.rundir / "metrics.jsonl").string()); log.ok()) {
+            std::istringstream in(*log);
+            for (std::string line; std::getline(in, line);) {
+                try {
+                    const json m = json::parse(line);
+                    lr.curve.push_back({m.at("step").get<int>(), m.at("loss").get<double>(),
+                                        m.at("train_accuracy").get<double>()});
+                } catch (const std::exception&) {
+                }
+            }
+        }
         out.emplace(r.rundir, std::move(lr));
     }
     return out;
@@ -250,24 +260,99 @@ std::string short_prediction(Expectation e) {
     }
 }
 
-// A fixed palette, one colour per architecture (in the order of plan.archs).
-const char* arch_colour(std::size_t i) {
-    static const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-                                     "#8c564b", "#e377c2", "#17becf"};
-    return kPalette[i % (sizeof kPalette / sizeof kPalette[0])];
-}
+// A published number beside ours (percentages).
+struct Comparison {
+    std::string statistic, source;
+    double paper = 0, ours = 0;
+};
 
 struct Cell {
     const ArchPlan* arch = nullptr;
     Verdict verdict;
     std::vector<const RunPlan*> runs;
     std::vector<const LoadedRun*> results;  // parallel to runs; null when not finished
+    // Over every finished run, fitted or not (the papers average all their runs): mean test
+    // accuracy (random test words), its max and sample sd, and the adversarial accuracy.
+    int finished = 0;
+    double random_mean = 0, random_max = 0, random_sd = 0;
+    std::optional<double> adversarial_mean;
+    std::vector<Comparison> published;
+    std::string published_note;  // why there is no published number, when there is none
+    // "fails" confirmed only because no run could fit the training lengths (weaker evidence).
+    bool confirmed_unfit() const {
+        return verdict.verdict == "confirmed" && verdict.prediction == Expectation::Fails && verdict.stats.fitted == 0;
+    }
+    // "fails" predicted, the random test looks perfect: the failure can show only adversarially.
+    bool random_hides_failure() const {
+        return verdict.prediction == Expectation::Fails && finished > 0 && random_mean >= 0.99;
+    }
 };
 
-std::string stats_line(const RunStats& s) {
-    std::string o = "max " + pct(s.max_accuracy) + " · mean " + fmt("%.1f", 100 * s.mean_accuracy) + " ± " +
-                    fmt("%.1f", 100 * s.std_accuracy) + "%";
-    return o;
+void summarize_cell(Cell& c, const LanguagePlan& lang, const std::optional<Published>& published) {
+    std::vector<double> acc, adv;
+    for (const auto* r : c.results)
+        if (r) {
+            acc.push_back(r->result.mean_accuracy);
+            if (r->result.adversarial_accuracy) adv.push_back(*r->result.adversarial_accuracy);
+        }
+    c.finished = static_cast<int>(acc.size());
+    if (!acc.empty()) {
+        double sum = 0;
+        for (double a : acc) sum += a, c.random_max = std::max(c.random_max, a);
+        c.random_mean = sum / static_cast<double>(acc.size());
+        double ss = 0;
+        for (double a : acc) ss += (a - c.random_mean) * (a - c.random_mean);
+        c.random_sd = acc.size() > 1 ? std::sqrt(ss / static_cast<double>(acc.size() - 1)) : 0;
+    }
+    if (!adv.empty()) {
+        double sum = 0;
+        for (double a : adv) sum += a;
+        c.adversarial_mean = sum / static_cast<double>(adv.size());
+    }
+    if (!published) return;
+    if (!published->has_language(lang.name)) {
+        c.published_note = "no published number for this language";
+        return;
+    }
+    if (!published->has_arch(c.arch->arch)) {
+        c.published_note = "no published number for this architecture";
+        return;
+    }
+    for (const auto& stat : published_statistics()) {
+        const auto* v = published->find(lang.name, c.arch->arch, stat);
+        if (!v) continue;
+        const double ours = 100 * (stat == "mean" ? c.random_mean : stat == "max" ? c.random_max : c.random_sd);
+        c.published.push_back({stat, v->source, v->value, ours});
+    }
+    if (c.published.empty()) c.published_note = "no published number for this cell";
+}
+
+// "ours 55.1 · paper 58.4 (−3.3)" for each published statistic, or the note.
+std::string comparison_text(const Cell& c) {
+    if (c.published.empty()) return c.published_note;
+    std::string out;
+    for (const auto& cmp : c.published) {
+        if (!out.empty()) out += "; ";
+        char buf[160];
+        if (c.finished == 0)
+            std::snprintf(buf, sizeof buf, "%s: ours –, paper %.1f", cmp.statistic.c_str(), cmp.paper);
+        else
+            std::snprintf(buf, sizeof buf, "%s: ours %.1f, paper %.1f (%+.1f)", cmp.statistic.c_str(), cmp.ours, cmp.paper,
+                          cmp.ours - cmp.paper);
+        out += buf;
+    }
+    return out;
+}
+
+// Every finished run's mean accuracy, fitted or not: "56.0%*, 81.2%" (* = failed to fit).
+std::string runs_text(const Cell& c) {
+    std::string out;
+    for (const auto* r : c.results) {
+        if (!r) continue;
+        if (!out.empty()) out += ", ";
+        out += fmt("%.1f", 100 * r->result.mean_accuracy) + "%" + (r->result.failed_to_fit ? "*" : "");
+    }
+    return out.empty() ? "no finished run" : out;
 }
 
 std::string successes_line(const RunStats& s) {
@@ -275,64 +360,40 @@ std::string successes_line(const RunStats& s) {
            fmt("%.2f", s.success_interval.first) + "–" + fmt("%.2f", s.success_interval.second) + ")";
 }
 
-// Accuracy vs test length, one polyline per run, coloured by architecture (drawn by hand).
-std::string accuracy_chart(const Plan& plan, const LanguagePlan& lang, const std::vector<Cell>& cells) {
-    int lo = plan.base.test_min, hi = plan.base.test_max;
-    bool any = false;
-    for (const auto& c : cells)
-        for (const auto* r : c.results)
-            if (r && !r->result.per_length_accuracy.empty()) {
-                if (!any) lo = r->result.per_length_accuracy.begin()->first, hi = r->result.per_length_accuracy.rbegin()->first;
-                lo = std::min(lo, r->result.per_length_accuracy.begin()->first);
-                hi = std::max(hi, r->result.per_length_accuracy.rbegin()->first);
-                any = true;
-            }
-    if (!any) return "<p class=\"muted\">No finished run yet: no accuracy curve.</p>\n";
-    if (hi <= lo) hi = lo + 1;
-    const double W = 640, H = 240, ml = 44, mr = 12, mt = 10, mb = 34;
-    auto X = [&](double n) { return ml + (n - lo) / (hi - lo) * (W - ml - mr); };
-    auto Y = [&](double a) { return mt + (1 - a) * (H - mt - mb); };
-    std::ostringstream o;
-    o << "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H + 22
-      << "\" viewBox=\"0 0 " << W << ' ' << H + 22 << "\" role=\"img\" aria-label=\"accuracy versus length for "
-      << html_escape(lang.name) << "\">\n";
-    o << "<rect x=\"" << ml << "\" y=\"" << mt << "\" width=\"" << W - ml - mr << "\" height=\"" << H - mt - mb
-      << "\" fill=\"#fafafa\" stroke=\"#999\"/>\n";
-    for (double a : {0.0, 0.25, 0.5, 0.75, 1.0}) {
-        o << "<line x1=\"" << ml << "\" x2=\"" << W - mr << "\" y1=\"" << Y(a) << "\" y2=\"" << Y(a)
-          << "\" stroke=\"#ddd\"/><text x=\"" << ml - 4 << "\" y=\"" << Y(a) + 4
-          << "\" font-size=\"10\" text-anchor=\"end\">" << static_cast<int>(a * 100) << "%</text>\n";
-    }
-    const int ticks = 5;
-    for (int t = 0; t <= ticks; ++t) {
-        const int n = lo + static_cast<int>(std::lround(static_cast<double>(hi - lo) * t / ticks));
-        o << "<text x=\"" << X(n) << "\" y=\"" << H - mb + 14 << "\" font-size=\"10\" text-anchor=\"middle\">" << n
-          << "</text>\n";
-    }
-    o << "<text x=\"" << (ml + W - mr) / 2 << "\" y=\"" << H - 4
-      << "\" font-size=\"11\" text-anchor=\"middle\">test length n</text>\n";
+// The accuracy panel of one language: per architecture, the mean over its finished runs at each
+// test length.
+AccuracyPanel accuracy_panel(const LanguagePlan& lang, const std::vector<Cell>& cells) {
+    AccuracyPanel p;
+    p.title = lang.name;
     for (const auto& c : cells) {
-        const std::size_t ai = static_cast<std::size_t>(
-            std::find(plan.archs.begin(), plan.archs.end(), c.arch->arch) - plan.archs.begin());
-        for (std::size_t i = 0; i < c.results.size(); ++i) {
-            const LoadedRun* r = c.results[i];
+        AccuracySeries s;
+        s.arch = c.arch->arch;
+        std::map<int, std::pair<double, int>> sum;
+        for (const auto* r : c.results) {
             if (!r) continue;
-            o << "<polyline fill=\"none\" stroke=\"" << arch_colour(ai) << "\" stroke-width=\"1.5\" opacity=\"0.8\""
-              << (r->result.failed_to_fit ? " stroke-dasharray=\"4 3\"" : "") << " points=\"";
-            for (const auto& [n, a] : r->result.per_length_accuracy) o << fmt("%.1f", X(n)) << ',' << fmt("%.1f", Y(a)) << ' ';
-            o << "\"><title>" << html_escape(c.arch->arch + " " + c.runs[i]->label()) << "</title></polyline>\n";
+            ++s.runs;
+            for (const auto& [n, a] : r->result.per_length_accuracy) sum[n].first += a, ++sum[n].second;
         }
+        for (const auto& [n, v] : sum) s.accuracy[n] = v.first / v.second;
+        p.series.push_back(std::move(s));
     }
-    // Legend under the axis.
-    double lx = ml;
-    for (std::size_t ai = 0; ai < plan.archs.size(); ++ai) {
-        o << "<rect x=\"" << lx << "\" y=\"" << H + 8 << "\" width=\"14\" height=\"4\" fill=\"" << arch_colour(ai)
-          << "\"/><text x=\"" << lx + 18 << "\" y=\"" << H + 14 << "\" font-size=\"11\">"
-          << html_escape(plan.archs[ai]) << "</text>\n";
-        lx += 30 + 7.0 * static_cast<double>(plan.archs[ai].size());
-    }
-    o << "</svg>\n";
-    return o.str();
+    return p;
+}
+
+FigureStyle figure_style(const Plan& plan) {
+    FigureStyle st;
+    st.archs = plan.archs;
+    st.train_min = plan.base.train_min;
+    st.train_max = plan.base.train_max;
+    st.test_max = plan.base.test_max;
+    return st;
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string o = "\"";
+    for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return o + "\"";
 }
 
 }  // namespace
@@ -410,6 +471,7 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
                 }
             }
             c.verdict = judge(lang.name, ap.arch, ap.prediction, results, labels);
+            summarize_cell(c, lang, plan.published);
             files.verdicts_list.push_back(c.verdict);
             row.push_back(std::move(c));
         }
@@ -425,7 +487,38 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
         ++files.runs_found;
     }
     json verdicts = json::array();
-    for (const auto& v : files.verdicts_list) verdicts.push_back(json::parse(verdict_to_json(v)));
+    for (std::size_t li = 0; li < plan.languages.size(); ++li)
+        for (const auto& c : grid[li]) {
+            json v = json::parse(verdict_to_json(c.verdict));
+            json all = json::array();
+            for (std::size_t i = 0; i < c.runs.size(); ++i)
+                if (c.results[i])
+                    all.push_back({{"run", c.runs[i]->label()},
+                                   {"mean_accuracy", c.results[i]->result.mean_accuracy},
+                                   {"adversarial_accuracy", c.results[i]->result.adversarial_accuracy
+                                                                ? json(*c.results[i]->result.adversarial_accuracy)
+                                                                : json(nullptr)},
+                                   {"train_accuracy", c.results[i]->result.train_accuracy},
+                                   {"failed_to_fit", c.results[i]->result.failed_to_fit},
+                                   {"n_star", c.results[i]->result.n_star}});
+            v["all_runs"] = all;  // fitted or not, as the papers average them
+            v["random_accuracy"] = c.finished ? json{{"mean", c.random_mean}, {"max", c.random_max}, {"sd", c.random_sd}}
+                                              : json(nullptr);
+            v["adversarial_mean_accuracy_all_runs"] = c.adversarial_mean ? json(*c.adversarial_mean) : json(nullptr);
+            v["confirmed_unfit"] = c.confirmed_unfit();
+            if (plan.published) {
+                json pub = json::array();
+                for (const auto& cmp : c.published)
+                    pub.push_back({{"statistic", cmp.statistic},
+                                   {"paper", cmp.paper},
+                                   {"ours", c.finished ? json(cmp.ours) : json(nullptr)},
+                                   {"difference", c.finished ? json(cmp.ours - cmp.paper) : json(nullptr)},
+                                   {"source", cmp.source}});
+                v["published"] = pub;
+                if (pub.empty()) v["published_note"] = c.published_note;
+            }
+            verdicts.push_back(v);
+        }
 
     const fs::path dir(out);
     files.jsonl = (dir / "results.jsonl").string();
@@ -446,14 +539,94 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
                                   return s;
                               }() + "}";
 
+    // ---- figures (also written as SVG and CSV files beside the report)
+    const FigureStyle style = figure_style(plan);
+    std::vector<AccuracyPanel> panels;
+    std::vector<std::string> language_names;
+    std::vector<std::vector<HeatCell>> heat;
+    std::string accuracy_csv = "language,architecture,run,failed_to_fit,length,accuracy\n";
+    std::string cells_csv = "language,architecture,prediction,verdict,runs,fitted,successes,random_mean,random_sd,"
+                            "adversarial_mean,n_star_max,paper_mean\n";
+    for (std::size_t li = 0; li < plan.languages.size(); ++li) {
+        const auto& lang = plan.languages[li];
+        panels.push_back(accuracy_panel(lang, grid[li]));
+        language_names.push_back(lang.name);
+        std::vector<HeatCell> row;
+        for (const auto& a : plan.archs) {
+            HeatCell hc;
+            for (const auto& c : grid[li]) {
+                if (c.arch->arch != a) continue;
+                hc.note = short_prediction(c.verdict.prediction);
+                int best = -1;
+                for (std::size_t i = 0; i < c.runs.size(); ++i) {
+                    if (!c.results[i]) continue;
+                    const auto& r = c.results[i]->result;
+                    best = std::max(best, r.n_star);
+                    for (const auto& [n, acc] : r.per_length_accuracy)
+                        accuracy_csv += csv_field(lang.name) + "," + a + "," + c.runs[i]->label() + "," +
+                                        (r.failed_to_fit ? "1" : "0") + "," + std::to_string(n) + "," +
+                                        fmt("%.6g", acc) + "\n";
+                }
+                if (best >= 0) hc.value = best;
+                const Comparison* mean = nullptr;
+                for (const auto& cmp : c.published)
+                    if (cmp.statistic == "mean") mean = &cmp;
+                cells_csv += csv_field(lang.name) + "," + a + "," + to_string(c.verdict.prediction) + "," +
+                             c.verdict.verdict + (c.confirmed_unfit() ? " (unfit)" : "") + "," +
+                             std::to_string(c.finished) + "," + std::to_string(c.verdict.stats.fitted) + "," +
+                             std::to_string(c.verdict.stats.successes) + "," +
+                             (c.finished ? fmt("%.4f", c.random_mean) : "") + "," +
+                             (c.finished ? fmt("%.4f", c.random_sd) : "") + "," +
+                             (c.adversarial_mean ? fmt("%.4f", *c.adversarial_mean) : "") + "," +
+                             (best >= 0 ? std::to_string(best) : "") + "," + (mean ? fmt("%.1f", mean->paper) : "") +
+                             "\n";
+            }
+            row.push_back(hc);
+        }
+        heat.push_back(std::move(row));
+    }
+    const std::string accuracy_svg = accuracy_panels_svg(panels, style, plan.languages.size() > 4 ? 3 : 2);
+    const std::string nstar_svg = nstar_heatmap_svg(language_names, style, heat);
+
+    // The comparison with the published numbers: ours / paper (difference), mean accuracy.
+    auto comparison_rows = [&](bool html) {
+        std::ostringstream o;
+        for (std::size_t li = 0; li < plan.languages.size(); ++li) {
+            o << (html ? "<tr><th>" + html_escape(plan.languages[li].name) + "</th>"
+                       : "| " + md_escape(plan.languages[li].name) + " |");
+            for (const auto& a : plan.archs) {
+                std::string t = "–";
+                for (const auto& c : grid[li]) {
+                    if (c.arch->arch != a) continue;
+                    const Comparison* mean = nullptr;
+                    for (const auto& cmp : c.published)
+                        if (cmp.statistic == "mean") mean = &cmp;
+                    const std::string ours = c.finished ? fmt("%.1f", 100 * c.random_mean) : "–";
+                    if (!mean)
+                        t = ours + " / n.p.";
+                    else
+                        t = ours + " / " + fmt("%.1f", mean->paper) +
+                            (c.finished ? " (" + fmt("%+.1f", 100 * c.random_mean - mean->paper) + ")" : "");
+                }
+                o << (html ? "<td>" + html_escape(t) + "</td>" : " " + t + " |");
+            }
+            o << (html ? "</tr>\n" : "\n");
+        }
+        return o.str();
+    };
+
     // ---- report.md
     std::ostringstream md;
     md << "# ltlkit verification report\n\n";
     md << setup << ". Runs finished: " << files.runs_found << " of " << files.runs_planned << ". Generated "
        << when << ".\n\n";
     md << "## Predicted vs observed\n\n";
-    md << "Each cell: verdict, prediction, successes k/n (Clopper–Pearson 95% interval), max and mean ± std of "
-          "the runs' mean test accuracy, best N*, best adversarial accuracy.\n\n";
+    md << "Each cell: verdict and prediction; successes k/n among the runs that fit the training lengths "
+          "(Clopper–Pearson 95% interval); every finished run's mean test accuracy (`*`: failed to fit, not "
+          "judged); the mean over those runs on random test words and on the adversarial set; the best N*"
+       << (plan.published ? "; and the published number beside ours (difference in points)" : "") << ". "
+       << "*confirmed (unfit)*: predicted to fail and no run could even fit the training lengths, which is weaker "
+          "evidence than a fitted run that fails to generalize.\n\n";
     md << "| language |";
     for (const auto& a : plan.archs) md << ' ' << md_escape(a) << " |";
     md << "\n|---|";
@@ -470,15 +643,30 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
                 continue;
             }
             const auto& v = c->verdict;
-            md << ' ' << verdict_symbol(v.verdict) << " **" << v.verdict << "** (predicted " << to_string(v.prediction)
-               << ")<br>" << v.stats.successes << '/' << v.stats.fitted << " succeed [" << fmt("%.2f", v.stats.success_interval.first)
-               << ", " << fmt("%.2f", v.stats.success_interval.second) << "]<br>max " << pct(v.stats.max_accuracy)
-               << ", mean " << fmt("%.1f", 100 * v.stats.mean_accuracy) << " ± " << fmt("%.1f", 100 * v.stats.std_accuracy)
-               << "%<br>N* " << v.stats.n_star_max << ", adv " << pct_opt(v.stats.adversarial_accuracy) << " |";
+            md << ' ' << verdict_symbol(v.verdict) << " **" << v.verdict << "**" << (c->confirmed_unfit() ? " (unfit)" : "")
+               << " (predicted " << to_string(v.prediction) << ")<br>" << v.stats.successes << '/' << v.stats.fitted
+               << " succeed [" << fmt("%.2f", v.stats.success_interval.first) << ", "
+               << fmt("%.2f", v.stats.success_interval.second) << "]<br>runs " << runs_text(*c) << "<br>random "
+               << (c->finished ? pct(c->random_mean) : std::string("–")) << " · adv " << pct_opt(c->adversarial_mean)
+               << " · N* " << v.stats.n_star_max;
+            if (plan.published) md << "<br>" << md_escape(comparison_text(*c));
+            md << " |";
         }
         md << "\n";
     }
     md << "\n✅ confirmed · 🟧 not reproduced · ❌ contradicted · ⬜ inconclusive · 🔷 evidence (no prediction)\n\n";
+    if (plan.published) {
+        md << "## Ours vs published\n\nMean accuracy (%) on random test words over every finished run, ours / "
+              "published (difference in points); n.p.: no published number. Published numbers: "
+           << md_escape(plan.published->file) << ".\n\n| language |";
+        for (const auto& a : plan.archs) md << ' ' << md_escape(a) << " |";
+        md << "\n|---|";
+        for (std::size_t i = 0; i < plan.archs.size(); ++i) md << "---|";
+        md << "\n" << comparison_rows(false) << "\n";
+    }
+    md << "## Figures\n\n![Accuracy vs test length, one panel per language](figures/accuracy.svg)\n\n"
+          "![N*: longest length up to which every tested length is exact](figures/nstar.svg)\n\n"
+          "Data: `figures/accuracy.csv` (per run and length), `figures/cells.csv` (per cell).\n\n";
     for (std::size_t li = 0; li < plan.languages.size(); ++li) {
         const auto& lang = plan.languages[li];
         md << "## " << md_escape(lang.name) << "\n\n";
@@ -532,9 +720,12 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
          ".grid td{min-width:11em}\n"
          ".v-confirmed{background:#c8e6c9}.v-not_reproduced{background:#ffe0b2}"
          ".v-contradicted{background:#ffcdd2}.v-inconclusive{background:#e0e0e0}.v-evidence{background:#bbdefb}\n"
+         ".v-confirmed.v-unfit{background:repeating-linear-gradient(45deg,#c8e6c9,#c8e6c9 6px,#eef7ee 6px,#eef7ee 12px)}\n"
+         ".paper{border-top:1px dotted #999;margin-top:.2em;padding-top:.2em}\n"
          ".verdict{font-weight:600}.pred{font-style:italic}\n"
          ".legend span{display:inline-block;padding:.1em .6em;margin-right:.4em;border:1px solid #bbb}\n"
          ".dfa svg{max-width:100%;height:auto}\n"
+         ".fig svg{max-width:100%;height:auto}.curves svg{margin:0 .4em .4em 0}\n"
          "code{background:#f4f4f4;padding:0 .25em}\n"
          "</style>\n</head>\n<body>\n";
     h << "<h1>ltlkit verification report</h1>\n";
@@ -561,22 +752,41 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
             }
             const auto& v = c->verdict;
             const auto& s = v.stats;
-            h << "<td class=\"cell v-" << v.verdict << "\" data-verdict=\"" << v.verdict << "\" title=\""
-              << html_escape(v.reason) << "\"><div class=\"verdict\">" << v.verdict << "</div>"
+            h << "<td class=\"cell v-" << v.verdict << (c->confirmed_unfit() ? " v-unfit" : "") << "\" data-verdict=\""
+              << v.verdict << "\" title=\"" << html_escape(v.reason) << "\"><div class=\"verdict\">" << v.verdict
+              << (c->confirmed_unfit() ? " (unfit)" : "") << "</div>"
               << "<div class=\"pred\">predicted: " << to_string(v.prediction) << "</div>"
               << "<div>" << html_escape(successes_line(s)) << "</div>"
-              << "<div>" << html_escape(stats_line(s)) << "</div>"
-              << "<div>N* " << s.n_star_max << " · adv " << pct_opt(s.adversarial_accuracy) << "</div>";
-            if (s.failed_to_fit > 0) h << "<div>" << s.failed_to_fit << " failed to fit</div>";
+              << "<div>runs: " << html_escape(runs_text(*c)) << "</div>"
+              << "<div>random " << (c->finished ? pct(c->random_mean) : std::string("–")) << " · adversarial "
+              << pct_opt(c->adversarial_mean) << "</div>"
+              << "<div>N* " << s.n_star_max << "</div>";
+            if (c->random_hides_failure())
+                h << "<div class=\"muted\">random test ≥ 99%: the failure can only show on the adversarial set"
+                  << (c->adversarial_mean ? (*c->adversarial_mean < 0.99 ? ", and it does" : ", and it did not")
+                                          : ", and there is none")
+                  << "</div>";
+            if (plan.published) h << "<div class=\"paper\">" << html_escape(comparison_text(*c)) << "</div>";
             h << "</td>";
         }
         h << "</tr>\n";
     }
     h << "</tbody>\n</table>\n";
-    h << "<p class=\"legend\"><span class=\"v-confirmed\">confirmed</span><span class=\"v-not_reproduced\">not "
+    h << "<p class=\"legend\"><span class=\"v-confirmed\">confirmed</span><span class=\"v-confirmed v-unfit\">confirmed "
+         "(unfit: no run fit the training lengths)</span><span class=\"v-not_reproduced\">not "
          "reproduced</span><span class=\"v-contradicted\">contradicted</span><span "
          "class=\"v-inconclusive\">inconclusive</span><span class=\"v-evidence\">evidence</span></p>\n";
 
+    if (plan.published) {
+        h << "<h2>Ours vs published</h2>\n<p class=\"muted\">Mean accuracy (%) on random test words over every "
+             "finished run, ours / published (difference in points); n.p.: no published number. Published numbers: "
+          << html_escape(plan.published->file) << ".</p>\n<table id=\"published\"><thead><tr><th>language</th>";
+        for (const auto& a : plan.archs) h << "<th>" << html_escape(a) << "</th>";
+        h << "</tr></thead><tbody>\n" << comparison_rows(true) << "</tbody></table>\n";
+    }
+    h << "<h2>Figures</h2>\n<div class=\"fig\">" << accuracy_svg << "</div>\n<div class=\"fig\">" << nstar_svg
+      << "</div>\n<p class=\"muted\">As files: figures/accuracy.svg, figures/nstar.svg; data: figures/accuracy.csv, "
+         "figures/cells.csv.</p>\n";
     for (std::size_t li = 0; li < plan.languages.size(); ++li) {
         const auto& lang = plan.languages[li];
         h << "<h2 id=\"lang-" << html_escape(lang.dir) << "\">" << html_escape(lang.name) << "</h2>\n";
@@ -599,10 +809,19 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
         else
             h << "<p class=\"muted\">DFA picture unavailable: " << html_escape(why.empty() ? "no DFA" : why)
               << ".</p>\n";
-        h << "<h3>Accuracy vs length</h3>\n" << accuracy_chart(plan, lang, grid[li]);
+        h << "<h3>Accuracy vs length</h3>\n<div class=\"fig\">"
+          << accuracy_panels_svg({accuracy_panel(lang, grid[li])}, figure_style(plan), 1) << "</div>\n";
+        h << "<h3>Training curves</h3>\n<div class=\"curves\">";
+        for (const auto& c : grid[li])
+            for (std::size_t i = 0; i < c.runs.size(); ++i)
+                if (c.results[i])
+                    h << training_curve_svg(c.arch->arch + " " + c.runs[i]->label() +
+                                                (c.results[i]->result.failed_to_fit ? " (failed to fit)" : ""),
+                                            c.results[i]->curve);
+        h << "</div>\n";
         h << "<table class=\"runs\"><thead><tr><th>arch</th><th>prediction</th><th>verdict</th><th>run</th>"
              "<th>status</th><th>mean acc</th><th>min bin</th><th>N*</th><th>adversarial</th><th>train acc</th>"
-             "<th>wall</th></tr></thead><tbody>\n";
+             "<th>wall</th><th>tokens/s train · eval</th></tr></thead><tbody>\n";
         for (const auto& c : grid[li]) {
             const std::size_t n = std::max<std::size_t>(1, c.runs.size());
             for (std::size_t i = 0; i < n; ++i) {
@@ -617,20 +836,21 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
                       << c.verdict.verdict << "<div class=\"muted\">" << html_escape(c.verdict.reason) << "</div></td>";
                 }
                 if (c.runs.empty()) {
-                    h << "<td colspan=\"8\">no runs</td></tr>\n";
+                    h << "<td colspan=\"9\">no runs</td></tr>\n";
                     continue;
                 }
                 h << "<td>" << html_escape(c.runs[i]->label()) << "</td>";
                 const LoadedRun* lr = c.results[i];
                 if (!lr) {
-                    h << "<td colspan=\"7\" class=\"muted\">not finished</td></tr>\n";
+                    h << "<td colspan=\"8\" class=\"muted\">not finished</td></tr>\n";
                     continue;
                 }
                 const auto& r = lr->result;
                 h << "<td>" << (r.failed_to_fit ? "failed to fit" : r.success ? "success" : "no success") << "</td><td>"
                   << pct(r.mean_accuracy) << "</td><td>" << pct(r.min_bin_accuracy) << "</td><td>" << r.n_star
                   << "</td><td>" << pct_opt(r.adversarial_accuracy) << "</td><td>" << pct(r.train_accuracy)
-                  << "</td><td>" << fmt("%.0f", r.wall_seconds) << " s</td></tr>\n";
+                  << "</td><td>" << fmt("%.0f", r.wall_seconds) << " s</td><td>" << fmt("%.0f", r.tokens_per_second)
+                  << " · " << fmt("%.0f", r.eval_tokens_per_second) << "</td></tr>\n";
             }
         }
         h << "</tbody></table>\n";
@@ -668,9 +888,15 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
     }
     files.summary = s.str();
 
+    fs::create_directories(dir / "figures", ec);
+    if (ec) return io_error("cannot create " + (dir / "figures").string() + ": " + ec.message());
     for (const auto& [path, content] :
          std::vector<std::pair<std::string, std::string>>{{files.jsonl, jsonl},
                                                           {files.verdicts, verdicts.dump(1) + "\n"},
+                                                          {(dir / "figures" / "accuracy.svg").string(), accuracy_svg},
+                                                          {(dir / "figures" / "nstar.svg").string(), nstar_svg},
+                                                          {(dir / "figures" / "accuracy.csv").string(), accuracy_csv},
+                                                          {(dir / "figures" / "cells.csv").string(), cells_csv},
                                                           {files.markdown, md.str()},
                                                           {files.html, h.str()}}) {
         auto w = automata::write_file_atomic(path, content);
@@ -679,7 +905,8 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
     return files;
 }
 
-Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std::string& out) {
+Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std::string& out,
+                                 const std::optional<Published>& published) {
     if (dirs.empty()) return make_error("no folder to report on");
     std::optional<Plan> plan;
     std::map<std::string, LoadedRun> all;
@@ -699,18 +926,32 @@ Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std
         if (!plan) {
             plan = std::move(p).value();
         } else {
-            bool same = p->runs.size() == plan->runs.size();
-            for (std::size_t i = 0; same && i < plan->runs.size(); ++i)
-                same = p->runs[i].rundir == plan->runs[i].rundir && p->runs[i].seed == plan->runs[i].seed;
-            if (!same)
-                return make_error(d + " holds another verification (its plan.json lists other runs than " +
-                                  dirs.front() + "'s)");
+            // Shards of one verification have equal plans: same languages (DFAs), profile settings
+            // and runs with equal identities.
+            std::string differs;
+            if (p->runs.size() != plan->runs.size()) differs = "another number of runs";
+            for (std::size_t i = 0; differs.empty() && i < plan->runs.size(); ++i)
+                if (p->runs[i].rundir != plan->runs[i].rundir || p->runs[i].seed != plan->runs[i].seed ||
+                    p->runs[i].identity != plan->runs[i].identity)
+                    differs = "run " + std::to_string(i + 1) + " differs (" + p->runs[i].rundir + ")";
+            if (differs.empty() && config_to_json(p->base) != config_to_json(plan->base))
+                differs = "other profile settings: " + config_differences(plan->base, p->base);
+            for (std::size_t i = 0; differs.empty() && i < std::min(p->languages.size(), plan->languages.size()); ++i)
+                if (p->languages[i].dfa_json != plan->languages[i].dfa_json)
+                    differs = "language '" + p->languages[i].name + "' has another DFA";
+            if (!differs.empty())
+                return make_error(d + " holds another verification than " + dirs.front() + ": " + differs +
+                                  "; report merges only shards of one verification");
         }
         auto runs = load_runs(*plan, d);
         if (!runs.ok()) return runs.error();
         for (auto& [k, v] : *runs) all.emplace(k, std::move(v));  // the first folder that has a run wins
     }
-    if (out != dirs.front()) {
+    if (published) plan->published = published;
+    // Not while a verify (or another report) writes into the output folder.
+    auto lock = automata::lock_folder(out, "ltlkit report");
+    if (!lock.ok()) return lock.error();
+    if (out != dirs.front() || published) {
         std::error_code ec;
         fs::create_directories(out, ec);
         auto w = automata::write_file_atomic((fs::path(out) / "plan.json").string(), plan_to_json(*plan));

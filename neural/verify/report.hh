@@ -12,6 +12,8 @@
 
 #include "ltl/error.hh"
 #include "neural/run.hh"
+#include "neural/verify/figures.hh"
+#include "neural/verify/published.hh"
 #include "neural/verify/verdict.hh"
 
 namespace ltlkit::neural::verify {
@@ -45,7 +47,8 @@ struct RunPlan {
     int seed_index = 1;
     double lr = 0;
     std::uint64_t seed = 0;  // derived from (language, arch, seed index, lr)
-    std::string rundir;      // relative to OUT: runs/<language>/<arch>/seed<i>-lr<lr>
+    std::string identity;    // RunIdentity::evaluation of the run (neural/run.hh)
+    std::string rundir;      // relative to OUT: runs/<language>/<arch>/seed<i>-lr<lr>-<identity[0:8]>
     std::string label() const;  // "seed<i>-lr<lr>"
 };
 
@@ -59,6 +62,7 @@ struct Plan {
     std::vector<double> lrs;
     std::vector<LanguagePlan> languages;
     std::vector<RunPlan> runs;
+    std::optional<Published> published;  // the papers' numbers to show beside ours
 };
 
 std::string plan_to_json(const Plan& p);
@@ -69,6 +73,7 @@ struct LoadedRun {
     RunResult result;
     std::string json;  // one line
     std::string from;  // the file it was read from
+    std::vector<CurvePoint> curve;  // RUNDIR/metrics.jsonl (empty when absent)
 };
 
 struct ReportFiles {
@@ -87,7 +92,9 @@ Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::
 
 // `ltlkit report DIR...`: the plan of the first DIR (every DIR must hold the same plan), the runs
 // of all of them (the first DIR that has a run wins), the report written into `out`.
-Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std::string& out);
+// `published`, when given, replaces the plan's published numbers (plan.json is rewritten with them).
+Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std::string& out,
+                                 const std::optional<Published>& published = std::nullopt);
 
 // The minimal DFA as an inline <svg> through `dot -Tsvg` (Graphviz, run as a subprocess);
 // nullopt (with the reason in *why) when dot is missing or fails.

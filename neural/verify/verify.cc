@@ -19,10 +19,9 @@
 #include <sstream>
 
 #include "automata/algebra/classify.hh"
-#if __has_include("automata/dataset.hh")
 #include "automata/dataset.hh"
-#endif
 #include "automata/io.hh"
+#include "automata/lock.hh"
 #include "automata/random.hh"
 #include "automata/sampler.hh"
 
@@ -86,121 +85,24 @@ Expectation to_expectation(automata::algebra::Prediction p) {
     }
 }
 
-// ---- datasets (SPEC §8 TSV: word<TAB>label[<TAB>pair])
-
-[[maybe_unused]] std::string tsv(const std::vector<std::string>& alphabet, const std::vector<LabelledWord>& words) {
-    std::string s;
-    for (const auto& w : words) {
-        s += automata::format_word(alphabet, w.word);
-        s += '\t';
-        s += w.label ? '1' : '0';
-        if (w.pair >= 0) s += '\t' + std::to_string(w.pair);
-        s += '\n';
-    }
-    return s;
+// The settings of one run: the profile's, with the run's architecture, learning rate and seed.
+Config run_config(const Plan& plan, const RunPlan& r, const VerifyOptions& o) {
+    Config c = plan.base;
+    c.arch = r.arch;
+    c.lr = r.lr;
+    c.seed = r.seed;
+    c.threads = 1;  // one torch thread per run: results do not depend on --threads
+    c.device = o.device;
+    return c;
 }
 
-[[maybe_unused]] Result<std::vector<LabelledWord>> read_tsv(const std::vector<std::string>& alphabet, const std::string& path) {
-    auto text = automata::read_file(path);
-    if (!text.ok()) return text.error();
-    std::vector<LabelledWord> out;
-    std::istringstream in(*text);
-    std::string line;
-    int lineno = 0;
-    while (std::getline(in, line)) {
-        ++lineno;
-        if (line.empty() || line[0] == '#') continue;
-        std::vector<std::string> cols;
-        std::size_t start = 0;
-        for (;;) {
-            const auto tab = line.find('\t', start);
-            cols.push_back(line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
-            if (tab == std::string::npos) break;
-            start = tab + 1;
-        }
-        Error bad = make_error("expected word<TAB>label[<TAB>pair]");
-        bad.origin = path;
-        bad.line = lineno;
-        if (cols.size() < 2 || (cols[1] != "0" && cols[1] != "1")) {
-            if (lineno == 1 && cols.size() >= 2 && cols[1] == "label") continue;  // a header line
-            return bad;
-        }
-        auto w = automata::parse_word(alphabet, cols[0]);
-        if (!w.ok()) {
-            Error e = w.error();
-            e.origin = path;
-            e.line = lineno;
-            return e;
-        }
-        LabelledWord lw;
-        lw.word = std::move(w).value();
-        lw.label = cols[1] == "1";
-        if (cols.size() >= 3 && !cols[2].empty()) {
-            try {
-                lw.pair = std::stol(cols[2]);
-            } catch (...) {
-                return bad;
-            }
-        }
-        out.push_back(std::move(lw));
-    }
-    return out;
-}
-
-// The random test set: at each length of [test_min, test_max], a balanced uniform sample (exact
-// sampling from the DFA's count tables), fewer words where fewer exist.
-[[maybe_unused]] Result<std::vector<LabelledWord>> sample_test_set(const Dfa& dfa, const Config& c, std::uint64_t seed) {
-    auto sampler = automata::Sampler::create(dfa, static_cast<std::size_t>(std::max(c.test_max, 0)));
-    if (!sampler.ok()) return sampler.error();
-    automata::Rng rng(seed);
-    std::vector<LabelledWord> out;
-    for (int n = c.test_min; n <= c.test_max; ++n) {
-        const auto len = static_cast<std::size_t>(n);
-        const bool has1 = sampler->has_words(len, true), has0 = sampler->has_words(len, false);
-        const int want1 = !has1 ? 0 : !has0 ? c.per_length : (c.per_length + 1) / 2;
-        const int want0 = !has0 ? 0 : !has1 ? c.per_length : c.per_length / 2;
-        for (const auto& [label, want] : {std::pair{true, want1}, std::pair{false, want0}}) {
-            if (want <= 0) continue;
-            const auto w = static_cast<std::uint64_t>(want);
-            if (sampler->has_at_least(len, label, 4 * w)) {
-                for (int i = 0; i < want; ++i) out.push_back({sampler->sample(len, label, rng), label, -1});
-            } else {  // few words: all of them, or a random subset without repetition
-                auto all = sampler->enumerate(len, label, static_cast<std::size_t>(4 * w));
-                rng.shuffle(all);
-                if (all.size() > w) all.resize(w);
-                for (auto& word : all) out.push_back({std::move(word), label, -1});
-            }
-        }
-    }
-    return out;
-}
-
-// The adversarial set of an architecture predicted to fail: pairs x·p^r·y / x·p^r·z of the
-// classifier's witness family (SPEC §6), at `pairs` values of r spread over the test lengths.
-[[maybe_unused]] std::vector<LabelledWord> adversarial_set(const Dfa& dfa, const automata::algebra::WordFamily& f, const Config& c,
-                                          int pairs) {
-    std::vector<LabelledWord> out;
-    const long lx = static_cast<long>(f.x.size()), lp = static_cast<long>(f.p.size());
-    const long lmin = static_cast<long>(std::min(f.y.size(), f.z.size()));
-    const long lmax = static_cast<long>(std::max(f.y.size(), f.z.size()));
-    if (lp == 0 || pairs <= 0) return out;
-    long rlo = std::max<long>(static_cast<long>(f.r_min), (c.test_min - lx - lmin + lp - 1) / lp);
-    long rhi = (c.test_max - lx - lmax) / lp;
-    if (rhi < rlo) rhi = rlo;
-    const long count = std::min<long>(pairs, rhi - rlo + 1);
-    long last = -1, id = 0;
-    for (long k = 0; k < count; ++k) {
-        const long r = count == 1 ? rlo : rlo + std::lround(static_cast<double>(k) * (rhi - rlo) / (count - 1));
-        if (r == last) continue;
-        last = r;
-        auto [u, v] = f.at(static_cast<std::size_t>(r));
-        const bool lu = dfa.accepts(u), lv = dfa.accepts(v);
-        if (lu == lv) continue;  // not a separating pair at this r (should not happen for r >= r_min)
-        out.push_back({std::move(u), lu, id});
-        out.push_back({std::move(v), lv, id});
-        ++id;
-    }
-    return out;
+// The evaluation sets of one architecture's runs of a language.
+EvalSets eval_sets(const LanguageContext& ctx, const std::string& arch) {
+    EvalSets sets;
+    sets.test = ctx.test;
+    sets.boundary = ctx.boundary;
+    if (auto it = ctx.adversarial.find(arch); it != ctx.adversarial.end()) sets.adversarial = it->second;
+    return sets;
 }
 
 struct Prepared {
@@ -208,13 +110,6 @@ struct Prepared {
     std::vector<LanguageContext> contexts;  // parallel to plan.languages
 };
 
-[[maybe_unused]] Result<bool> write_if_missing(const fs::path& path, const std::string& content) {
-    std::error_code ec;
-    if (fs::exists(path, ec)) return true;
-    return automata::write_file_atomic(path.string(), content);
-}
-
-#if __has_include("automata/dataset.hh")
 std::vector<LabelledWord> to_labelled(const automata::Split* split) {
     std::vector<LabelledWord> out;
     if (!split) return out;
@@ -222,7 +117,6 @@ std::vector<LabelledWord> to_labelled(const automata::Split* split) {
     for (const auto& e : split->examples) out.push_back({e.word, e.label, e.pair});
     return out;
 }
-#endif
 
 // The evaluation sets of a language in DATA (SPEC §8 layout): generated by the dataset generator
 // (automata/dataset.hh: test, boundary, adversarial-<arch> for each arch predicted to fail) unless
@@ -231,8 +125,6 @@ std::vector<LabelledWord> to_labelled(const automata::Split* split) {
 Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
                               const std::vector<automata::algebra::ArchPrediction>& preds, const Profile& prof,
                               const fs::path& data, bool write_files) {
-    std::error_code ec;
-#if __has_include("automata/dataset.hh")
     if (write_files) {
         automata::DatasetOptions d;
         d.train = {static_cast<std::size_t>(prof.base.train_min), static_cast<std::size_t>(prof.base.train_max)};
@@ -276,54 +168,6 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
         if (!set.empty()) ctx.adversarial[pred.arch] = std::move(set);
     }
     return true;
-#else
-    if (write_files) {
-        fs::create_directories(data, ec);
-        if (ec) return io_error("cannot create " + data.string() + ": " + ec.message());
-    }
-    const fs::path test_path = data / "test.tsv";
-    if (!fs::exists(test_path, ec)) {
-        if (!write_files) return io_error(test_path.string() + " is missing");
-        auto test = sample_test_set(ctx.dfa, prof.base, automata::derive_seed({"verify-test", lp.name}));
-        if (!test.ok()) return test.error();
-        auto w = automata::write_file_atomic(test_path.string(), tsv(lp.alphabet, *test));
-        if (!w.ok()) return w.error();
-    }
-    auto test = read_tsv(lp.alphabet, test_path.string());
-    if (!test.ok()) return test.error();
-    ctx.test = std::move(test).value();
-    if (fs::exists(data / "boundary.tsv", ec)) {
-        auto b = read_tsv(lp.alphabet, (data / "boundary.tsv").string());
-        if (!b.ok()) return b.error();
-        ctx.boundary = std::move(b).value();
-    }
-    for (const auto& pred : preds) {
-        const fs::path adv_path = data / ("adversarial-" + pred.arch + ".tsv");
-        if (!fs::exists(adv_path, ec) && write_files && pred.prediction == automata::algebra::Prediction::Fails &&
-            pred.witness) {
-            auto set = adversarial_set(ctx.dfa, *pred.witness, prof.base, prof.adversarial_pairs);
-            auto w = automata::write_file_atomic(adv_path.string(), tsv(lp.alphabet, set));
-            if (!w.ok()) return w.error();
-        }
-        if (fs::exists(adv_path, ec)) {
-            auto set = read_tsv(lp.alphabet, adv_path.string());
-            if (!set.ok()) return set.error();
-            if (!set->empty()) ctx.adversarial[pred.arch] = std::move(set).value();
-        }
-    }
-    if (write_files) {
-        nlohmann::json meta = {{"language", lp.name},
-                               {"alphabet", lp.alphabet},
-                               {"dfa", nlohmann::json::parse(lp.dfa_json)},
-                               {"generator", "ltlkit verify (exact uniform sampling per length)"},
-                               {"seed", automata::derive_seed({"verify-test", lp.name})},
-                               {"test", std::to_string(prof.base.test_min) + ":" + std::to_string(prof.base.test_max)},
-                               {"per_length", prof.base.per_length}};
-        auto w = write_if_missing(data / "meta.json", meta.dump(1) + "\n");
-        if (!w.ok()) return w.error();
-    }
-    return true;
-#endif
 }
 
 Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
@@ -337,6 +181,7 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
     plan.seeds = o.seeds.value_or(prof.seeds);
     plan.base_seed = o.base_seed;
     plan.lrs = prof.lrs;
+    plan.published = o.published;
     if (plan.seeds < 1) return make_error("--seeds must be at least 1");
     if (o.archs.empty()) return make_error("no architecture given (--archs)");
     if (o.languages.empty()) return make_error("no language given");
@@ -413,11 +258,14 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
         pr.contexts.push_back(std::move(ctx));
     }
 
-    // The run list: language-major, then arch, lr, seed. Seeds derive from the run's identity.
-    for (const auto& lp : plan.languages)
+    // The run list: language-major, then arch, lr, seed. Seeds derive from (language, arch, seed
+    // index, lr); the folder name ends in the run's identity (run.hh), so a run made for another
+    // language, configuration or data set never sits in the folder of this one.
+    for (std::size_t li = 0; li < plan.languages.size(); ++li)
         for (const auto& arch : plan.archs)
             for (double lr : plan.lrs)
                 for (int i = 0; i < plan.seeds; ++i) {
+                    const LanguagePlan& lp = plan.languages[li];
                     RunPlan r;
                     r.index = plan.runs.size();
                     r.language = lp.dir;
@@ -425,7 +273,10 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
                     r.seed_index = static_cast<int>(plan.base_seed) + i;
                     r.lr = lr;
                     r.seed = automata::derive_seed({lp.name, arch, std::to_string(r.seed_index), format_lr(lr)});
-                    r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label();
+                    r.identity = run_identity(pr.contexts[li].dfa, run_config(plan, r, o),
+                                              eval_sets(pr.contexts[li], arch))
+                                     .evaluation;
+                    r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label() + "-" + r.identity.substr(0, 8);
                     plan.runs.push_back(std::move(r));
                 }
     if (write_files) {
@@ -435,33 +286,6 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
     return pr;
 }
 
-Config run_config(const Plan& plan, const RunPlan& r, const VerifyOptions& o) {
-    Config c = plan.base;
-    c.arch = r.arch;
-    c.lr = r.lr;
-    c.seed = r.seed;
-    c.threads = 1;  // one torch thread per run: results do not depend on --threads
-    c.device = o.device;
-    return c;
-}
-
-// A finished run is reused only when it was made with the same settings.
-std::optional<std::string> config_mismatch(const Config& want, const Config& got) {
-    auto diff = [](const char* what, auto a, auto b) -> std::optional<std::string> {
-        if (a == b) return std::nullopt;
-        std::ostringstream s;
-        s << what << " " << b << " (now " << a << ")";
-        return s.str();
-    };
-    for (auto d : {diff("arch", want.arch, got.arch), diff("seed", want.seed, got.seed),
-                   diff("steps", want.steps, got.steps), diff("layers", want.layers, got.layers),
-                   diff("d_model", want.d_model, got.d_model), diff("heads", want.heads, got.heads),
-                   diff("batch", want.batch, got.batch), diff("test_max", want.test_max, got.test_max),
-                   diff("per_length", want.per_length, got.per_length)})
-        if (d) return d;
-    if (std::fabs(want.lr - got.lr) > 1e-12 * std::max(1.0, want.lr)) return "lr " + format_lr(got.lr);
-    return std::nullopt;
-}
 
 std::string run_name(const Plan& plan, const RunPlan& r) {
     std::string lang = r.language;
@@ -478,6 +302,11 @@ Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptio
     const fs::path result_path = rundir / "result.json";
     const Config cfg = run_config(plan, r, o);
     std::error_code ec;
+    std::size_t li = 0;
+    while (li < plan.languages.size() && plan.languages[li].dir != r.language) ++li;
+    if (li == plan.languages.size()) return make_error("internal: run of an unknown language " + r.language);
+    const LanguageContext& ctx = pr.contexts[li];
+    const EvalSets sets = eval_sets(ctx, r.arch);
     if (fs::exists(result_path, ec)) {
         auto text = automata::read_file(result_path.string());
         if (!text.ok()) return text.error();
@@ -487,19 +316,12 @@ Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptio
             e.origin = result_path.string();
             return e;
         }
-        if (auto m = config_mismatch(cfg, res->config))
-            return make_error(result_path.string() + " was made with other settings (" + *m +
-                              "); use another --out or remove that folder");
+        if (res->identity.evaluation != r.identity)
+            return make_error(result_path.string() + " was made for another " +
+                              identity_mismatch(run_identity(ctx.dfa, cfg, sets), res->identity).value_or("identity") +
+                              " than this plan's run; remove that folder");
         return false;
     }
-    std::size_t li = 0;
-    while (li < plan.languages.size() && plan.languages[li].dir != r.language) ++li;
-    if (li == plan.languages.size()) return make_error("internal: run of an unknown language " + r.language);
-    const LanguageContext& ctx = pr.contexts[li];
-    EvalSets sets;
-    sets.test = ctx.test;
-    sets.boundary = ctx.boundary;
-    if (auto it = ctx.adversarial.find(r.arch); it != ctx.adversarial.end()) sets.adversarial = it->second;
     fs::create_directories(rundir, ec);
     const std::string name = run_name(plan, r);
     const bool resuming = fs::exists(rundir / "checkpoint.pt", ec);
@@ -507,9 +329,13 @@ Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptio
                 " steps)");
     const std::string rundir_s = rundir.string();
     ProgressFn progress = [&](const Progress& p) {
-        emit(o, name + "  step " + std::to_string(p.step) + "/" + std::to_string(p.total) + "  loss " +
-                    fmt("%.4f", p.loss) + "  train acc " + fmt("%.1f", 100 * p.train_accuracy) + "%  " +
-                    fmt("%.0f", p.tokens_per_second) + " tok/s  eta " + duration(p.eta_seconds));
+        if (p.evaluating)
+            emit(o, name + "  evaluating: length " + std::to_string(p.step) + "/" + std::to_string(p.total) + ", " +
+                        std::to_string(p.words) + " words  eta " + duration(p.eta_seconds));
+        else
+            emit(o, name + "  step " + std::to_string(p.step) + "/" + std::to_string(p.total) + "  loss " +
+                        fmt("%.4f", p.loss) + "  train acc " + fmt("%.1f", 100 * p.train_accuracy) + "%  " +
+                        fmt("%.0f", p.tokens_per_second) + " tok/s  eta " + duration(p.eta_seconds));
         if (o.on_progress) o.on_progress(r, rundir_s, p);
     };
     auto res = train_and_evaluate(ctx.dfa, cfg, rundir_s, sets, plan.languages[li].name, progress);
@@ -592,9 +418,27 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
 #endif
     if (o.shard_count < 1 || o.shard_index < 0 || o.shard_index >= o.shard_count)
         return make_error("--shard expects i/n with 0 <= i < n");
+    // Everything that can be refused is refused before OUT is touched.
+    if (o.device != "auto" && o.device != "cpu" && o.device != "cuda")
+        return make_error("unknown device '" + o.device + "' (expected auto, cpu or cuda)");
+    if (o.seeds && *o.seeds < 1) return make_error("--seeds must be at least 1");
+    if (o.archs.empty()) return make_error("no architecture given (--archs)");
+    for (const auto& a : o.archs)
+        if (auto spec = parse_arch(a); !spec.ok()) return spec.error();
+    if (o.languages.empty()) return make_error("no language given");
+    if (!worker)
+        for (const auto& spec : o.languages)
+            if (auto lang = automata::load_language(spec); !lang.ok()) return lang.error();
     std::error_code ec;
-    fs::create_directories(o.out, ec);
-    if (ec) return io_error("cannot create " + o.out + ": " + ec.message());
+    // One verify at a time owns OUT (its worker processes run under the parent's lock). Claims are
+    // per session, so any left by a killed verify are stale once the lock is ours.
+    automata::FolderLock lock;
+    if (!worker) {
+        auto l = automata::lock_folder(o.out, "ltlkit verify");
+        if (!l.ok()) return l.error();
+        lock = std::move(l).value();
+        fs::remove_all(fs::path(o.out) / ".claims", ec);
+    }
     auto pr = prepare_impl(o, !worker);
     if (!pr.ok()) return pr.error();
     VerifySummary summary;
@@ -611,9 +455,12 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
             const fs::path result = fs::path(o.out) / r->rundir / "result.json";
             if (!fs::exists(result, ec)) continue;
             auto text = automata::read_file(result.string());
-            if (text.ok() && automata::json_checksum_state(*text) != automata::ChecksumState::Mismatch) continue;
+            const auto state = text.ok() ? automata::json_checksum_state(*text) : automata::ChecksumState::Mismatch;
+            if (state == automata::ChecksumState::Valid) continue;
             emit(o, "warning: " + result.string() +
-                        ": checksum mismatch (truncated or corrupted); removed, the run is evaluated again");
+                        (state == automata::ChecksumState::Missing ? ": no checksum (edited?)"
+                                                                   : ": checksum mismatch (truncated or corrupted)") +
+                        "; removed, the run is evaluated again");
             fs::remove(result, ec);
         }
     for (const auto* r : mine)

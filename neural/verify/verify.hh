@@ -39,6 +39,7 @@ struct VerifyOptions {
     // Stop after training this many runs (tests: simulates a run killed midway).
     std::size_t max_runs = std::numeric_limits<std::size_t>::max();
     bool write_report = true;
+    std::optional<Published> published;  // the papers' numbers, shown beside ours in the report
     // Progress lines (default: stdout), and a hook on every training progress report (tests).
     std::function<void(const std::string&)> log;
     std::function<void(const RunPlan&, const std::string& rundir, const Progress&)> on_progress;

@@ -21,6 +21,55 @@ TEST_CASE("banded and global attention agree with the dense masked reference on 
     check_attention_against_dense(torch::kCPU);
 }
 
+TEST_CASE("the last layer computed at EOS only equals the full forward pass, outputs and gradients",
+          "[neural][attention]") {
+    torch::manual_seed(11);
+    torch::set_num_threads(1);
+    for (std::string arch : {"global", "local-1", "local-2", "local-5", "hybrid-1", "hybrid-3"})
+        for (std::string pe : {"none", "learned", "sinusoidal", "rope"})
+            for (bool strict : {true, false})
+                for (bool pre_ln : {false, true})
+                    for (int layers : {1, 2}) {
+                        INFO(arch << " pe " << pe << " strict " << strict << " pre_ln " << pre_ln << " layers "
+                                  << layers);
+                        Config c;
+                        c.arch = arch;
+                        c.layers = layers;
+                        c.d_model = 8;
+                        c.heads = 2;
+                        c.d_ff = 16;
+                        c.pe = pe;
+                        c.strict = strict;
+                        c.pre_ln = pre_ln;
+                        TransformerRecognizer m(c, 3, 64);
+                        m.to(torch::kDouble);
+                        // Words of lengths 0, 1, 2, 7 and 20 in one padded batch.
+                        std::vector<automata::Word> words;
+                        for (int n : {0, 1, 2, 7, 20}) {
+                            automata::Word w;
+                            for (int i = 0; i < n; ++i) w.push_back(static_cast<automata::Symbol>((i * 7 + n) % 3));
+                            words.push_back(w);
+                        }
+                        std::vector<const automata::Word*> ptrs;
+                        for (const auto& w : words) ptrs.push_back(&w);
+                        auto [tok, eos] = encode_words(ptrs, 3);
+                        auto fast = m.forward(tok, eos);
+                        auto full = m.read(m.hidden(tok), eos);
+                        REQUIRE(fast.sizes() == full.sizes());
+                        CHECK(torch::allclose(fast, full, 1e-10, 1e-12));
+                        auto pf = m.parameters();
+                        auto gf = torch::autograd::grad({fast.sum()}, pf, {}, false, false, true);
+                        auto gr = torch::autograd::grad({full.sum()}, pf, {}, false, false, true);
+                        for (std::size_t i = 0; i < pf.size(); ++i) {
+                            if (!gf[i].defined() || !gr[i].defined()) {
+                                CHECK(gf[i].defined() == gr[i].defined());
+                                continue;
+                            }
+                            CHECK(torch::allclose(gf[i], gr[i], 1e-9, 1e-11));
+                        }
+                    }
+}
+
 TEST_CASE("strict masks: the EOS logit has zero gradient outside the mask's reach", "[neural][attention]") {
     torch::manual_seed(3);
     torch::set_num_threads(1);

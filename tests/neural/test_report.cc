@@ -76,7 +76,8 @@ Plan fixture_plan() {
                 r.seed_index = s;
                 r.lr = 3e-4;
                 r.seed = 1000 + r.index;
-                r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label();
+                r.identity = automata::sha256_hex("fixture run " + std::to_string(r.index));
+                r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label() + "-" + r.identity.substr(0, 8);
                 p.runs.push_back(r);
             }
     return p;
@@ -89,6 +90,10 @@ RunResult fixture_result(const Plan& p, const RunPlan& r) {
     res.config.seed = r.seed;
     res.seed = r.seed;
     res.language = r.language;
+    res.identity.dfa = automata::sha256_hex("dfa " + r.language);
+    res.identity.data = automata::sha256_hex("data " + r.language);
+    res.identity.training = automata::sha256_hex("training " + std::to_string(r.index));
+    res.identity.evaluation = r.identity;
     Expectation pred = Expectation::Unknown;
     for (const auto& l : p.languages)
         if (l.dir == r.language)
@@ -232,12 +237,24 @@ TEST_CASE("merging shard folders gives the report of one folder", "[report]") {
     auto partial = merge_report({t / "s0"}, t / "s0");
     REQUIRE(partial.ok());
     CHECK(partial->runs_found == p.runs.size() / 2);
-    // Folders of different verifications are refused.
+    // Folders of different verifications are refused: other runs, other identities, other settings.
     Plan other = p;
     other.runs.pop_back();
     fs::create_directories(t.path / "other");
     REQUIRE(automata::write_file_atomic(t / "other/plan.json", plan_to_json(other)).ok());
     CHECK_FALSE(merge_report({t / "one", t / "other"}, t / "x").ok());
+    Plan reidentified = p;
+    reidentified.runs[3].identity = automata::sha256_hex("another identity");
+    REQUIRE(automata::write_file_atomic(t / "other/plan.json", plan_to_json(reidentified)).ok());
+    auto r1 = merge_report({t / "one", t / "other"}, t / "x");
+    REQUIRE_FALSE(r1.ok());
+    CHECK(r1.error().message.find("run 4 differs") != std::string::npos);
+    Plan resized = p;
+    resized.base.d_ff = 17;
+    REQUIRE(automata::write_file_atomic(t / "other/plan.json", plan_to_json(resized)).ok());
+    auto r2 = merge_report({t / "one", t / "other"}, t / "x");
+    REQUIRE_FALSE(r2.ok());
+    CHECK(r2.error().message.find("d_ff") != std::string::npos);
 }
 
 TEST_CASE("verify: shards merged equal one run, and a run killed midway resumes to the same results",
@@ -316,16 +333,41 @@ TEST_CASE("verify: shards merged equal one run, and a run killed midway resumes 
     CHECK(slurp(t / "killed/verdicts.json") == slurp(t / "one/verdicts.json"));
 }
 
-TEST_CASE("verify refuses a folder whose runs were made with other settings", "[report][pipeline]") {
+TEST_CASE("verify never reuses a run made with other settings: a new folder per identity, one table",
+          "[report][pipeline]") {
     TempDir t;
     auto o = tiny_options(t / "x");
     o.archs = {"local-1"};
     o.seeds = 1;
-    REQUIRE(run_verify(o).ok());
+    auto first = run_verify(o);
+    REQUIRE(first.ok());
     o.profile.base.steps = 30;
-    auto r = run_verify(o);
-    REQUIRE_FALSE(r.ok());
-    CHECK(r.error().message.find("other settings") != std::string::npos);
+    auto second = run_verify(o);
+    REQUIRE(second.ok());
+    CHECK(second->runs_trained == 1);
+    CHECK(second->runs_skipped == 0);
+    REQUIRE(first->plan.runs.size() == 1);
+    REQUIRE(second->plan.runs.size() == 1);
+    CHECK(first->plan.runs[0].rundir != second->plan.runs[0].rundir);
+    CHECK(first->plan.runs[0].identity != second->plan.runs[0].identity);
+    // The report holds the 30-step run only.
+    auto runs = load_runs(second->plan, t / "x");
+    REQUIRE(runs.ok());
+    REQUIRE(runs->size() == 1);
+    CHECK(runs->begin()->second.result.steps_done == 30);
+    CHECK(runs->begin()->second.result.identity.evaluation == second->plan.runs[0].identity);
+    // A result copied into the folder of another run is refused, never reported under its name.
+    fs::copy_file(t.path / "x" / first->plan.runs[0].rundir / "result.json",
+                  t.path / "x" / second->plan.runs[0].rundir / "result.json", fs::copy_options::overwrite_existing);
+    auto tampered = load_runs(second->plan, t / "x");
+    REQUIRE_FALSE(tampered.ok());
+    CHECK(tampered.error().message.find("is not the run plan.json lists there") != std::string::npos);
+    // Another language under the same name: a new folder again.
+    o.languages[0].text = "P a";
+    auto third = run_verify(o);
+    REQUIRE(third.ok());
+    CHECK(third->runs_trained == 1);
+    CHECK(third->plan.runs[0].rundir != second->plan.runs[0].rundir);
 }
 
 TEST_CASE("language folder names are safe and distinct", "[report]") {

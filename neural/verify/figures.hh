@@ -1,0 +1,58 @@
+// Figures of the verification report as self-contained SVG (drawn by hand, no plotting library):
+// accuracy vs test length in small multiples (one panel per language, one line per architecture),
+// the longest-perfect-length (N*) heatmap, and training curves. Series are told apart without
+// colour: every architecture has its own dash pattern and marker, shown in the legend. Torch-free.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ltlkit::neural::verify {
+
+// One line of an accuracy panel: an architecture's accuracy per test length (mean over its runs).
+struct AccuracySeries {
+    std::string arch;
+    std::map<int, double> accuracy;  // length -> accuracy in [0, 1]
+    int runs = 0;                    // how many runs the mean is over
+};
+
+struct AccuracyPanel {
+    std::string title;  // the language
+    std::vector<AccuracySeries> series;
+};
+
+// Style index of each architecture: the position in `archs` (the plan's order), so an
+// architecture looks the same in every panel and figure.
+struct FigureStyle {
+    std::vector<std::string> archs;
+    int train_min = 1, train_max = 40;  // shaded as the training range
+    int test_max = 500;
+};
+
+// Small multiples: one panel per language, `columns` per row, a shared legend on top.
+std::string accuracy_panels_svg(const std::vector<AccuracyPanel>& panels, const FigureStyle& style,
+                                int columns = 2);
+
+// Heatmap, languages × architectures; `value` is N* (nullopt: no finished run), `note` a short
+// text under the value (e.g. the prediction). Colour from white (N* at or below the training range)
+// to dark green (N* = test_max).
+struct HeatCell {
+    std::optional<int> value;
+    std::string note;
+};
+std::string nstar_heatmap_svg(const std::vector<std::string>& languages, const FigureStyle& style,
+                              const std::vector<std::vector<HeatCell>>& cells);
+
+// A run's training curve: loss (right axis) and training accuracy (left axis) per logged step.
+struct CurvePoint {
+    int step = 0;
+    double loss = 0, accuracy = 0;
+};
+std::string training_curve_svg(const std::string& title, const std::vector<CurvePoint>& points);
+
+// "Nice" axis ticks covering [lo, hi] (1, 2 or 5 times a power of ten apart, at most ~max_ticks).
+std::vector<double> nice_ticks(double lo, double hi, int max_ticks = 6);
+
+}  // namespace ltlkit::neural::verify

@@ -1,0 +1,623 @@
+// The Python module ltlkit._ltlkit (pybind11): the symbolic API of ltlkit with the C++ names
+// (parse_formula, compile, compile_regex, classify, check_certificate, Sampler, generate_dataset,
+// ...). Errors become ltlkit.Error subclasses carrying the CLI's message and exit code. Long calls
+// run without the GIL; the sampler and the dataset generator poll for Ctrl-C (KeyboardInterrupt).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "automata/algebra/classify.hh"
+#include "automata/algorithms.hh"
+#include "automata/dataset.hh"
+#include "automata/dfa.hh"
+#include "automata/io.hh"
+#include "automata/language.hh"
+#include "automata/monitor.hh"
+#include "automata/regex.hh"
+#include "automata/sampler.hh"
+#include "ltl/error.hh"
+#include "ltl/formula.hh"
+#include "ltl/fragment.hh"
+#include "ltl/parser.hh"
+#include "ltl/printer.hh"
+#include "ltl/semantics.hh"
+
+namespace py = pybind11;
+using namespace ltlkit;
+using automata::Dfa;
+using automata::Word;
+using ltl::Formula;
+
+namespace {
+
+// ---- errors: ltlkit.Error(Exception) and one subclass per exit class (docs/ERRORS.md)
+
+struct LibraryError {
+    Error error;
+};
+// Raised from a progress hook when Python has a pending signal (KeyboardInterrupt); the Python
+// error indicator stays set until the call returns with the GIL.
+struct Interrupted {};
+
+PyObject* g_error = nullptr;        // ltlkit.Error
+PyObject* g_input_error = nullptr;  // exit 2: bad input (also a ValueError)
+PyObject* g_limit_error = nullptr;  // exit 3: a limit was hit (also a RuntimeError)
+PyObject* g_io_error = nullptr;     // exit 4: I/O failure (also an OSError)
+
+template <class T>
+T take(Result<T> r) {
+    if (!r.ok()) throw LibraryError{r.error()};
+    return std::move(r).value();
+}
+
+void raise_library_error(const Error& e) {
+    PyObject* cls = e.exit_code == 3 ? g_limit_error : e.exit_code == 4 ? g_io_error : g_input_error;
+    py::object exc = py::reinterpret_borrow<py::object>(cls)(e.one_line());
+    exc.attr("exit_code") = e.exit_code;
+    exc.attr("message") = e.message;
+    exc.attr("line") = e.line;
+    exc.attr("column") = e.column;
+    exc.attr("origin") = e.origin;
+    exc.attr("rendered") = e.render();
+    PyErr_SetObject(cls, exc.ptr());
+}
+
+// Runs f without the GIL; a pending signal seen by a hook is re-raised once the GIL is back.
+template <class F>
+auto without_gil(F&& f) {
+    try {
+        py::gil_scoped_release release;
+        return f();
+    } catch (const Interrupted&) {
+        throw py::error_already_set();
+    }
+}
+
+// Called from library hooks without the GIL: true (after which the hook throws Interrupted) when
+// Python has a pending signal. Rate-limited to a few checks per second.
+class InterruptPoll {
+public:
+    void operator()() {
+        auto now = std::chrono::steady_clock::now();
+        if (now - last_ < std::chrono::milliseconds(50)) return;
+        last_ = now;
+        py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) throw Interrupted{};
+    }
+
+private:
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// ---- JSON (nlohmann) -> Python objects, for certificates and meta.json
+
+py::object to_python(const nlohmann::ordered_json& j) {
+    switch (j.type()) {
+        case nlohmann::ordered_json::value_t::null: return py::none();
+        case nlohmann::ordered_json::value_t::boolean: return py::bool_(j.get<bool>());
+        case nlohmann::ordered_json::value_t::number_integer: return py::int_(j.get<std::int64_t>());
+        case nlohmann::ordered_json::value_t::number_unsigned: return py::int_(j.get<std::uint64_t>());
+        case nlohmann::ordered_json::value_t::number_float: return py::float_(j.get<double>());
+        case nlohmann::ordered_json::value_t::string: return py::str(j.get<std::string>());
+        case nlohmann::ordered_json::value_t::array: {
+            py::list l;
+            for (const auto& x : j) l.append(to_python(x));
+            return l;
+        }
+        case nlohmann::ordered_json::value_t::object: {
+            py::dict d;
+            for (const auto& [k, v] : j.items()) d[py::str(k)] = to_python(v);
+            return d;
+        }
+        default: return py::none();
+    }
+}
+
+py::object json_text_to_python(const std::string& text) { return to_python(nlohmann::ordered_json::parse(text)); }
+
+std::string python_to_json_text(const py::handle& obj) {
+    if (py::isinstance<py::str>(obj)) return obj.cast<std::string>();
+    return py::module_::import("json").attr("dumps")(obj).cast<std::string>();
+}
+
+// ---- words: a str as on the command line ("abba", "a b b a"), or a sequence of symbol names or
+// symbol indices (a list, a tuple, a numpy int array)
+
+Word to_word(const Dfa& d, const py::handle& obj) {
+    if (py::isinstance<py::str>(obj)) return take(automata::parse_word(d.alphabet, obj.cast<std::string>()));
+    Word w;
+    for (const py::handle item : py::iter(obj)) {
+        if (py::isinstance<py::str>(item)) {
+            const std::string s = item.cast<std::string>();
+            std::size_t i = 0;
+            while (i < d.alphabet.size() && d.alphabet[i] != s) ++i;
+            if (i == d.alphabet.size()) throw LibraryError{make_error("symbol '" + s + "' is not in the alphabet")};
+            w.push_back(static_cast<automata::Symbol>(i));
+        } else {
+            const long long v = item.cast<long long>();
+            if (v < 0 || static_cast<std::size_t>(v) >= d.alphabet.size())
+                throw LibraryError{make_error("symbol index " + std::to_string(v) + " is outside the alphabet (0.." +
+                                              std::to_string(d.alphabet.size() - 1) + ")")};
+            w.push_back(static_cast<automata::Symbol>(v));
+        }
+    }
+    return w;
+}
+
+std::vector<std::string> alphabet_arg(const std::optional<py::object>& alphabet) {
+    if (!alphabet || alphabet->is_none()) return {};
+    if (py::isinstance<py::str>(*alphabet)) return take(automata::parse_alphabet(alphabet->cast<std::string>()));
+    auto v = alphabet->cast<std::vector<std::string>>();
+    std::string csv;
+    for (std::size_t i = 0; i < v.size(); ++i) csv += (i ? "," : "") + v[i];
+    take(automata::parse_alphabet(csv));  // the same checks (no empty or repeated symbol)
+    return v;
+}
+
+// ---- languages: a Formula, a formula text, or a Dfa; resolved to the minimal DFA
+
+struct Resolved {
+    Dfa dfa;
+    std::optional<std::string> fragment;
+};
+
+Resolved resolve(const py::handle& language, const std::vector<std::string>& alphabet, std::size_t max_states) {
+    if (py::isinstance<Dfa>(language)) {
+        Dfa d = language.cast<Dfa>();
+        if (!alphabet.empty()) d = take(automata::with_alphabet(d, alphabet));
+        return {automata::minimize(d), std::nullopt};
+    }
+    if (py::isinstance<Formula>(language)) {
+        Formula f = language.cast<Formula>();
+        auto sigma = take(automata::formula_alphabet(f, alphabet));
+        automata::CompileOptions o;
+        o.max_states = max_states;
+        Dfa d = without_gil([&] { return take(automata::compile(f, sigma, o)); });
+        return {std::move(d), ltl::fragment_of(f).name()};
+    }
+    if (py::isinstance<py::str>(language)) {
+        automata::LanguageSpec spec;
+        spec.kind = automata::InputKind::Formula;
+        spec.text = language.cast<std::string>();
+        spec.name = spec.text;
+        spec.alphabet = alphabet;
+        spec.max_states = max_states;
+        automata::Language L = without_gil([&] { return take(automata::load_language(spec)); });
+        return {std::move(L.dfa), L.fragment};
+    }
+    throw py::type_error("a language is a ltlkit.Formula, a formula string or a ltlkit.Dfa");
+}
+
+// ---- DFA as Python data
+
+py::list transitions_of(const Dfa& d) {
+    py::list rows;
+    for (std::size_t q = 0; q < d.num_states(); ++q) {
+        py::list row;
+        for (std::size_t a = 0; a < d.num_symbols(); ++a) row.append(d.next(static_cast<automata::State>(q), static_cast<automata::Symbol>(a)));
+        rows.append(row);
+    }
+    return rows;
+}
+
+py::list accepting_states(const Dfa& d) {
+    py::list l;
+    for (std::size_t q = 0; q < d.num_states(); ++q)
+        if (d.is_accepting(static_cast<automata::State>(q))) l.append(q);
+    return l;
+}
+
+Dfa make_dfa(std::vector<std::string> alphabet, automata::State initial, const std::vector<automata::State>& accepting,
+             const std::vector<std::vector<automata::State>>& transitions) {
+    Dfa d;
+    d.alphabet = std::move(alphabet);
+    d.initial = initial;
+    d.accepting.assign(transitions.size(), 0);
+    for (auto q : accepting) {
+        if (q >= transitions.size())
+            throw LibraryError{make_error("accepting state " + std::to_string(q) + " does not exist (" +
+                                          std::to_string(transitions.size()) + " states)")};
+        d.accepting[q] = 1;
+    }
+    for (std::size_t q = 0; q < transitions.size(); ++q) {
+        if (transitions[q].size() != d.alphabet.size())
+            throw LibraryError{make_error("state " + std::to_string(q) + " has " + std::to_string(transitions[q].size()) +
+                                          " transitions, the alphabet has " + std::to_string(d.alphabet.size()) + " symbols")};
+        d.delta.insert(d.delta.end(), transitions[q].begin(), transitions[q].end());
+    }
+    if (transitions.empty()) throw LibraryError{make_error("a DFA has at least one state")};
+    take(d.validate());
+    return d;
+}
+
+// ---- words as numpy arrays: [count, width] padded with `pad`, and the lengths
+
+struct WordBatch {
+    py::array_t<std::int64_t> words;
+    py::array_t<std::int64_t> lengths;
+};
+
+WordBatch pack_words(const std::vector<const Word*>& words, std::int64_t pad) {
+    std::size_t width = 0;
+    for (const Word* w : words) width = std::max(width, w->size());
+    py::array_t<std::int64_t> out({static_cast<py::ssize_t>(words.size()), static_cast<py::ssize_t>(width)});
+    py::array_t<std::int64_t> lengths(static_cast<py::ssize_t>(words.size()));
+    auto o = out.mutable_unchecked<2>();
+    auto l = lengths.mutable_unchecked<1>();
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const Word& w = *words[i];
+        l(i) = static_cast<std::int64_t>(w.size());
+        for (std::size_t j = 0; j < width; ++j) o(i, j) = j < w.size() ? static_cast<std::int64_t>(w[j]) : pad;
+    }
+    return {out, lengths};
+}
+
+py::dict split_to_python(const automata::Split& s, std::int64_t pad) {
+    std::vector<const Word*> ws;
+    ws.reserve(s.examples.size());
+    for (const auto& e : s.examples) ws.push_back(&e.word);
+    WordBatch b = pack_words(ws, pad);
+    py::array_t<std::int64_t> labels(static_cast<py::ssize_t>(s.examples.size()));
+    py::array_t<std::int64_t> pairs(static_cast<py::ssize_t>(s.examples.size()));
+    auto lb = labels.mutable_unchecked<1>();
+    auto pr = pairs.mutable_unchecked<1>();
+    for (std::size_t i = 0; i < s.examples.size(); ++i) {
+        lb(i) = s.examples[i].label ? 1 : 0;
+        pr(i) = s.examples[i].pair;
+    }
+    py::dict d;
+    d["name"] = s.name;
+    d["words"] = b.words;
+    d["lengths"] = b.lengths;
+    d["labels"] = labels;
+    d["pairs"] = pairs;
+    return d;
+}
+
+py::dict dataset_to_python(const automata::Dataset& ds, std::optional<std::int64_t> pad) {
+    const std::int64_t p = pad ? *pad : static_cast<std::int64_t>(ds.alphabet.size());
+    py::dict splits;
+    for (const auto& [name, s] : ds.splits) splits[py::str(name)] = split_to_python(s, p);
+    py::dict d;
+    d["alphabet"] = ds.alphabet;
+    d["dfa"] = ds.dfa;
+    d["meta"] = json_text_to_python(ds.meta_json);
+    d["splits"] = splits;
+    d["pad"] = p;
+    return d;
+}
+
+// ---- classification as Python data, key for key as `ltlkit classify --json`
+
+std::vector<std::string> archs(unsigned max_k) {
+    std::vector<std::string> a{"global"};
+    for (unsigned k = 1; k <= max_k; ++k) a.push_back("local-" + std::to_string(k));
+    for (unsigned k = 1; k <= max_k; ++k) a.push_back("hybrid-" + std::to_string(k));
+    return a;
+}
+
+py::object optional_bool(const std::optional<bool>& v) { return v ? py::object(py::bool_(*v)) : py::object(py::none()); }
+
+py::dict classification_to_python(const automata::algebra::Classification& c, const Dfa& dfa,
+                                  const std::optional<std::string>& fragment, unsigned max_k) {
+    using namespace automata::algebra;
+    py::dict classes;
+    for (const auto& [id, v] : c.classes) classes[py::str(id)] = optional_bool(v);
+    py::dict local_k, hybrid_k, predictions, reasons, witnesses, certificates;
+    for (const auto& [k, v] : c.local_k) local_k[py::str(std::to_string(k))] = to_string(v);
+    for (const auto& [k, v] : c.hybrid_k) hybrid_k[py::str(std::to_string(k))] = to_string(v);
+    for (const auto& arch : archs(max_k)) {
+        ArchPrediction p = predict(c, arch);
+        predictions[py::str(arch)] = to_string(p.prediction);
+        reasons[py::str(arch)] = p.reason;
+        if (p.witness) {
+            auto [u, v] = p.witness->at(std::max<std::size_t>(p.witness->r_min, 2));
+            witnesses[py::str(arch)] = py::make_tuple(automata::format_word(c.alphabet, u), automata::format_word(c.alphabet, v));
+        }
+    }
+    for (const auto& [id, cert] : c.certificates) certificates[py::str(id)] = json_text_to_python(certificate_to_json(cert, dfa));
+    for (const auto& [id, why] : c.null_reasons) {
+        py::dict d;
+        d["class"] = id;
+        d["member"] = py::none();
+        d["reason"] = why;
+        certificates[py::str(id)] = d;
+    }
+    py::dict d;
+    d["alphabet"] = c.alphabet;
+    d["fragment"] = fragment ? py::object(py::str(*fragment)) : py::object(py::none());
+    d["states"] = c.states;
+    d["classes"] = classes;
+    d["definite_degree"] = c.definite_degree ? py::object(py::int_(*c.definite_degree)) : py::object(py::none());
+    d["local_k"] = local_k;
+    d["hybrid_k"] = hybrid_k;
+    d["predictions"] = predictions;
+    d["prediction_reasons"] = reasons;
+    d["witnesses"] = witnesses;
+    d["certificates"] = certificates;
+    d["dfa"] = dfa;
+    return d;
+}
+
+std::string repr_formula(Formula f) { return "ltlkit.Formula(" + py::repr(py::str(ltl::to_string(f))).cast<std::string>() + ")"; }
+
+}  // namespace
+
+PYBIND11_MODULE(_ltlkit, m) {
+    m.doc() = "ltlkit: past-LTL formulas, minimal DFAs, language classes with certificates, exact datasets";
+
+    // Exceptions. The classes keep a reference for the module's lifetime.
+    g_error = PyErr_NewExceptionWithDoc("ltlkit.Error", "An ltlkit error: str() is the CLI's message; exit_code, "
+                                        "message, line, column, origin, rendered (with the caret line).", PyExc_Exception, nullptr);
+    py::object error = py::reinterpret_borrow<py::object>(g_error);
+    auto subclass = [&](const char* name, PyObject* builtin, const char* doc) {
+        py::tuple bases = py::make_tuple(error, py::reinterpret_borrow<py::object>(builtin));
+        return PyErr_NewExceptionWithDoc(name, doc, bases.ptr(), nullptr);
+    };
+    g_input_error = subclass("ltlkit.InputError", PyExc_ValueError, "Bad input (the CLI exits with 2).");
+    g_limit_error = subclass("ltlkit.LimitError", PyExc_RuntimeError, "A limit was hit (the CLI exits with 3).");
+    g_io_error = subclass("ltlkit.IOError", PyExc_OSError, "An I/O failure (the CLI exits with 4).");
+    m.attr("Error") = error;
+    m.attr("InputError") = py::reinterpret_borrow<py::object>(g_input_error);
+    m.attr("LimitError") = py::reinterpret_borrow<py::object>(g_limit_error);
+    m.attr("IOError") = py::reinterpret_borrow<py::object>(g_io_error);
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const LibraryError& e) {
+            raise_library_error(e.error);
+        } catch (const nlohmann::json::exception& e) {
+            raise_library_error(make_error(std::string("malformed JSON: ") + e.what()));
+        }
+    });
+
+    // ---- formulas
+    py::enum_<ltl::Op>(m, "Op")
+        .value("TRUE", ltl::Op::True).value("FALSE", ltl::Op::False).value("ATOM", ltl::Op::Atom)
+        .value("NOT", ltl::Op::Not).value("AND", ltl::Op::And).value("OR", ltl::Op::Or)
+        .value("IMPLIES", ltl::Op::Implies).value("IFF", ltl::Op::Iff).value("SINCE", ltl::Op::Since)
+        .value("PAST", ltl::Op::Past).value("YESTERDAY", ltl::Op::Yesterday)
+        .value("BOUNDED_YESTERDAY", ltl::Op::BoundedYesterday).value("HISTORICALLY", ltl::Op::Historically);
+
+    py::class_<Formula>(m, "Formula", "An immutable, hash-consed past-LTL formula (equal formulas are one node).")
+        .def(py::init([](const std::string& text) { return take(ltl::parse_formula(text)); }), py::arg("text"),
+             "Parses a formula (same as parse_formula).")
+        .def_property_readonly("op", &Formula::op)
+        .def_property_readonly("name", [](Formula f) -> py::object {
+            return f.op() == ltl::Op::Atom ? py::object(py::str(f.name())) : py::object(py::none()); })
+        .def_property_readonly("k", [](Formula f) -> py::object {
+            return f.op() == ltl::Op::BoundedYesterday ? py::object(py::int_(f.k())) : py::object(py::none()); })
+        .def_property_readonly("children", [](Formula f) {
+            std::vector<Formula> c;
+            for (std::size_t i = 0; i < f.arity(); ++i) c.push_back(f.child(i));
+            return c; })
+        .def_static("tt", &Formula::tt)
+        .def_static("ff", &Formula::ff)
+        .def_static("atom", &Formula::atom, py::arg("name"))
+        .def_static("neg", &Formula::neg)
+        .def_static("conj", &Formula::conj)
+        .def_static("disj", &Formula::disj)
+        .def_static("implies", &Formula::implies)
+        .def_static("iff", &Formula::iff)
+        .def_static("since", &Formula::since)
+        .def_static("past", &Formula::past)
+        .def_static("yesterday", &Formula::yesterday)
+        .def_static("bounded_yesterday", [](Formula f, unsigned k) {
+            if (k < 1) throw LibraryError{make_error("Y<=k needs k >= 1")};
+            return Formula::bounded_yesterday(f, k); }, py::arg("formula"), py::arg("k"))
+        .def_static("historically", &Formula::historically)
+        .def("is_temporal", &Formula::is_temporal)
+        .def(py::pickle([](Formula f) { return py::make_tuple(ltl::to_string(f)); },
+                        [](const py::tuple& t) { return take(ltl::parse_formula(t[0].cast<std::string>())); }))
+        .def("__str__", [](Formula f) { return ltl::to_string(f); })
+        .def("__repr__", &repr_formula)
+        .def("__eq__", [](Formula a, Formula b) { return a == b; })
+        .def("__hash__", [](Formula f) { return std::hash<Formula>()(f); });
+    m.def("parse_formula", [](const std::string& text) { return take(ltl::parse_formula(text)); }, py::arg("text"),
+          "Parses a formula of SPEC §2; errors (InputError) carry line:column.");
+    m.def("to_string", [](Formula f) { return ltl::to_string(f); }, "ASCII syntax that parses back to the same formula.");
+    m.def("to_unicode", [](Formula f) { return ltl::to_unicode(f); }, "Unicode operator forms (¬ ∧ ∨ → ↔ ⊤ ⊥ Y≤k).");
+    m.def("atoms", [](Formula f) { return ltl::atoms(f); });
+    m.def("dag_size", [](Formula f) { return ltl::dag_size(f); });
+    m.def("tree_size", [](Formula f) { return ltl::tree_size(f); });
+    m.def("temporal_depth", [](Formula f) { return ltl::temporal_depth(f); });
+    m.def("subformulas_postorder", [](Formula f) { return ltl::subformulas_postorder(f); }, "Children before parents.");
+    m.def("fragment_of", [](Formula f) { return ltl::fragment_of(f).name(); }, "The smallest fragment (SPEC §4), e.g. 'LTL[P,Y]'.");
+    m.def("holds_at_eos", [](Formula f, const std::vector<std::string>& word) { return ltl::holds_at_eos(f, word); },
+          py::arg("formula"), py::arg("word"), "Direct semantics: does the word (a list of symbol names) satisfy f at EOS?");
+
+    // ---- DFAs
+    py::class_<Dfa>(m, "Dfa", "A complete DFA over an ordered alphabet (SPEC §8 JSON: alphabet, initial, accepting, transitions).")
+        .def(py::init(&make_dfa), py::arg("alphabet"), py::arg("initial"), py::arg("accepting"), py::arg("transitions"))
+        .def_readonly("alphabet", &Dfa::alphabet)
+        .def_readonly("initial", &Dfa::initial)
+        .def_property_readonly("num_states", &Dfa::num_states)
+        .def_property_readonly("states", [](const Dfa& d) { return d.num_states(); })
+        .def_property_readonly("accepting", &accepting_states, "Accepting states, ascending.")
+        .def_property_readonly("transitions", &transitions_of, "transitions[q][a]: the successor of q on alphabet[a].")
+        .def("next", &Dfa::next, py::arg("state"), py::arg("symbol"))
+        .def("run", [](const Dfa& d, const py::object& word) { return d.run(d.initial, to_word(d, word)); }, py::arg("word"),
+             "The state reached from the initial state.")
+        .def("accepts", [](const Dfa& d, const py::object& word) { return d.accepts(to_word(d, word)); }, py::arg("word"),
+             "word: a str as on the command line ('abba' or 'a b b a'), or a sequence of symbol names or indices.")
+        .def("format_word", [](const Dfa& d, const py::object& word) { return automata::format_word(d.alphabet, to_word(d, word)); })
+        .def("to_json", [](const Dfa& d) { return automata::to_json(d); })
+        .def("to_dot", [](const Dfa& d, bool hide_sink) { return automata::to_dot(d, {hide_sink}); }, py::arg("hide_sink") = false)
+        .def_static("from_json", [](const std::string& text) { return take(automata::dfa_from_json(text)); }, py::arg("text"))
+        .def("__eq__", [](const Dfa& a, const Dfa& b) { return a == b; })
+        .def(py::pickle([](const Dfa& d) { return py::make_tuple(automata::to_json(d)); },
+                        [](const py::tuple& t) { return take(automata::dfa_from_json(t[0].cast<std::string>())); }))
+        .def("__repr__", [](const Dfa& d) {
+            std::string s = "<ltlkit.Dfa: " + std::to_string(d.num_states()) + " states over {";
+            for (std::size_t i = 0; i < d.alphabet.size(); ++i) s += (i ? "," : "") + d.alphabet[i];
+            return s + "}>"; });
+    m.def("read_dfa_file", [](const std::string& path) { return take(automata::read_dfa_file(path)); }, py::arg("path"));
+    m.def("minimize", [](const Dfa& d) { return without_gil([&] { return automata::minimize(d); }); },
+          "Hopcroft's algorithm; the result is minimal, complete and canonically numbered.");
+    m.def("canonical", &automata::canonical);
+    m.def("is_minimal", &automata::is_minimal);
+    m.def("complement", &automata::complement);
+    m.def("formula_alphabet", [](Formula f, const std::optional<py::object>& alphabet) {
+        return take(automata::formula_alphabet(f, alphabet_arg(alphabet))); }, py::arg("formula"), py::arg("alphabet") = py::none());
+
+    m.def("compile", [](const py::object& formula, const std::optional<py::object>& alphabet, std::size_t max_states, bool minimize) {
+        const auto sigma = alphabet_arg(alphabet);
+        if (minimize) return resolve(formula, sigma, max_states).dfa;
+        Formula f = py::isinstance<Formula>(formula) ? formula.cast<Formula>() : take(ltl::parse_formula(formula.cast<std::string>()));
+        automata::CompileOptions o;
+        o.max_states = max_states;
+        o.minimize = false;
+        auto resolved = take(automata::formula_alphabet(f, sigma));
+        return without_gil([&] { return take(automata::compile(f, resolved, o)); });
+    }, py::arg("formula"), py::arg("alphabet") = py::none(), py::arg("max_states") = 1'000'000, py::arg("minimize") = true,
+       "Formula (or formula text) -> its minimal DFA by the past-time monitor construction.");
+    m.def("compile_regex", [](const std::string& regex, const std::optional<py::object>& alphabet, std::size_t max_states) {
+        automata::LanguageSpec spec;
+        spec.kind = automata::InputKind::Regex;
+        spec.text = regex;
+        spec.alphabet = alphabet_arg(alphabet);
+        spec.max_states = max_states;
+        return without_gil([&] { return take(automata::load_language(spec)).dfa; });
+    }, py::arg("regex"), py::arg("alphabet") = py::none(), py::arg("max_states") = 1'000'000,
+       "Extended regex -> minimal DFA (Brzozowski derivatives).");
+    m.def("accepts", [](const py::object& language, const py::object& word, const std::optional<py::object>& alphabet) {
+        Dfa d = resolve(language, alphabet_arg(alphabet), 1'000'000).dfa;
+        return d.accepts(to_word(d, word));
+    }, py::arg("language"), py::arg("word"), py::arg("alphabet") = py::none());
+    m.def("distinguishing_word", [](const py::object& a, const py::object& b, const std::optional<py::object>& alphabet,
+                                    std::size_t max_states) -> py::object {
+        const auto sigma = alphabet_arg(alphabet);
+        Dfa da = resolve(a, sigma, max_states).dfa, db = resolve(b, sigma, max_states).dfa;
+        if (sigma.empty() && da.alphabet != db.alphabet) {
+            std::vector<std::string> u = da.alphabet;
+            for (const auto& s : db.alphabet)
+                if (std::find(u.begin(), u.end(), s) == u.end()) u.push_back(s);
+            std::sort(u.begin(), u.end());
+            da = take(automata::with_alphabet(da, u));
+            db = take(automata::with_alphabet(db, u));
+        }
+        bool over = false;
+        auto w = without_gil([&] { return automata::distinguishing_word(da, db, max_states, &over); });
+        if (over)
+            throw LibraryError{limit_error("comparing the two languages builds more than " + std::to_string(max_states) +
+                                           " pairs of states; raise max_states to compare them")};
+        if (!w) return py::none();
+        return py::str(automata::format_word(da.alphabet, *w));
+    }, py::arg("a"), py::arg("b"), py::arg("alphabet") = py::none(), py::arg("max_states") = 1'000'000,
+       "A shortest word on which the languages differ (as a str), or None when they are equal.");
+
+    // ---- classification and certificates
+    m.def("classify", [](const py::object& language, const std::optional<py::object>& alphabet, unsigned max_k,
+                         std::size_t max_elements, std::size_t formula_cap, std::size_t window_budget, unsigned probe_depth,
+                         std::size_t probe_states, std::size_t max_states) {
+        if (max_k < 1 || max_k > 64) throw LibraryError{make_error("max_k must be in 1..64")};
+        Resolved r = resolve(language, alphabet_arg(alphabet), max_states);
+        automata::algebra::ClassifyOptions o;
+        o.max_k = max_k;
+        o.max_elements = max_elements;
+        o.formula_cap = formula_cap;
+        o.window_budget = window_budget;
+        o.probe_depth = probe_depth;
+        o.probe_states = probe_states;
+        auto c = without_gil([&] { return take(automata::algebra::classify(r.dfa, o)); });
+        return classification_to_python(c, r.dfa, r.fragment, max_k);
+    }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_k") = 4, py::arg("max_elements") = 1'000'000,
+       py::arg("formula_cap") = 200'000, py::arg("window_budget") = 200'000, py::arg("probe_depth") = 8,
+       py::arg("probe_states") = 500'000, py::arg("max_states") = 1'000'000,
+       "The classes of SPEC §4 with certificates and the predictions per architecture (the keys of `classify --json`).");
+    m.def("check_certificate", [](const py::object& certificate) {
+        const std::string text = python_to_json_text(certificate);
+        std::string explanation;
+        bool holds = without_gil([&] { return take(automata::algebra::check_certificate_json(text, &explanation)); });
+        return py::make_tuple(holds, explanation);
+    }, py::arg("certificate"), "Re-verifies a certificate (a dict or JSON text): (holds, explanation).");
+
+    // ---- exact uniform sampling
+    py::class_<automata::Sampler>(m, "Sampler", "Exact uniform sampling of words of a given length and label.")
+        .def(py::init([](const py::object& language, std::size_t max_length, std::size_t max_table_cells,
+                         const std::optional<py::object>& alphabet) {
+            Dfa d = resolve(language, alphabet_arg(alphabet), 1'000'000).dfa;
+            return without_gil([&] { return take(automata::Sampler::create(d, max_length, max_table_cells)); });
+        }), py::arg("language"), py::arg("max_length"), py::arg("max_table_cells") = 0, py::arg("alphabet") = py::none())
+        .def_property_readonly("dfa", &automata::Sampler::dfa)
+        .def_property_readonly("max_length", &automata::Sampler::max_length)
+        .def("count", [](const automata::Sampler& s, std::size_t n, bool label) {
+            if (n > s.max_length()) throw LibraryError{make_error("length " + std::to_string(n) + " is above max_length " + std::to_string(s.max_length()))};
+            return py::int_(py::str(s.count_exact(n, label)));
+        }, py::arg("length"), py::arg("label"), "The exact number of words of this length and label.")
+        .def("sample", [](const automata::Sampler& s, std::size_t n, bool label, std::size_t count, std::uint64_t seed) {
+            if (n > s.max_length()) throw LibraryError{make_error("length " + std::to_string(n) + " is above max_length " + std::to_string(s.max_length()))};
+            if (count > 0 && !s.has_words(n, label))
+                throw LibraryError{make_error("no " + std::string(label ? "accepted" : "rejected") + " word of length " + std::to_string(n))};
+            std::vector<Word> words = without_gil([&] {
+                std::vector<Word> out;
+                out.reserve(count);
+                automata::Rng rng(seed);
+                InterruptPoll poll;
+                for (std::size_t i = 0; i < count; ++i) {
+                    out.push_back(s.sample(n, label, rng));
+                    if (i % 256 == 255) poll();
+                }
+                return out;
+            });
+            py::array_t<std::int64_t> a({static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(n)});
+            auto v = a.mutable_unchecked<2>();
+            for (std::size_t i = 0; i < count; ++i)
+                for (std::size_t j = 0; j < n; ++j) v(i, j) = words[i][j];
+            return a;
+        }, py::arg("length"), py::arg("label"), py::arg("count") = 1, py::arg("seed") = 1,
+           "count words drawn independently and uniformly among the words of this length and label: int64 array [count, length].")
+        .def("enumerate", [](const automata::Sampler& s, std::size_t n, bool label, std::size_t limit) {
+            if (n > s.max_length()) throw LibraryError{make_error("length " + std::to_string(n) + " is above max_length " + std::to_string(s.max_length()))};
+            return s.enumerate(n, label, limit);
+        }, py::arg("length"), py::arg("label"), py::arg("limit") = 1000)
+        .def_property_readonly("count_method", &automata::Sampler::count_method);
+
+    // ---- datasets
+    m.def("generate_dataset", [](const py::object& language, const std::string& dir, const std::string& train,
+                                 const std::string& test, std::size_t per_length, std::size_t boundary_per_length,
+                                 std::uint64_t seed, const std::string& format, bool force, std::size_t max_table_cells,
+                                 const std::optional<std::int64_t>& pad, const std::optional<py::object>& alphabet) {
+        Resolved r = resolve(language, alphabet_arg(alphabet), 1'000'000);
+        automata::DatasetOptions o;
+        o.train = take(automata::parse_length_range(train));
+        o.test = take(automata::parse_length_range(test));
+        if (per_length == 0) throw LibraryError{make_error("per_length must be at least 1")};
+        o.per_length = per_length;
+        o.boundary_per_length = boundary_per_length;
+        o.seed = seed;
+        o.format = take(automata::parse_dataset_format(format));
+        o.force = force;
+        o.max_table_cells = max_table_cells;
+        o.language_kind = py::isinstance<Dfa>(language) ? "dfa" : "formula";
+        o.language_name = o.language_text =
+            py::isinstance<Dfa>(language) ? std::string("<dfa>") : py::str(language).cast<std::string>();
+        nlohmann::ordered_json extra;
+        if (r.fragment) extra["fragment"] = *r.fragment;
+        // As `ltlkit generate --no-adversarial`, so both write the same bytes for the same arguments.
+        extra["adversarial"] = "disabled (--no-adversarial)";
+        o.extra_meta_json = extra.dump();
+        auto poll = std::make_shared<InterruptPoll>();
+        o.progress = [poll](std::uint64_t, std::uint64_t) { (*poll)(); };
+        automata::Dataset ds = without_gil([&] {
+            take(automata::generate_dataset(r.dfa, dir, o));
+            return take(automata::read_dataset(dir, true));
+        });
+        return dataset_to_python(ds, pad);
+    }, py::arg("language"), py::arg("dir"), py::arg("train") = "1:40", py::arg("test") = "41:500", py::arg("per_length") = 512,
+       py::arg("boundary_per_length") = 16, py::arg("seed") = 1, py::arg("format") = "tsv", py::arg("force") = false,
+       py::arg("max_table_cells") = 0, py::arg("pad") = py::none(), py::arg("alphabet") = py::none(),
+       "Writes the dataset of `ltlkit generate` into dir and returns it read back (see ltlkit.generate_dataset).");
+    m.def("read_dataset", [](const std::string& dir, bool check_labels, const std::optional<std::int64_t>& pad) {
+        automata::Dataset ds = without_gil([&] { return take(automata::read_dataset(dir, check_labels)); });
+        return dataset_to_python(ds, pad);
+    }, py::arg("dir"), py::arg("check_labels") = true, py::arg("pad") = py::none());
+}
