@@ -33,7 +33,7 @@ def test_classify_matches_cli_json(formula):
 @pytest.mark.parametrize("regex", REGEXES)
 def test_classify_of_a_dfa_matches_cli_on_the_regex(regex):
     got = ltlkit.classify(ltlkit.compile_regex(regex))
-    want = cli_json("classify", "--regex", regex, "--json", "--max-k", "3")
+    want = cli_json("classify", "--regex", regex, "--json", "--max-k", "3", "--alphabet", ",".join(got["alphabet"]))
     got3 = ltlkit.classify(ltlkit.compile_regex(regex), max_k=3)
     assert common(got3) == common(want)
     assert got["classes"] == want["classes"]
@@ -140,6 +140,8 @@ def test_generate_dataset_same_bytes_as_cli_and_arrays_equal_files(tmp_path):
     py_files = sorted(os.listdir(tmp_path / "py"))
     assert py_files == sorted(os.listdir(tmp_path / "cli"))
     for name in py_files:
+        if name == ".lock":  # who held the folder and since when: differs by design
+            continue
         assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
     d = ltlkit.compile(formula)
     for split in ["train", "validation", "test", "boundary"]:
