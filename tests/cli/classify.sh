@@ -159,6 +159,11 @@ PY
 [[ $(python3 -c 'import json; print([json.loads(l)["size"] for l in open("batch.jsonl")])') == \
    "[$("$bin" monoid 'Y a' --alphabet a,b --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["size"])'), $("$bin" monoid 'P(b & Y a)' --alphabet a,b --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["size"])')]" ]] \
     || fail "monoid --input sizes differ from single calls"
+rm -rf certs-batch
+"$bin" classify --input batch.txt --alphabet a,b --max-k 1 --certificates certs-batch >/dev/null || fail "classify --input --certificates"
+[[ -f certs-batch/1/definite.json && -f certs-batch/2/r_trivial.json ]] || fail "batch certificates not in DIR/N"
+cmp -s <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["member"])' certs-batch/2/r_trivial.json) <(echo True) \
+    || fail "the second formula's r_trivial certificate"
 printf 'Y a\nP(b &\n' >bad.txt
 "$bin" classify --input bad.txt --alphabet a,b >out.txt 2>err.txt; rc=$?
 [[ $rc == 2 && ! -s out.txt ]] || fail "classify --input with a bad line: exit $rc, stdout $(wc -c <out.txt) bytes"
