@@ -46,7 +46,6 @@ std::string file_name(const std::string& id) {
     return s + ".json";
 }
 
-
 void write_certificates(const Classification& c, const automata::Language& L, const std::string& dir) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);

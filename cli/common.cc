@@ -70,9 +70,7 @@ std::string braced(const std::vector<std::string>& alphabet) {
     for (std::size_t i = 0; i < alphabet.size(); ++i) s += (i ? "," : "") + alphabet[i];
     return s + "}";
 }
-}  // namespace
 
-namespace {
 std::vector<std::string>& pending_notes() {
     static std::vector<std::string> notes;
     return notes;
