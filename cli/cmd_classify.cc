@@ -56,48 +56,6 @@ void write_certificates(const Classification& c, const automata::Language& L, co
     }
 }
 
-// What a class is called in a sentence ("the language is R-trivial").
-std::string class_phrase(const std::string& id) {
-    if (id == "r_trivial") return "R-trivial";
-    const ClassRow* row = find_class(id);
-    return row ? row->name : id;
-}
-
-// One "because" per prediction: the class (or window answer) it follows from and its logic.
-std::string because(const Classification& c, const std::string& arch, const ArchPrediction& p) {
-    for (const ClassRow& row : class_table()) {
-        if (row.arch != arch) continue;
-        const std::string name = class_phrase(row.id);
-        switch (p.prediction) {
-            case Prediction::Recognizes: return "the language is " + name + " (" + row.logic + ")";
-            case Prediction::Fails: return "the language is not " + name + ", so no " + row.logic + " formula defines it";
-            case Prediction::Unknown: {
-                auto why = c.null_reasons.find(row.id);
-                return row.id + " is undecided" + (why != c.null_reasons.end() ? ": " + why->second : std::string());
-            }
-        }
-    }
-    const bool local = arch.rfind("local-", 0) == 0;
-    const std::string k = arch.substr(arch.find('-') + 1);
-    const std::string logic = local ? "LTL[Y<=" + k + "]" : "LTL[P,Y<=" + k + "]";
-    const std::string id = (local ? "local_k:" : "hybrid_k:") + k;
-    switch (p.prediction) {
-        case Prediction::Recognizes: return "an " + logic + " formula defines the language (" + id + ": yes)";
-        case Prediction::Fails: return "no " + logic + " formula defines the language (" + id + ": no)";
-        case Prediction::Unknown: break;
-    }
-    return "whether an " + logic + " formula defines the language is open (" + id + ": unknown, see its line above)";
-}
-
-// The witness pair of a failure, labelled by membership: {accepted, rejected}.
-std::optional<std::pair<automata::Word, automata::Word>> labelled_witness(const ArchPrediction& p,
-                                                                           const automata::Dfa& dfa) {
-    if (!p.witness) return std::nullopt;
-    auto [u, v] = p.witness->at(std::max<std::size_t>(p.witness->r_min, 2));
-    if (dfa.accepts(u)) return std::make_pair(u, v);
-    return std::make_pair(v, u);
-}
-
 std::string word_or_empty(const std::vector<std::string>& alphabet, const automata::Word& w) {
     return w.empty() ? "'' (the empty word)" : automata::format_word(alphabet, w);
 }
@@ -125,7 +83,7 @@ nlohmann::ordered_json render_json(const Classification& c, const automata::Lang
     for (const auto& arch : archs(a.max_k)) {
         const ArchPrediction p = predict(c, arch);
         pred[arch] = to_string(p.prediction);
-        reasons[arch] = because(c, arch, p);
+        reasons[arch] = explain_prediction(c, arch, p);
         if (auto w = labelled_witness(p, L.dfa))
             witnesses[arch] = {{"accepted", automata::format_word(c.alphabet, w->first)},
                                {"rejected", automata::format_word(c.alphabet, w->second)}};
@@ -178,7 +136,7 @@ std::string render_text(const Classification& c, const automata::Language& L, co
     for (const auto& arch : names) {
         const ArchPrediction p = predict(c, arch);
         out += wrap_text("  " + pad_right(arch, arch_width) + "  " + pad_right(to_string(p.prediction) + ",", verdict_width) +
-                             " because " + because(c, arch, p),
+                             " because " + explain_prediction(c, arch, p),
                          width, indent);
         if (auto w = labelled_witness(p, L.dfa))
             out += wrap_text(std::string(indent, ' ') + "accepted: " + word_or_empty(c.alphabet, w->first) +
