@@ -13,7 +13,11 @@ namespace ltlkit::automata {
 
 FolderLock& FolderLock::operator=(FolderLock&& o) noexcept {
     if (this != &o) {
-        if (fd_ >= 0) ::close(fd_);
+        if (fd_ >= 0) {
+            if (::ftruncate(fd_, 0) != 0) {
+            }
+            ::close(fd_);
+        }
         fd_ = o.fd_;
         o.fd_ = -1;
     }
@@ -21,7 +25,12 @@ FolderLock& FolderLock::operator=(FolderLock&& o) noexcept {
 }
 
 FolderLock::~FolderLock() {
-    if (fd_ >= 0) ::close(fd_);  // closing the descriptor releases the flock
+    if (fd_ < 0) return;
+    // An idle folder's lock file is empty (so finished outputs do not differ by a pid or a time);
+    // closing the descriptor releases the flock.
+    if (::ftruncate(fd_, 0) != 0) {
+    }
+    ::close(fd_);
 }
 
 Result<FolderLock> lock_folder(const std::string& dir, const std::string& what) {

@@ -1,7 +1,8 @@
 // Advisory ownership of an output folder: one process at a time writes into a dataset folder, a
 // run folder or a verify folder. flock(2) on FOLDER/.lock, released by the kernel when the process
 // ends (also on kill -9), so a lock can never go stale; the file names its holder for the message
-// the second process prints.
+// the second process prints. The file is emptied when the lock is released, so a folder at rest
+// holds an empty .lock whatever process last wrote into it.
 #pragma once
 
 #include <string>

@@ -109,9 +109,16 @@ Result<std::string> unframe_checkpoint(const std::string& path, std::string text
     return text.substr(prefix.size() + 1);
 }
 
+// The training log's running window (metrics.jsonl): saved with the checkpoint, so that a resumed
+// run logs exactly the lines of an uninterrupted one.
+struct LogWindow {
+    double loss_sum = 0;
+    std::int64_t right = 0, words = 0, steps = 0;
+};
+
 Result<bool> save_checkpoint(const std::string& path, const Config& c, const std::string& key, Recognizer& model,
                              torch::optim::Optimizer& opt, const automata::Rng& rng, int step,
-                             double train_seconds, double tokens) {
+                             double train_seconds, double tokens, const LogWindow& window) {
     std::ostringstream bytes;
     try {
         torch::serialize::OutputArchive a, am, ao;
@@ -120,6 +127,9 @@ Result<bool> save_checkpoint(const std::string& path, const Config& c, const std
         a.write("step", c10::IValue(static_cast<int64_t>(step)));
         a.write("rng", c10::IValue(rng.save()));
         a.write("tokens", c10::IValue(tokens));
+        a.write("log_window", c10::IValue(std::vector<double>{window.loss_sum, static_cast<double>(window.right),
+                                                              static_cast<double>(window.words),
+                                                              static_cast<double>(window.steps)}));
         a.write("torch_version", c10::IValue(std::string(TORCH_VERSION)));
         model.save(am);
         opt.save(ao);
@@ -141,6 +151,7 @@ Result<bool> save_checkpoint(const std::string& path, const Config& c, const std
 struct LoadedCheckpoint {
     Config config;
     std::string key;  // training_key() of the run that wrote it
+    LogWindow window;
     int step = 0;
     std::string rng;
     double train_seconds = 0, tokens = 0;
@@ -179,6 +190,12 @@ Result<LoadedCheckpoint> read_checkpoint(const std::string& path, torch::seriali
         }
         a.read("tokens", v);
         out.tokens = v.toDouble();
+        if (a.try_read("log_window", v) && v.isDoubleList()) {
+            const auto w = v.toDoubleVector();
+            if (w.size() == 4)
+                out.window = {w[0], static_cast<std::int64_t>(w[1]), static_cast<std::int64_t>(w[2]),
+                              static_cast<std::int64_t>(w[3])};
+        }
     } catch (const std::exception& e) {
         return make_error("cannot read checkpoint " + path + " (written by another LibTorch version?): " +
                           std::string(e.what()).substr(0, 300));
@@ -245,6 +262,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
     automata::Rng rng(c.seed);
     int step = 0;
     double prior_seconds = 0, tokens = 0;
+    LogWindow resumed_window;
     const std::string ckpt = rundir.empty() ? "" : (fs::path(rundir) / "checkpoint.pt").string();
     if (!rundir.empty()) {
         std::error_code ec;
@@ -273,6 +291,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         step = ck->step;
         prior_seconds = ck->train_seconds;
         tokens = ck->tokens;
+        resumed_window = ck->window;
     }
     // RUNDIR/metrics.jsonl: one line per log_every steps (the training curve). Lines past the
     // checkpoint's step are from a killed session and are dropped before training resumes.
@@ -301,9 +320,9 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
     std::vector<automata::Word> words;
     std::vector<std::uint8_t> labels;
     std::vector<const automata::Word*> ptrs;
-    auto loss_sum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(out.device));
-    auto right_sum = torch::zeros({}, torch::TensorOptions().dtype(torch::kLong).device(out.device));
-    long window_words = 0, window_steps = 0;
+    auto loss_sum = torch::full({}, resumed_window.loss_sum, torch::TensorOptions().dtype(torch::kDouble).device(out.device));
+    auto right_sum = torch::full({}, resumed_window.right, torch::TensorOptions().dtype(torch::kLong).device(out.device));
+    long window_words = static_cast<long>(resumed_window.words), window_steps = static_cast<long>(resumed_window.steps);
     while (step < c.steps) {
         words.clear();
         labels.clear();
@@ -357,8 +376,9 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
             window_words = window_steps = 0;
         }
         if (!ckpt.empty() && ((c.checkpoint_every > 0 && step % c.checkpoint_every == 0) || last)) {
+            LogWindow window{loss_sum.item<double>(), right_sum.item<std::int64_t>(), window_words, window_steps};
             auto s = save_checkpoint(ckpt, c, key, *out.model, opt, rng, step, prior_seconds + seconds_since(t0),
-                                     tokens);
+                                     tokens, window);
             if (!s.ok()) return s.error();
         }
     }
@@ -454,37 +474,57 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
     // A folder that holds a run of another language or training configuration is refused before
     // anything is written into it (not even the lock file).
     const fs::path info_path = fs::path(rundir) / "run.json";
+    bool info_valid = false;  // run.json is there and says this run
     if (fs::exists(info_path, ec)) {
-        auto old = read_run_info(rundir);
-        if (!old.ok()) return old.error();
-        if (old->identity.training != identity.training) {
-            std::string what = old->identity.dfa != identity.dfa
-                                   ? "another language ('" + old->language + "')"
-                                   : "another training configuration";
-            const std::string diff = config_differences(config, old->config);
-            return make_error(rundir + " holds a run of " + what + (diff.empty() ? "" : ": " + diff) +
-                              "; use another --out, or delete that folder to start over");
+        auto text = automata::read_file(info_path.string());
+        if (!text.ok()) return text.error();
+        // A run.json that fails its checksum is rewritten below, once the checkpoint (if any) has
+        // shown that it belongs to this run; any other unreadable run.json is refused.
+        if (automata::json_checksum_state(*text) == automata::ChecksumState::Valid) {
+            auto old = read_run_info(rundir);
+            if (!old.ok()) return old.error();
+            if (old->identity.training != identity.training) {
+                std::string what = old->identity.dfa != identity.dfa
+                                       ? "another language ('" + old->language + "')"
+                                       : "another training configuration";
+                const std::string diff = config_differences(config, old->config);
+                return make_error(rundir + " holds a run of " + what + (diff.empty() ? "" : ": " + diff) +
+                                  "; use another --out, or delete that folder to start over");
+            }
+            info_valid = true;
         }
+    }
+    // The checkpoint, checked (checksum, then training key) before anything is written.
+    const fs::path ckpt = fs::path(rundir) / "checkpoint.pt";
+    if (fs::exists(ckpt, ec)) {
+        torch::serialize::InputArchive a;
+        auto ck = read_checkpoint(ckpt.string(), a, torch::Device(torch::kCPU));
+        if (!ck.ok()) return ck.error();
+        if (ck->key != training_key(config, identity.training))
+            return make_error("the checkpoint in " + rundir +
+                              " was trained with another configuration or language: use another --out, or "
+                              "delete its checkpoint.pt to start over");
     }
     auto lock = automata::lock_folder(rundir, "ltlkit train");
     if (!lock.ok()) return lock.error();
-    const fs::path result_path = fs::path(rundir) / "result.json";
-    if (fs::exists(result_path, ec)) {
-        auto text = automata::read_file(result_path.string());
-        if (!text.ok()) return text.error();
-        if (auto prev = result_from_json(*text); prev.ok() && prev->identity == identity) {
-            prev->already_finished = true;
-            return prev;
-        }
-        // Another evaluation (other steps, test settings or data) of the same training: replaced below.
-    }
-    {
+    if (!info_valid) {
         nlohmann::json info{{"config", nlohmann::json::parse(config_to_json(config))},
                             {"identity", identity_to_json(identity)},
                             {"language", language_name},
                             {"dfa", nlohmann::json::parse(automata::to_json(dfa))}};
         auto w = write_text_atomic(info_path.string(), automata::json_with_checksum(info.dump(), 2));
         if (!w.ok()) return w.error();
+    }
+    const fs::path result_path = fs::path(rundir) / "result.json";
+    if (fs::exists(result_path, ec)) {
+        auto text = automata::read_file(result_path.string());
+        if (!text.ok()) return text.error();
+        if (auto prev = result_from_json(*text); prev.ok() && prev->identity == identity && fs::exists(ckpt, ec)) {
+            prev->already_finished = true;
+            return prev;
+        }
+        // Another evaluation (other steps, test settings or data) of the same training, or a
+        // damaged result: evaluated again below.
     }
     auto sampler = sampler_for(dfa, config);
     if (!sampler.ok()) return sampler.error();
@@ -555,14 +595,14 @@ Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rund
     if (overrides.threads < 1) return make_error("--threads must be at least 1");
     auto info = read_run_info(rundir);
     if (!info.ok()) return info.error();
-    if (run_identity(dfa, info->config, {}).dfa != info->identity.dfa)
-        return make_error(rundir + " holds a run of another language ('" + info->language + "')");
     torch::set_num_threads(overrides.threads);
     const int S = static_cast<int>(dfa.num_symbols());
     const std::string ckpt = (fs::path(rundir) / "checkpoint.pt").string();
     if (!fs::exists(ckpt)) return io_error("no checkpoint in " + rundir + " (train the run first)");
     auto loaded = load_checkpoint(ckpt, S, *dev);
     if (!loaded.ok()) return loaded.error();
+    if (run_identity(dfa, info->config, {}).dfa != info->identity.dfa)
+        return make_error(rundir + " holds a run of another language ('" + info->language + "')");
     Config c = loaded->first;
     c.test_min = overrides.test_min;
     c.test_max = overrides.test_max;
@@ -580,9 +620,17 @@ Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rund
     auto lock = automata::lock_folder(rundir, "ltlkit eval");
     if (!lock.ok()) return lock.error();
     RunResult r;
+    // The training run's result (its training time) is read, never written; a damaged one is
+    // reported rather than skipped.
     const std::string result_path = (fs::path(rundir) / "result.json").string();
-    if (auto prev = automata::read_file(result_path); prev.ok())
+    if (auto prev = automata::read_file(result_path); prev.ok()) {
+        if (auto c = automata::check_json_checksum(result_path, *prev,
+                                                   "delete it, or rerun `ltlkit train` with the same arguments "
+                                                   "and --out to rewrite it");
+            !c.ok())
+            return c.error();
         if (auto old = result_from_json(*prev); old.ok() && old->identity.training == identity.training) r = *old;
+    }
     r.language = info->language;
     r.config = c;
     r.identity = identity;

@@ -849,7 +849,7 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
                 h << "<td>" << (r.failed_to_fit ? "failed to fit" : r.success ? "success" : "no success") << "</td><td>"
                   << pct(r.mean_accuracy) << "</td><td>" << pct(r.min_bin_accuracy) << "</td><td>" << r.n_star
                   << "</td><td>" << pct_opt(r.adversarial_accuracy) << "</td><td>" << pct(r.train_accuracy)
-                  << "</td><td>" << fmt("%.0f", r.wall_seconds) << " s</td><td>" << fmt("%.0f", r.tokens_per_second)
+                  << "</td><td>" << fmt("%.0f", r.wall_seconds) << " s</td><td class=\"timing\">" << fmt("%.0f", r.tokens_per_second)
                   << " · " << fmt("%.0f", r.eval_tokens_per_second) << "</td></tr>\n";
             }
         }
@@ -914,6 +914,13 @@ Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std
         const std::string path = (fs::path(d) / "plan.json").string();
         auto text = automata::read_file(path);
         if (!text.ok()) return text.error();
+        // A JSON object that is no plan at all is named as such; a plan must carry its checksum.
+        if (automata::json_checksum_state(*text) == automata::ChecksumState::Missing)
+            if (auto p = plan_from_json(*text); !p.ok()) {
+                Error e = p.error();
+                e.origin = path;
+                return e;
+            }
         if (auto c = automata::check_json_checksum(path, *text, "rerun `ltlkit verify` with the same arguments and --out to rewrite it");
             !c.ok())
             return c.error();

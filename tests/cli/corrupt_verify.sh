@@ -12,13 +12,13 @@ rm -rf v err.txt out.txt
 vargs=('Y a' --alphabet a,b --archs local-1 --profile quick --steps 5 --threads 1 --device cpu)
 "$bin" verify "${vargs[@]}" --out v >/dev/null 2>err.txt || fail "verify exited $?: $(cat err.txt)"
 res=$(ls v/runs/*/local-1/*/result.json | head -1)
-grep -v '"wall_seconds"\|"train_seconds"\|"tokens_per_second"\|"sha256"' "$res" > res.orig
+grep -v '"wall_seconds"\|"train_seconds"\|"tokens_per_second"\|"eval_seconds"\|"eval_tokens_per_second"\|"sha256"' "$res" > res.orig
 bump "$res" n_star
 expect 2 "$res: checksum mismatch (truncated or corrupted); rerun \`ltlkit verify\`" "$bin" report v
 "$bin" verify "${vargs[@]}" --out v > vlog.txt 2>err.txt || fail "verify after the damage exited $?: $(cat err.txt)"
 grep -q "warning: $res: checksum mismatch (truncated or corrupted); removed, the run is evaluated again" vlog.txt ||
     fail "verify did not warn about $res: $(cat vlog.txt)"
-grep -v '"wall_seconds"\|"train_seconds"\|"tokens_per_second"\|"sha256"' "$res" | cmp -s - res.orig ||
+grep -v '"wall_seconds"\|"train_seconds"\|"tokens_per_second"\|"eval_seconds"\|"eval_tokens_per_second"\|"sha256"' "$res" | cmp -s - res.orig ||
     fail "the run evaluated again differs from the original"
 "$bin" report v >/dev/null || fail "report after the repair exited $?"
 bump v/plan.json seeds

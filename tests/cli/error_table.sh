@@ -34,14 +34,19 @@ printf 'one\t\tformula\tY a\n' > na.suite
 mkdir full && echo keep > full/notes.txt
 mkdir noplan && printf '{}\n' > noplan/plan.json
 mkdir norun
-# r/: a real run folder (run.json with its identity and checksum) whose checkpoint is then spoiled.
-if [[ -x $neural ]]; then
-    "$bin" train 'Y a' --alphabet a,b --out r --steps 1 --batch 2 --layers 1 --d-model 4 --heads 1 --d-ff 4 \
-        --train-lengths 1:3 --test-lengths 4:4 --per-length 2 --quiet > /dev/null 2>&1 ||
-        { echo "FAIL: could not make the run folder r/"; exit 1; }
-else
-    mkdir r
-fi
+# r/: a run folder (run.json with its checksum, the default configuration) next to a checkpoint that
+# is not one.
+mkdir r
+python3 - r/run.json <<'PY'
+import hashlib, json, sys
+h = hashlib.sha256(b"fixture").hexdigest()
+o = {"config": {"arch": "global"},
+     "identity": {"dfa_sha256": h, "data_sha256": h, "training": h, "evaluation": h},
+     "language": "Y a",
+     "dfa": {"alphabet": ["a", "b"], "initial": 0, "accepting": [1], "transitions": [[1, 0], [1, 0]]}}
+o["sha256"] = hashlib.sha256(json.dumps(o, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+open(sys.argv[1], "w").write(json.dumps(o, indent=2) + "\n")
+PY
 printf 'not a checkpoint\n' > r/checkpoint.pt
 mkdir nometa && echo 'x' > nometa/train.tsv
 snapshot=$(find . -path ./err.txt -prune -o -print | sort)

@@ -53,16 +53,18 @@ kill_and_finish() {
 }
 
 # Digest of every file under DIR (sorted, hidden files included). JSON files (*.json, *.jsonl lines)
-# lose the timing fields (wall_seconds, train_seconds, tokens_per_second) and their embedded
+# lose the timing fields (wall_seconds, train_seconds, tokens_per_second, eval_seconds,
+# eval_tokens_per_second, and the training log's seconds) and their embedded
 # "sha256" (which covers the timings; it is checked first); checkpoint.pt is compared through the
 # training-state digest of its header (its checksum is checked first; the LibTorch archive's bytes
 # differ between processes even for equal states); report.md/report.html lose the date and the
-# per-run wall times. Everything else is compared byte for byte.
+# per-run wall times and tokens/s. Everything else is compared byte for byte.
 digest_tree() {
     python3 - "$1" <<'PY'
 import hashlib, json, os, re, sys
 root = sys.argv[1]
-TIMING = {"wall_seconds", "train_seconds", "tokens_per_second"}
+TIMING = {"wall_seconds", "train_seconds", "tokens_per_second", "eval_seconds", "eval_tokens_per_second",
+          "seconds"}
 
 def strip(o):
     if isinstance(o, dict):
@@ -103,6 +105,7 @@ for d, dirs, files in os.walk(root):
             t = data.decode()
             t = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "DATE", t)
             t = re.sub(r"\d+ s\b", "N s", t)
+            t = re.sub(r'<td class="timing">[^<]*</td>', "TIMING", t)
             data = t.encode()
         print(rel, hashlib.sha256(data).hexdigest())
 PY

@@ -100,8 +100,15 @@ if [[ -x $neural ]]; then
     absent r3
     # eval: a run folder whose run.json asks for huge test lengths; the checkpoint is never read.
     mkdir r4
-    printf '{"config": {"arch": "global"}, "language": "Y a", "dfa": %s}\n' \
-        '{"alphabet": ["a"], "initial": 0, "accepting": [0], "transitions": [[0]]}' > r4/run.json
+    python3 - r4/run.json <<'PY'
+import hashlib, json, sys
+h = hashlib.sha256(b"fixture").hexdigest()
+o = {"config": {"arch": "global"},
+     "identity": {"dfa_sha256": h, "data_sha256": h, "training": h, "evaluation": h},
+     "language": "Y a", "dfa": {"alphabet": ["a"], "initial": 0, "accepting": [0], "transitions": [[0]]}}
+o["sha256"] = hashlib.sha256(json.dumps(o, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+open(sys.argv[1], "w").write(json.dumps(o, indent=2) + "\n")
+PY
     limit "ltlkit: error: the evaluation (global) would need about " eval r4 --test-lengths 41:200000
     limit "ltlkit: error: the count tables would need " eval r4 --max-table-cells 100
     absent r4/result.json

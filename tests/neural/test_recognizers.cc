@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "automata/io.hh"
 #include "automata/sampler.hh"
 #include "neural/internal.hh"
 #include "neural/model.hh"
@@ -201,6 +202,7 @@ TEST_CASE("summaries: bins of 100 lengths, min bin, N*, and result.json round tr
     CHECK(r.n_star == 40);
     r.adversarial_accuracy = 0.25;
     r.seed = 123456789012345ULL;
+    r.identity = run_identity(ends_with_a(), r.config, {});
     auto back = result_from_json(result_to_json(r));
     REQUIRE(back.ok());
     CHECK(back->per_length_accuracy == r.per_length_accuracy);
@@ -212,22 +214,33 @@ TEST_CASE("summaries: bins of 100 lengths, min bin, N*, and result.json round tr
     CHECK_FALSE(result_from_json(std::string(R"({"config": {"arch": "local-0"}})")).ok());
     auto bad = nlohmann::json::parse(result_to_json(r));
     bad["per_length_accuracy"]["130"] = 1.5;
-    CHECK_FALSE(result_from_json(bad.dump()).ok());
+    CHECK_FALSE(result_from_json(automata::json_with_checksum(bad.dump())).ok());
     bad = nlohmann::json::parse(result_to_json(r));
     bad.erase("n_star");
-    CHECK_FALSE(result_from_json(bad.dump()).ok());
+    CHECK_FALSE(result_from_json(automata::json_with_checksum(bad.dump())).ok());
+    bad = nlohmann::json::parse(result_to_json(r));
+    bad.erase("identity");
+    CHECK_FALSE(result_from_json(automata::json_with_checksum(bad.dump())).ok());
 }
 
 TEST_CASE("result.json: numbers that do not fit their field are errors (fuzz regressions)", "[neural]") {
+    const std::string h = automata::sha256_hex("x");
     const std::string good =
-        R"({"config":{"arch":"global"},"per_length_accuracy":{"41":1.0},"mean_accuracy":1.0,)"
-        R"("min_bin_accuracy":1.0,"n_star":41,"train_accuracy":1.0,"adversarial_accuracy":null,)"
-        R"("failed_to_fit":false,"wall_seconds":1.5,"seed":7})";
-    REQUIRE(result_from_json(good).ok());
+        R"({"config":{"arch":"global"},"identity":{"dfa_sha256":")" + h + R"(","data_sha256":")" + h +
+        R"(","training":")" + h + R"(","evaluation":")" + h + R"("},"per_length_accuracy":{"41":1.0},)"
+        R"("mean_accuracy":1.0,"min_bin_accuracy":1.0,"n_star":41,"train_accuracy":1.0,)"
+        R"("adversarial_accuracy":null,"failed_to_fit":false,"wall_seconds":1.5,"seed":7})";
+    REQUIRE(result_from_json(automata::json_with_checksum(good)).ok());
+    // The text with one replacement, under a valid checksum where the text still parses (so that
+    // the range checks, not the checksum, refuse it).
     auto with = [&](const std::string& from, const std::string& to) {
         std::string s = good;
         s.replace(s.find(from), from.size(), to);
-        return s;
+        try {
+            return automata::json_with_checksum(s);
+        } catch (const std::exception&) {
+            return s;
+        }
     };
     // A float into an int field was undefined behaviour (UBSan); 1e999 is refused by the parser.
     for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
