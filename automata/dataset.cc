@@ -93,11 +93,15 @@ using WordSet = std::unordered_set<Word, WordHash>;
 std::string json_escape(const std::string& s) { return ojson(s).dump(); }
 
 // The text of one split in the chosen format. Words are written as in format_word (SPEC §3).
+// The first line of a TSV split file: its column names.
+std::string tsv_header(bool pairs) { return pairs ? "word\tlabel\tpair\n" : "word\tlabel\n"; }
+
 class SplitWriter {
 public:
     SplitWriter(std::string name, DatasetFormat format, bool pairs, const std::vector<std::string>& alphabet)
         : name_(std::move(name)), format_(format), pairs_(pairs), alphabet_(alphabet),
           single_(single_char_alphabet(alphabet)) {
+        if (format_ == DatasetFormat::Tsv) main_ = tsv_header(pairs_);
         for (const auto& s : alphabet) {
             std::string e = json_escape(s);
             escaped_.push_back(e.substr(1, e.size() - 2));
@@ -663,8 +667,10 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
     for (const SplitWriter* s : all) {
         ojson sj;
         if (s == &train || s == &validation) sj["lengths"] = to_string(o.train);
+        else if (s == &boundary && !s->counts().empty())  // an edit may make a word one shorter or longer
+            sj["lengths"] = to_string(LengthRange{s->counts().begin()->first, s->counts().rbegin()->first});
         else sj["lengths"] = to_string(o.test);
-        if (s == &boundary) sj["note"] = "pairs at edit distance 1 (substitution, insertion or deletion) with different labels; sources drawn at the test lengths";
+        if (s == &boundary) sj["note"] = "pairs at edit distance 1 (substitution, insertion or deletion) with different labels; sources drawn at the test lengths " + to_string(o.test) + ", so partners may be one symbol shorter or longer";
         ojson flist = ojson::array();
         for (const auto& [path, content] : s->files()) {
             fs::create_directories((dir / path).parent_path(), ec);
@@ -940,6 +946,8 @@ Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
                 std::string word_text, label_text, pair_text;
                 bool has_pair = false;
                 if (format == DatasetFormat::Tsv) {
+                    if (i == 0 && line + "\n" == tsv_header(pairs))
+                        continue;  // the header line (absent in files of earlier versions)
                     std::vector<std::string> cols;
                     std::size_t a = 0;
                     while (true) {

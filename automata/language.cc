@@ -190,6 +190,11 @@ Result<std::vector<LanguageSpec>> read_suite(const std::string& path) {
         spec.text = line.substr(t3 + 1);
         if (spec.text.find_first_not_of(" \t") == std::string::npos)
             return error_at(line, t3 + 1, "empty " + kind + " for language '" + spec.name + "'");
+        // A suite states every alphabet: only a DFA file carries its own.
+        if (spec.alphabet.empty() && spec.kind != InputKind::DfaFile)
+            return error_at(line, t1 + 1, "no alphabet for the " + kind + " of language '" + spec.name +
+                                              "' (write its symbols, e.g. a,b, in the second field; only dfa "
+                                              "lines may leave it empty)");
         spec.base_dir = base;
         out.push_back(std::move(spec));
     }

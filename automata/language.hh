@@ -35,6 +35,7 @@ struct Language {
 Result<Language> load_language(const LanguageSpec& spec);
 
 // Suite file: name<TAB>alphabet<TAB>formula|regex|dfa<TAB>text, '#' comments, blank lines ignored.
+// The alphabet may be empty only on dfa lines (the file gives it).
 Result<std::vector<LanguageSpec>> read_suite(const std::string& path);
 
 // "a,b,c" -> {"a","b","c"}; empty -> {}. Rejects empty or duplicate symbols.

@@ -1,4 +1,4 @@
-// `ltlkit accepts FORMULA WORD...`: membership of words (SPEC §3 word syntax) in a language,
+// `ltlkit accepts FORMULA WORD...`: membership of words (docs/SYNTAX.md §8) in a language,
 // through its minimal DFA; --check re-evaluates every word by the direct semantics.
 #include <fstream>
 #include <iostream>
@@ -87,13 +87,13 @@ LTLKIT_COMMAND(CommandDef{
         app.add_flag("--check", a->check,
                      "Also evaluate each word directly (formula semantics at EOS, backtracking regex matcher, "
                      "or the unminimized DFA) and fail with exit 4 on any disagreement");
-        app.add_flag("--json", a->json, "One JSON object per language: input, alphabet, results [{word, symbols, accepted}]");
+        app.add_flag("--json", a->json, "One JSON object per language: input, alphabet, alphabet_inferred, results [{word, symbols, accepted}]");
         app.footer(
             "Examples:\n"
             "  ltlkit accepts 'P(b & Y a)' ab ba '' abab     # ab 1, ba 0, '' 0, abab 1\n"
             "  ltlkit accepts --check 'a S b' --alphabet a,b,c abaa cab\n"
             "  ltlkit accepts --regex '(ab)*' abab aba\n"
-            "  printf 'Y a\\nH a\\n' | ltlkit accepts --input - aa ab");
+            "  printf 'Y a\\nH a\\n' | ltlkit accepts --input - --alphabet a,b aa ab");
         return [a, &app] {
             // With --regex/--dfa (or --input), the first positional is a word, not a formula.
             std::vector<std::string> words = a->words;
@@ -102,27 +102,10 @@ LTLKIT_COMMAND(CommandDef{
                 words.insert(words.begin(), a->lang.formula);
                 a->lang.formula.clear();
             }
+            if (a->input == "-" && a->words_file == "-") fail("--input and --words cannot both read stdin");
             if (!a->words_file.empty())
                 for (const auto& l : read_numbered_lines(a->words_file, false)) words.push_back(l.text);
-            std::vector<automata::Language> langs;
-            if (!a->input.empty()) {
-                const std::string origin = a->input == "-" ? "<stdin>" : a->input;
-                if (a->input == "-" && a->words_file == "-") fail("--input and --words cannot both read stdin");
-                for (const NumberedLine& line : read_numbered_lines(a->input, true)) {
-                    LanguageArgs one = a->lang;
-                    one.formula = line.text;
-                    auto r = automata::load_language(language_spec(one));
-                    if (!r.ok()) {
-                        Error e = r.error();
-                        if (e.origin.empty()) e.origin = origin;
-                        e.line = e.line ? e.line + line.number - 1 : line.number;
-                        fail(e);
-                    }
-                    langs.push_back(std::move(r.value()));
-                }
-            } else {
-                langs.push_back(load_language_or_fail(a->lang));
-            }
+            const std::vector<automata::Language> langs = load_languages(a->lang, a->input);
             // Parse every word against every language before printing anything.
             std::vector<Verdicts> all;
             for (const auto& l : langs) {
@@ -147,6 +130,7 @@ LTLKIT_COMMAND(CommandDef{
                     nlohmann::json j;
                     j["input"] = v.lang->spec.text;
                     j["alphabet"] = alphabet;
+                    j["alphabet_inferred"] = alphabet_inferred(*v.lang);
                     j["results"] = nlohmann::json::array();
                     for (std::size_t i = 0; i < v.words.size(); ++i)
                         j["results"].push_back({{"word", automata::format_word(alphabet, v.words[i])},

@@ -1,7 +1,8 @@
-// `ltlkit check-certificate FILE`: re-verifies a certificate (SPEC §6) independently of how it was
+// `ltlkit check-certificate FILE`: re-verifies a certificate (docs/SYNTAX.md §12) independently of how it was
 // found. Exit 0 when it holds, 1 when it does not, 2 on bad input.
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "automata/algebra/classify.hh"
 #include "automata/io.hh"
@@ -12,6 +13,7 @@ namespace {
 
 struct CheckArgs {
     std::string file;
+    bool json = false;
 };
 
 LTLKIT_COMMAND(CommandDef{
@@ -20,7 +22,9 @@ LTLKIT_COMMAND(CommandDef{
     [](CLI::App& app) -> Runner {
         auto a = std::make_shared<CheckArgs>();
         app.add_option("FILE", a->file, "Certificate JSON written by `ltlkit classify --certificates`")->required();
-        app.footer("Example:\n  ltlkit classify 'Y a' --certificates c/ && ltlkit check-certificate c/definite.json");
+        app.add_flag("--json", a->json, "Print one JSON object: file, class, member, holds, explanation");
+        app.footer("Examples:\n  ltlkit classify 'Y a' --alphabet a,b --certificates c/ && ltlkit check-certificate c/definite.json\n"
+                   "  ltlkit check-certificate c/r_trivial.json --json");
         return [a] {
             std::string text = take(automata::read_file(a->file));
             std::string why;
@@ -30,7 +34,19 @@ LTLKIT_COMMAND(CommandDef{
                 if (e.origin.empty()) e.origin = a->file;
                 fail(e);
             }
-            std::cout << (*r ? "holds: " : "does not hold: ") << why << "\n";
+            if (a->json) {
+                // The certificate already parsed, so its class and claim are there to echo.
+                const auto cert = nlohmann::json::parse(text, nullptr, false);
+                nlohmann::ordered_json j;
+                j["file"] = a->file;
+                j["class"] = cert.is_object() && cert.contains("class") ? cert["class"] : nlohmann::json(nullptr);
+                j["member"] = cert.is_object() && cert.contains("member") ? cert["member"] : nlohmann::json(nullptr);
+                j["holds"] = *r;
+                j["explanation"] = why;
+                std::cout << j.dump() << "\n";
+            } else {
+                std::cout << (*r ? "holds: " : "does not hold: ") << why << "\n";
+            }
             return *r ? 0 : 1;
         };
     }});

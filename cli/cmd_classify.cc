@@ -1,6 +1,8 @@
-// `ltlkit classify FORMULA | --regex R | --dfa FILE`: the classes of SPEC §4 with one line of
-// evidence each, the window answers, the predictions per architecture (SPEC §7), and optionally
-// every certificate (SPEC §6) as a file.
+// `ltlkit classify FORMULA | --regex R | --dfa FILE`: the classes (docs/SYNTAX.md §12) with one line of
+// evidence each, the window answers, the predictions per architecture, and optionally
+// every certificate as a file.
+#include <algorithm>
+#include <array>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -27,6 +29,7 @@ struct ClassifyArgs {
     std::size_t probe_states = 500'000;
     bool json = false;
     std::string certificates;
+    std::string input;
 };
 
 std::vector<std::string> archs(unsigned max_k) {
@@ -43,9 +46,109 @@ std::string file_name(const std::string& id) {
     return s + ".json";
 }
 
+void write_certificates(const Classification& c, const automata::Language& L, const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) fail(dir + ": cannot create folder: " + ec.message(), 4);
+    for (const auto& [id, cert] : c.certificates) {
+        auto path = (std::filesystem::path(dir) / file_name(id)).string();
+        take(automata::write_file_atomic(path, certificate_to_json(cert, L.dfa) + "\n"));
+    }
+}
+
+std::string word_or_empty(const std::vector<std::string>& alphabet, const automata::Word& w) {
+    return w.empty() ? "'' (the empty word)" : automata::format_word(alphabet, w);
+}
+
+nlohmann::ordered_json render_json(const Classification& c, const automata::Language& L, const ClassifyArgs& a) {
+    nlohmann::ordered_json j;
+    j["alphabet"] = c.alphabet;
+    j["alphabet_inferred"] = alphabet_inferred(L);
+    if (!a.input.empty()) j["input"] = L.spec.text;
+    j["fragment"] = L.fragment ? nlohmann::ordered_json(*L.fragment) : nlohmann::ordered_json(nullptr);
+    j["states"] = c.states;
+    nlohmann::ordered_json cls;
+    for (const auto& row : class_table()) {
+        auto v = c.classes.at(row.id);
+        cls[row.id] = v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+    }
+    j["classes"] = cls;
+    j["definite_degree"] = c.definite_degree ? nlohmann::ordered_json(*c.definite_degree) : nlohmann::ordered_json(nullptr);
+    nlohmann::ordered_json lk = nlohmann::ordered_json::object(), hk = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : c.local_k) lk[std::to_string(k)] = to_string(v);
+    for (const auto& [k, v] : c.hybrid_k) hk[std::to_string(k)] = to_string(v);
+    j["local_k"] = lk;
+    j["hybrid_k"] = hk;
+    nlohmann::ordered_json pred, reasons, witnesses = nlohmann::ordered_json::object();
+    for (const auto& arch : archs(a.max_k)) {
+        const ArchPrediction p = predict(c, arch);
+        pred[arch] = to_string(p.prediction);
+        reasons[arch] = explain_prediction(c, arch, p);
+        if (auto w = labelled_witness(p, L.dfa))
+            witnesses[arch] = {{"accepted", automata::format_word(c.alphabet, w->first)},
+                               {"rejected", automata::format_word(c.alphabet, w->second)}};
+    }
+    j["predictions"] = pred;
+    j["prediction_reasons"] = reasons;
+    j["witnesses"] = witnesses;
+    nlohmann::ordered_json certs = nlohmann::ordered_json::object();
+    for (const auto& [id, cert] : c.certificates) certs[id] = nlohmann::ordered_json::parse(certificate_to_json(cert, L.dfa));
+    for (const auto& [id, why] : c.null_reasons) certs[id] = {{"class", id}, {"member", nullptr}, {"reason", why}};
+    j["certificates"] = certs;
+    return j;
+}
+
+std::string mark(std::optional<bool> v) { return !v ? "?" : *v ? "✓" : "✗"; }
+std::string mark(Answer v) { return v == Answer::Yes ? "✓" : v == Answer::No ? "✗" : "?"; }
+
+// The text report: classes with their evidence, then one line per prediction with its reason and
+// labelled witnesses; every row wrapped to `width` columns under its own text column.
+std::string render_text(const Classification& c, const automata::Language& L, const ClassifyArgs& a, std::size_t width) {
+    std::string out = "language: " + L.spec.name + "\n";
+    std::string alphabet;
+    for (std::size_t i = 0; i < c.alphabet.size(); ++i) alphabet += (i ? "," : "") + c.alphabet[i];
+    out += wrap_text("alphabet: " + alphabet + (alphabet_inferred(L) ? " (inferred)" : "") +
+                         "   fragment: " + (L.fragment ? *L.fragment : std::string("-")) +
+                         "   minimal DFA: " + std::to_string(c.states) + " states",
+                     width, 2);
+    out += "\nclasses:\n";
+    std::vector<std::array<std::string, 3>> rows;  // mark, label, evidence
+    for (const auto& row : class_table()) {
+        auto v = c.classes.at(row.id);
+        std::string label = row.id;
+        if (row.id == "definite" && c.definite_degree) label += " (degree " + std::to_string(*c.definite_degree) + ")";
+        rows.push_back({mark(v), label, v ? c.certificates.at(row.id).fact : c.null_reasons.at(row.id)});
+    }
+    for (const auto& [k, v] : c.local_k)
+        rows.push_back({mark(v), "local_k:" + std::to_string(k), c.certificates.at("local_k:" + std::to_string(k)).fact});
+    for (const auto& [k, v] : c.hybrid_k)
+        rows.push_back({mark(v), "hybrid_k:" + std::to_string(k), c.certificates.at("hybrid_k:" + std::to_string(k)).fact});
+    std::size_t label_width = 0;
+    for (const auto& r : rows) label_width = std::max(label_width, display_width(r[1]));
+    for (const auto& r : rows)
+        out += wrap_text("  " + r[0] + " " + pad_right(r[1], label_width) + "  " + r[2], width, 4 + label_width + 2);
+    out += "\npredictions:\n";
+    const std::vector<std::string> names = archs(a.max_k);
+    std::size_t arch_width = 0;
+    for (const auto& arch : names) arch_width = std::max(arch_width, arch.size());
+    const std::size_t verdict_width = std::string("recognizes,").size();
+    const std::size_t indent = 2 + arch_width + 2 + verdict_width + 1;
+    for (const auto& arch : names) {
+        const ArchPrediction p = predict(c, arch);
+        out += wrap_text("  " + pad_right(arch, arch_width) + "  " + pad_right(to_string(p.prediction) + ",", verdict_width) +
+                             " because " + explain_prediction(c, arch, p),
+                         width, indent);
+        if (auto w = labelled_witness(p, L.dfa))
+            out += wrap_text(std::string(indent, ' ') + "accepted: " + word_or_empty(c.alphabet, w->first) +
+                                 ", rejected: " + word_or_empty(c.alphabet, w->second),
+                             width, indent);
+    }
+    return out;
+}
+
 LTLKIT_COMMAND(CommandDef{
     "classify",
-    "Decide the classes of SPEC §4 (with certificates) and predict which attention architectures recognize the language",
+    "Decide the classes of a language (with certificates) and predict which attention architectures recognize it",
     [](CLI::App& app) -> Runner {
         auto a = std::make_shared<ClassifyArgs>();
         add_language_options(app, a->lang);
@@ -61,12 +164,24 @@ LTLKIT_COMMAND(CommandDef{
             ->check(CLI::Range(0u, 64u));
         app.add_option("--probe-states", a->probe_states,
                        "Product states the depth probe explores per depth (default 500000; ~20 us and ~200 bytes each)");
-        app.add_flag("--json", a->json, "Print one JSON object (SPEC §4 keys)");
-        app.add_option("--certificates", a->certificates, "Write one certificate file per class into DIR");
-        app.footer("Examples:\n  ltlkit classify 'P(b & Y a)'\n  ltlkit classify --regex '(ab)*' --json\n"
-                   "  ltlkit classify --dfa lang.json --certificates certs/");
+        app.add_flag("--json", a->json,
+                     "Print one JSON object (alphabet, alphabet_inferred, fragment, states, classes, definite_degree, "
+                     "local_k, hybrid_k, predictions, prediction_reasons, witnesses, certificates); with --input, "
+                     "one object per line");
+        app.add_option("--certificates", a->certificates,
+                       "Write one certificate file per class into DIR (with --input: into DIR/N for the N-th formula)");
+        app.add_option("--input", a->input,
+                       "Read formulas from FILE ('-' = stdin), one per line ('#' and blank lines skipped); the "
+                       "classifications follow in order");
+        app.footer("Examples:\n  ltlkit classify 'P(b & Y a)' --alphabet a,b\n"
+                   "  ltlkit classify --regex '(ab)*' --alphabet a,b --json\n"
+                   "  ltlkit classify --dfa lang.json --certificates certs/\n"
+                   "  printf 'Y a\\nP(b & Y a)\\n' | ltlkit classify --input - --alphabet a,b --max-k 2\n"
+                   "Syntax and semantics: docs/SYNTAX.md. Predictions: global <-> R-trivial (LTL[P]), local-1 <-> "
+                   "definite (LTL[Y]),\nhybrid-1 <-> locally R-trivial (LTL[P,Y]), local-k / hybrid-k <-> LTL[Y<=k] / "
+                   "LTL[P,Y<=k] (docs/WINDOWS.md).");
         return [a] {
-            automata::Language L = load_language_or_fail(a->lang);
+            const std::vector<automata::Language> langs = load_languages(a->lang, a->input);
             ClassifyOptions o;
             o.max_k = a->max_k;
             o.max_elements = a->max_elements;
@@ -74,79 +189,23 @@ LTLKIT_COMMAND(CommandDef{
             o.window_budget = a->window_budget;
             o.probe_depth = a->probe_depth;
             o.probe_states = a->probe_states;
-            Classification c = take(classify(L.dfa, o));
+            std::vector<Classification> results;
+            for (const auto& L : langs) results.push_back(take(classify(L.dfa, o)));
             if (!a->certificates.empty()) {
-                std::error_code ec;
-                std::filesystem::create_directories(a->certificates, ec);
-                if (ec) fail(a->certificates + ": cannot create folder: " + ec.message(), 4);
-                for (const auto& [id, cert] : c.certificates) {
-                    auto path = (std::filesystem::path(a->certificates) / file_name(id)).string();
-                    take(automata::write_file_atomic(path, certificate_to_json(cert, L.dfa) + "\n"));
+                for (std::size_t i = 0; i < langs.size(); ++i) {
+                    std::filesystem::path dir(a->certificates);
+                    if (!a->input.empty()) dir /= std::to_string(i + 1);
+                    write_certificates(results[i], langs[i], dir.string());
                 }
             }
-            if (a->json) {
-                nlohmann::ordered_json j;
-                j["alphabet"] = c.alphabet;
-                j["fragment"] = L.fragment ? nlohmann::ordered_json(*L.fragment) : nlohmann::ordered_json(nullptr);
-                j["states"] = c.states;
-                nlohmann::ordered_json cls;
-                for (const auto& row : class_table()) {
-                    auto v = c.classes.at(row.id);
-                    cls[row.id] = v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-                }
-                j["classes"] = cls;
-                if (!c.null_reasons.empty()) {
-                    // reasons for null classes ride along inside "certificates" (no extra top-level key)
-                }
-                j["definite_degree"] = c.definite_degree ? nlohmann::ordered_json(*c.definite_degree) : nlohmann::ordered_json(nullptr);
-                nlohmann::ordered_json lk = nlohmann::ordered_json::object(), hk = nlohmann::ordered_json::object();
-                for (const auto& [k, v] : c.local_k) lk[std::to_string(k)] = to_string(v);
-                for (const auto& [k, v] : c.hybrid_k) hk[std::to_string(k)] = to_string(v);
-                j["local_k"] = lk;
-                j["hybrid_k"] = hk;
-                nlohmann::ordered_json pred;
-                for (const auto& arch : archs(a->max_k)) pred[arch] = to_string(predict(c, arch).prediction);
-                j["predictions"] = pred;
-                nlohmann::ordered_json certs = nlohmann::ordered_json::object();
-                for (const auto& [id, cert] : c.certificates) certs[id] = nlohmann::ordered_json::parse(certificate_to_json(cert, L.dfa));
-                for (const auto& [id, why] : c.null_reasons) certs[id] = {{"class", id}, {"member", nullptr}, {"reason", why}};
-                j["certificates"] = certs;
-                std::cout << j.dump(2) << "\n";
-                return 0;
+            std::string out;
+            for (std::size_t i = 0; i < langs.size(); ++i) {
+                if (a->json)
+                    out += render_json(results[i], langs[i], *a).dump(a->input.empty() ? 2 : -1) + "\n";
+                else
+                    out += (i ? "\n" : "") + render_text(results[i], langs[i], *a, terminal_width());
             }
-            std::cout << "language: " << L.spec.name << "\n";
-            std::cout << "alphabet: ";
-            for (std::size_t i = 0; i < c.alphabet.size(); ++i) std::cout << (i ? "," : "") << c.alphabet[i];
-            std::cout << "   fragment: " << (L.fragment ? *L.fragment : std::string("-")) << "   minimal DFA: " << c.states
-                      << " states\n\n";
-            for (const auto& row : class_table()) {
-                auto v = c.classes.at(row.id);
-                std::string mark = !v ? "?" : *v ? "✓" : "✗";
-                std::string evidence;
-                if (!v) evidence = c.null_reasons.at(row.id);
-                else evidence = c.certificates.at(row.id).fact;
-                std::string label = row.id;
-                if (row.id == "definite" && c.definite_degree) label += " (degree " + std::to_string(*c.definite_degree) + ")";
-                std::cout << "  " << mark << " " << label << std::string(label.size() < 30 ? 30 - label.size() : 1, ' ')
-                          << evidence << "\n";
-            }
-            for (const auto& [k, v] : c.local_k)
-                std::cout << "  " << (v == Answer::Yes ? "✓" : v == Answer::No ? "✗" : "?") << " local_k:" << k
-                          << std::string(22, ' ') << c.certificates.at("local_k:" + std::to_string(k)).fact << "\n";
-            for (const auto& [k, v] : c.hybrid_k)
-                std::cout << "  " << (v == Answer::Yes ? "✓" : v == Answer::No ? "✗" : "?") << " hybrid_k:" << k
-                          << std::string(21, ' ') << c.certificates.at("hybrid_k:" + std::to_string(k)).fact << "\n";
-            std::cout << "\npredictions:\n";
-            for (const auto& arch : archs(a->max_k)) {
-                auto p = predict(c, arch);
-                std::cout << "  " << arch << std::string(arch.size() < 12 ? 12 - arch.size() : 1, ' ') << to_string(p.prediction);
-                if (p.witness) {
-                    auto [u, v] = p.witness->at(std::max<std::size_t>(p.witness->r_min, 2));
-                    std::cout << "   witness: " << automata::format_word(c.alphabet, u) << " / "
-                              << automata::format_word(c.alphabet, v);
-                }
-                std::cout << "\n";
-            }
+            std::cout << out << std::flush;
             return 0;
         };
     }});

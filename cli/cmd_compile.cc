@@ -1,5 +1,5 @@
 // `ltlkit compile FORMULA | --regex R | --dfa FILE`: the minimal complete DFA of a language
-// (SPEC §1–§3) as DFA JSON (SPEC §8), Graphviz DOT or a readable transition table.
+// (docs/SYNTAX.md) as DFA JSON (docs/SYNTAX.md §9), Graphviz DOT or a readable transition table.
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -71,6 +71,7 @@ std::string render(const automata::Language& l, const CompileArgs& a) {
         j["kind"] = kind_name(l.spec.kind);
         j["fragment"] = l.fragment ? nlohmann::json(*l.fragment) : nlohmann::json(nullptr);
         j["alphabet"] = d.alphabet;
+        j["alphabet_inferred"] = alphabet_inferred(l);
         j["states"] = d.num_states();
         j["minimal"] = l.spec.minimize || automata::is_minimal(d);
         j["dfa"] = nlohmann::json::parse(automata::to_json(d));
@@ -88,14 +89,14 @@ LTLKIT_COMMAND(CommandDef{
     [](CLI::App& app) -> Runner {
         auto a = std::make_shared<CompileArgs>();
         add_language_options(app, a->lang);
-        app.add_option("--format", a->format, "Output format: text (a transition table, default), json (SPEC §8 DFA JSON) or dot")
+        app.add_option("--format", a->format, "Output format: text (a transition table, default), json (DFA JSON, docs/SYNTAX.md) or dot")
             ->check(CLI::IsMember({"json", "dot", "text"}));
         app.add_flag("--no-minimize", a->no_minimize,
                      "Formulas: print the reachable past-time monitor, canonically numbered, not minimized "
                      "(DFA files: their reachable part; regexes are always minimal)");
         app.add_flag("--hide-sink", a->hide_sink, "DOT: leave out the rejecting sink (drawn grey otherwise)");
         app.add_flag("--json", a->json,
-                     "One JSON object per language: input, kind, fragment, alphabet, states, minimal, dfa "
+                     "One JSON object per language: input, kind, fragment, alphabet, alphabet_inferred, states, minimal, dfa "
                      "(and dot with --format dot)");
         app.add_option("--input", a->input,
                        "Read formulas from FILE ('-' = stdin), one per line ('#' and blank lines skipped); "
@@ -107,32 +108,9 @@ LTLKIT_COMMAND(CommandDef{
             "  ltlkit compile --format json 'Y<=2 a' --alphabet a,b,c\n"
             "  ltlkit compile --regex '(ab)*' --format dot --hide-sink | dot -Tsvg > ab.svg\n"
             "  ltlkit compile --dfa lang.json --alphabet a,b,c --format json\n"
-            "  printf 'Y a\\nH a\\n' | ltlkit compile --input - --json");
+            "  printf 'Y a\\nH a\\n' | ltlkit compile --input - --json --alphabet a,b");
         return [a] {
-            std::vector<automata::Language> langs;
-            if (!a->input.empty()) {
-                if (!a->lang.formula.empty() || !a->lang.regex.empty() || !a->lang.dfa_file.empty())
-                    fail("give either a language (FORMULA, --regex, --dfa) or --input, not both");
-                const std::string origin = a->input == "-" ? "<stdin>" : a->input;
-                for (const NumberedLine& line : read_numbered_lines(a->input)) {
-                    LanguageArgs one = a->lang;
-                    one.formula = line.text;
-                    automata::LanguageSpec spec = language_spec(one);
-                    spec.minimize = !a->no_minimize;
-                    auto r = automata::load_language(spec);
-                    if (!r.ok()) {
-                        Error e = r.error();
-                        if (e.origin.empty()) e.origin = origin;
-                        e.line = e.line ? e.line + line.number - 1 : line.number;
-                        fail(e);
-                    }
-                    langs.push_back(std::move(r.value()));
-                }
-            } else {
-                automata::LanguageSpec spec = language_spec(a->lang);
-                spec.minimize = !a->no_minimize;
-                langs.push_back(take(automata::load_language(spec)));
-            }
+            const std::vector<automata::Language> langs = load_languages(a->lang, a->input, !a->no_minimize);
             std::string out;
             for (std::size_t i = 0; i < langs.size(); ++i) {
                 if (i && !a->json && a->format != "json") out += "\n";

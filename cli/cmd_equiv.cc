@@ -48,6 +48,7 @@ struct Outcome {
     std::vector<std::string> alphabet;
     std::optional<automata::Word> word;
     bool a_accepts = false;
+    bool alphabet_inferred = false;
 };
 
 // Loads both sides over one alphabet: --alphabet when given, else the union of both (sorted when
@@ -58,7 +59,7 @@ Outcome compare(const std::string& a_text, const std::string& b_text, const Equi
         auto r = automata::load_language(s);
         if (!r.ok()) {
             *error = r.error();
-            // Keep "LINE:COL: ..." first for parse errors (SPEC §2); say the side at the end.
+            // Keep "LINE:COL: ..." first for parse errors (docs/SYNTAX.md §2); say the side at the end.
             if (error->origin.empty() && error->line == 0)
                 error->message = "language " + side + ": " + error->message;
             else
@@ -86,6 +87,14 @@ Outcome compare(const std::string& a_text, const std::string& b_text, const Equi
         if (!lb) return o;
     }
     o.alphabet = la->dfa.alphabet;
+    o.alphabet_inferred = args.alphabet.empty() && (sa.kind != automata::InputKind::DfaFile ||
+                                                    sb.kind != automata::InputKind::DfaFile);
+    if (o.alphabet_inferred) {
+        if (auto e = check_inferred_alphabet(o.alphabet, "the two languages")) {
+            *error = *e;
+            return o;
+        }
+    }
     bool over = false;
     o.word = automata::distinguishing_word(la->dfa, lb->dfa, args.max_states, &over);
     if (over) {
@@ -109,20 +118,22 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("A", a->a, "First language: a formula, or regex:R, or dfa:FILE (formula:F also works)");
         app.add_option("B", a->b, "Second language, same forms");
         app.add_option("--alphabet", a->alphabet,
-                       "Alphabet for both sides (default: the union of both sides' symbols)");
+                       "Alphabet for both sides (default: the union of both sides' symbols, said on stderr; "
+                       "a single inferred symbol is refused)")
+            ->check(nonempty_alphabet());
         app.add_option("--max-states", a->max_states,
                        "Stop when an automaton, or the pairs of states compared in the product of A and B, "
                        "exceed this many (default 1000000)");
         app.add_option("--input", a->input,
                        "Read pairs from FILE ('-' = stdin), one 'A<TAB>B' per line; exit 1 if any pair differs");
         app.add_flag("--json", a->json,
-                     "One JSON object per pair: a, b, alphabet, equivalent, and when not: word, symbols, accepted_by");
+                     "One JSON object per pair: a, b, alphabet, alphabet_inferred, equivalent, and when not: word, symbols, accepted_by");
         app.footer(
             "Languages are formulas by default; prefix 'regex:' for an extended regular expression and\n"
             "'dfa:' for a DFA JSON file.\n"
             "Examples:\n"
-            "  ltlkit equiv 'H a' '!P !a'                    # equivalent (exit 0)\n"
-            "  ltlkit equiv 'P(b & Y a)' 'regex:.*ab.*'      # equivalent\n"
+            "  ltlkit equiv 'H a' '!P !a' --alphabet a,b      # equivalent (exit 0)\n"
+            "  ltlkit equiv 'P(b & Y a)' 'regex:.*ab.*'      # equivalent over the inferred {a,b}\n"
             "  ltlkit equiv 'Y<=2 a' 'Y a' --alphabet a,b     # not equivalent: 'ab' (exit 1)\n"
             "  ltlkit equiv 'Y a' dfa:last_a.json --alphabet a,b");
         return [a] {
@@ -171,7 +182,8 @@ LTLKIT_COMMAND(CommandDef{
             for (const auto& o : outcomes) {
                 all_equal = all_equal && !o.word;
                 if (a->json) {
-                    nlohmann::json j = {{"a", o.a_text}, {"b", o.b_text}, {"alphabet", o.alphabet}, {"equivalent", !o.word}};
+                    nlohmann::json j = {{"a", o.a_text}, {"b", o.b_text}, {"alphabet", o.alphabet},
+                                          {"alphabet_inferred", o.alphabet_inferred}, {"equivalent", !o.word}};
                     if (o.word) {
                         j["word"] = automata::format_word(o.alphabet, *o.word);
                         j["symbols"] = automata::word_symbols(o.alphabet, *o.word);

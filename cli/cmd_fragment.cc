@@ -1,4 +1,4 @@
-// `ltlkit fragment FORMULA`: the syntactic fragment of a formula (SPEC §4).
+// `ltlkit fragment FORMULA`: the syntactic fragment of a formula (docs/SYNTAX.md §2).
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -33,7 +33,7 @@ LTLKIT_COMMAND(CommandDef{
     "LTL[S] or none)",
     [](CLI::App& app) -> Runner {
         auto a = std::make_shared<FragmentArgs>();
-        app.add_option("FORMULA", a->formula, "Past-LTL formula (SPEC §2), e.g. 'P(b & Y<=3 a)'");
+        app.add_option("FORMULA", a->formula, "Past-LTL formula (syntax: docs/SYNTAX.md), e.g. 'P(b & Y<=3 a)'");
         app.add_option("--input", a->input,
                        "Read formulas from FILE ('-' = stdin), one per line; '#' lines and blank lines "
                        "are skipped; one output line per formula");

@@ -1,9 +1,12 @@
 // `ltlkit generate FORMULA | --regex R | --dfa FILE | --suite FILE --out DIR`: balanced, uniformly
-// sampled, reproducible datasets (SPEC §8, issue 5), with adversarial sets from the classifier's
-// witness families for every architecture predicted to fail (SPEC §7).
+// sampled, reproducible datasets (docs/SYNTAX.md §11), with adversarial sets from the classifier's
+// witness families for every architecture predicted to fail (docs/SYNTAX.md §12).
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -41,6 +44,7 @@ struct GenerateArgs {
     bool force = false;
     bool progress = false;
     bool quiet = false;
+    bool json = false;
 };
 
 std::string kind_name(InputKind k) {
@@ -106,17 +110,87 @@ void add_adversarial(const Language& L, const GenerateArgs& a, DatasetOptions& o
     o.extra_meta_json = extra.dump();
 }
 
-void print_progress(const std::string& name, std::uint64_t done, std::uint64_t total) {
-    const int width = 30;
-    double frac = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
-    int filled = static_cast<int>(frac * width);
-    std::string bar(static_cast<std::size_t>(filled), '#');
-    bar.append(static_cast<std::size_t>(width - filled), ' ');
-    std::fprintf(stderr, "\r%s [%s] %3d%% (%.1f M symbols)", name.c_str(), bar.c_str(),
-                 static_cast<int>(frac * 100), static_cast<double>(done) / 1e6);
-    if (done >= total) std::fprintf(stderr, "\n");
-    std::fflush(stderr);
+// Where generation is, for the progress lines and the Ctrl-C message. Written by the progress
+// callback, read by the SIGINT handler (which may only use async-signal-safe calls).
+struct Position {
+    std::atomic<int> percent{-1};
+    std::atomic<int> index{0};
+    int count = 0;
+    char dir[1024] = {0};
+};
+Position g_position;
+
+void append(char* buf, std::size_t& n, std::size_t cap, const char* text) {
+    while (*text && n + 1 < cap) buf[n++] = *text++;
 }
+void append_number(char* buf, std::size_t& n, std::size_t cap, long v) {
+    char digits[24];
+    int k = 0;
+    do digits[k++] = static_cast<char>('0' + v % 10), v /= 10;
+    while (v > 0 && k < 23);
+    while (k > 0 && n + 1 < cap) buf[n++] = digits[--k];
+}
+
+// Ctrl-C: one line saying where generation stopped and how to go on, then exit 130.
+extern "C" void on_interrupt(int) {
+    char buf[1600];
+    std::size_t n = 0;
+    append(buf, n, sizeof buf, "\nltlkit: interrupted: stopped generating ");
+    append(buf, n, sizeof buf, g_position.dir);
+    const int percent = g_position.percent.load();
+    if (percent >= 0) {
+        append(buf, n, sizeof buf, " at ");
+        append_number(buf, n, sizeof buf, percent);
+        append(buf, n, sizeof buf, "%");
+    }
+    if (g_position.count > 1) {
+        append(buf, n, sizeof buf, " (dataset ");
+        append_number(buf, n, sizeof buf, g_position.index.load() + 1);
+        append(buf, n, sizeof buf, " of ");
+        append_number(buf, n, sizeof buf, g_position.count);
+        append(buf, n, sizeof buf, "; finished ones are kept, and verified on a rerun)");
+    }
+    append(buf, n, sizeof buf, "; rerun the same command to generate it (it starts over; no --force needed)\n");
+    [[maybe_unused]] auto written = ::write(2, buf, n);
+    _exit(130);
+}
+
+// Progress on stderr: a live bar on a terminal; in a pipe or log (with --progress), a plain line
+// when the percentage has changed, at most every few seconds, and one at the end.
+class ProgressPrinter {
+public:
+    ProgressPrinter(std::string name, bool show) : name_(std::move(name)), show_(show), live_(isatty(2)) {}
+
+    void operator()(std::uint64_t done, std::uint64_t total) {
+        const double frac = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
+        const int percent = static_cast<int>(frac * 100);
+        g_position.percent = percent;
+        if (!show_ || percent == last_percent_) return;
+        const auto now = std::chrono::steady_clock::now();
+        const bool finished = done >= total;
+        if (live_) {
+            const int width = 30, filled = static_cast<int>(frac * width);
+            std::string bar(static_cast<std::size_t>(filled), '#');
+            bar.append(static_cast<std::size_t>(width - filled), ' ');
+            std::fprintf(stderr, "\r%s [%s] %3d%% (%.1f M symbols)%s", name_.c_str(), bar.c_str(), percent,
+                         static_cast<double>(done) / 1e6, finished ? "\n" : "");
+        } else {
+            if (!finished && last_percent_ >= 0 && now - last_line_ < kPlainInterval) return;
+            std::fprintf(stderr, "%s: %d%% (%.1f of %.1f M symbols)\n", name_.c_str(), percent,
+                         static_cast<double>(done) / 1e6, static_cast<double>(total) / 1e6);
+            last_line_ = now;
+        }
+        last_percent_ = percent;
+        std::fflush(stderr);
+    }
+
+private:
+    static constexpr std::chrono::seconds kPlainInterval{5};
+    std::string name_;
+    bool show_, live_;
+    int last_percent_ = -1;
+    std::chrono::steady_clock::time_point last_line_{};
+};
 
 // Bytes the dataset of `dfa` will take on disk, estimated from the arguments alone (before anything
 // is sampled or written): every split's words at every length of its range, each word as its
@@ -150,12 +224,25 @@ int generate_one(const Language& L, const std::string& dir, const GenerateArgs& 
     o.language_kind = kind_name(spec.kind);
     o.language_text = spec.text;
     add_adversarial(L, a, o);
-    if (a.progress || isatty(2)) {
-        std::string name = spec.name;
-        o.progress = [name](std::uint64_t done, std::uint64_t total) { print_progress(name, done, total); };
-    }
+    std::snprintf(g_position.dir, sizeof g_position.dir, "%s", dir.c_str());
+    g_position.percent = -1;
+    auto printer = std::make_shared<ProgressPrinter>(spec.name, a.progress || isatty(2));
+    o.progress = [printer](std::uint64_t done, std::uint64_t total) { (*printer)(done, total); };
     GenerateReport r = take(generate_dataset(L.dfa, dir, o));
-    if (!a.quiet) {
+    if (a.json) {
+        nlohmann::ordered_json j;
+        j["dir"] = dir;
+        j["language"] = spec.name;
+        j["alphabet"] = L.dfa.alphabet;
+        j["alphabet_inferred"] = alphabet_inferred(L);
+        j["unchanged"] = r.unchanged;
+        j["files"] = r.files;
+        j["words"] = r.words;
+        j["symbols"] = r.symbols;
+        j["shortfalls"] = r.shortfalls;
+        j["adversarial_notes"] = r.skipped_families;
+        std::cout << j.dump() << "\n" << std::flush;
+    } else if (!a.quiet) {
         std::cout << dir << ": " << (r.unchanged ? "unchanged (verified " : "wrote ") << r.files.size()
                   << " files, " << r.words << " words, " << r.symbols << " symbols";
         if (r.unchanged) std::cout << ")";
@@ -191,10 +278,15 @@ LTLKIT_COMMAND(CommandDef{
         add_table_cells_option(app);
         app.add_flag("--no-adversarial", a->no_adversarial, "Skip the classifier and the adversarial sets");
         app.add_flag("--force", a->force, "Write into a non-empty DIR holding something else");
-        app.add_flag("--progress", a->progress, "Progress bar on stderr even when it is not a terminal");
+        app.add_flag("--progress", a->progress,
+                     "Progress on stderr even when it is not a terminal: then a plain line when the percentage "
+                     "changes, at most every 5 s (a terminal gets a live bar without this flag)");
         app.add_flag("--quiet,-q", a->quiet, "No summary line on stdout");
+        app.add_flag("--json", a->json,
+                     "One JSON object per dataset on stdout instead of the summary line: dir, language, alphabet, "
+                     "alphabet_inferred, unchanged, files, words, symbols, shortfalls, adversarial_notes");
         app.footer(
-            "Examples:\n  ltlkit generate 'Y a' --out data/last-a\n"
+            "Examples:\n  ltlkit generate 'Y a' --alphabet a,b --out data/last-a\n"
             "  ltlkit generate --regex '(ab)*' --alphabet a,b --test-lengths 41:100 --per-length 64 --out d\n"
             "  ltlkit generate --suite examples/lc26.suite --out data/");
         return [a] {
@@ -229,7 +321,7 @@ LTLKIT_COMMAND(CommandDef{
             double bytes = 0;
             const std::size_t max_length = std::max(o.train.hi, o.test.hi);
             for (const auto& spec : specs) {
-                languages.push_back(take(load_language(spec)));
+                languages.push_back(take(load_language_checked(spec)));
                 bytes += planned_dataset_bytes(languages.back().dfa, o, *a);
                 if (bytes > static_cast<double>(a->max_dataset_bytes)) {
                     char text[32];
@@ -244,7 +336,14 @@ LTLKIT_COMMAND(CommandDef{
                 }
                 take(Sampler::check_table_cells(languages.back().dfa, max_length, default_max_table_cells()));
             }
-            for (std::size_t i = 0; i < languages.size(); ++i) generate_one(languages[i], dirs[i], *a, o);
+            flush_notes();
+            g_position.count = static_cast<int>(languages.size());
+            std::signal(SIGINT, on_interrupt);
+            for (std::size_t i = 0; i < languages.size(); ++i) {
+                g_position.index = static_cast<int>(i);
+                generate_one(languages[i], dirs[i], *a, o);
+            }
+            std::signal(SIGINT, SIG_DFL);
             return 0;
         };
     }});

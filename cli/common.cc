@@ -1,5 +1,10 @@
 #include "cli/common.hh"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -11,10 +16,13 @@ namespace ltlkit::cli {
 
 void add_language_options(CLI::App& app, LanguageArgs& args, bool positional_formula) {
     if (positional_formula)
-        app.add_option("FORMULA", args.formula, "Past-LTL formula (SPEC §2), e.g. 'P(b & Y a)'");
+        app.add_option("FORMULA", args.formula, "Past-LTL formula (syntax: docs/SYNTAX.md), e.g. 'P(b & Y a)'");
     app.add_option("--regex", args.regex, "Extended regular expression instead of a formula");
     app.add_option("--dfa", args.dfa_file, "DFA JSON file instead of a formula");
-    app.add_option("--alphabet", args.alphabet, "Alphabet, comma-separated, in this order (a,b,c)");
+    app.add_option("--alphabet", args.alphabet,
+                   "Alphabet, comma-separated, in this order (a,b,c); without it, the symbols the formula or "
+                   "regex mentions (said on stderr; a single inferred symbol is refused)")
+        ->check(nonempty_alphabet());
     app.add_option("--max-states", args.max_states,
                    "Stop when a construction exceeds this many states (default 1000000)");
 }
@@ -49,7 +57,94 @@ automata::LanguageSpec language_spec(const LanguageArgs& args) {
 }
 
 automata::Language load_language_or_fail(const LanguageArgs& args) {
-    return take(automata::load_language(language_spec(args)));
+    return take(load_language_checked(language_spec(args)));
+}
+
+bool alphabet_inferred(const automata::Language& l) {
+    return l.spec.alphabet.empty() && l.spec.kind != automata::InputKind::DfaFile;
+}
+
+namespace {
+std::string braced(const std::vector<std::string>& alphabet) {
+    std::string s = "{";
+    for (std::size_t i = 0; i < alphabet.size(); ++i) s += (i ? "," : "") + alphabet[i];
+    return s + "}";
+}
+
+std::vector<std::string>& pending_notes() {
+    static std::vector<std::string> notes;
+    return notes;
+}
+}  // namespace
+
+void note_inferred_alphabet(const std::vector<std::string>& alphabet, const std::string& from) {
+    pending_notes().push_back("ltlkit: note: alphabet inferred from " + from + ": " + braced(alphabet) +
+                              "; pass --alphabet to set it");
+}
+
+void flush_notes() {
+    for (const auto& line : pending_notes()) std::cerr << line << "\n";
+    std::cerr << std::flush;
+    pending_notes().clear();
+}
+
+std::optional<Error> check_inferred_alphabet(const std::vector<std::string>& alphabet, const std::string& from) {
+    if (alphabet.size() >= 2) {
+        note_inferred_alphabet(alphabet, from);
+        return std::nullopt;
+    }
+    const std::string sym = alphabet.empty() ? "a" : alphabet.front();
+    const std::string example = sym == "a" ? "a,b" : "a," + sym;
+    return make_error("the alphabet inferred from " + from + " is " + braced(alphabet) +
+                      ", a single symbol, over which the question is degenerate; pass --alphabet with every "
+                      "symbol you mean (e.g. --alphabet " + example + "), or --alphabet " + sym + " to confirm " +
+                      braced(alphabet));
+}
+
+Result<automata::Language> load_language_checked(const automata::LanguageSpec& spec, const std::string& where) {
+    auto r = automata::load_language(spec);
+    if (!r.ok() || !alphabet_inferred(*r)) return r;
+    const std::string what = spec.kind == automata::InputKind::Regex ? "the regex" : "the formula";
+    if (auto e = check_inferred_alphabet(r->dfa.alphabet, what + where)) return *e;
+    return r;
+}
+
+std::vector<automata::Language> load_languages(const LanguageArgs& args, const std::string& input, bool minimize) {
+    std::vector<automata::Language> langs;
+    if (input.empty()) {
+        automata::LanguageSpec spec = language_spec(args);
+        spec.minimize = minimize;
+        langs.push_back(take(load_language_checked(spec)));
+        return langs;
+    }
+    if (!args.formula.empty() || !args.regex.empty() || !args.dfa_file.empty())
+        fail("give either a language (FORMULA, --regex, --dfa) or --input, not both");
+    const std::string origin = input == "-" ? "<stdin>" : input;
+    for (const NumberedLine& line : read_numbered_lines(input)) {
+        LanguageArgs one = args;
+        one.formula = line.text;
+        automata::LanguageSpec spec = language_spec(one);
+        spec.minimize = minimize;
+        auto r = load_language_checked(spec, " on line " + std::to_string(line.number));
+        if (!r.ok()) {
+            Error e = r.error();
+            if (e.origin.empty()) e.origin = origin;
+            e.line = e.line ? e.line + line.number - 1 : line.number;
+            fail(e);
+        }
+        langs.push_back(std::move(r.value()));
+    }
+    return langs;
+}
+
+CLI::Validator nonempty_alphabet() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            if (text.find_first_not_of(" \t") != std::string::npos) return {};
+            return "empty alphabet: list its symbols separated by commas (e.g. --alphabet a,b), or leave "
+                   "--alphabet out to use the symbols the language mentions";
+        },
+        "", "");
 }
 
 std::vector<NumberedLine> read_numbered_lines(const std::string& path, bool skip_blank) {
@@ -73,6 +168,63 @@ std::vector<NumberedLine> read_numbered_lines(const std::string& path, bool skip
         consume(in);
     }
     return lines;
+}
+
+std::size_t terminal_width() {
+    if (const char* env = std::getenv("COLUMNS")) {
+        char* end = nullptr;
+        const long n = std::strtol(env, &end, 10);
+        if (end != env && *end == '\0' && n > 0) return static_cast<std::size_t>(std::max(n, 20L));
+    }
+    winsize ws{};
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return std::max<std::size_t>(ws.ws_col, 20);
+    return 80;
+}
+
+std::size_t display_width(const std::string& text) {
+    std::size_t n = 0;
+    for (unsigned char ch : text) n += (ch & 0xC0) != 0x80;
+    return n;
+}
+
+std::string pad_right(const std::string& text, std::size_t width) {
+    const std::size_t w = display_width(text);
+    return w >= width ? text : text + std::string(width - w, ' ');
+}
+
+std::string wrap_text(const std::string& text, std::size_t width, std::size_t indent) {
+    std::string out, line;
+    std::size_t line_width = 0, pos = 0;
+    // Leading spaces of the first line are part of its layout: keep them with the first word.
+    const std::size_t lead = text.find_first_not_of(' ');
+    if (lead == std::string::npos) return text + "\n";
+    line = text.substr(0, lead);
+    line_width = lead;
+    pos = lead;
+    bool line_has_word = false;
+    while (pos < text.size()) {
+        std::size_t end = text.find(' ', pos);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(pos, end - pos);
+        std::size_t spaces = 0;
+        pos = end;
+        while (pos < text.size() && text[pos] == ' ') ++pos, ++spaces;
+        const std::size_t w = display_width(word);
+        if (line_has_word && line_width + w > width) {
+            while (!line.empty() && line.back() == ' ') line.pop_back();
+            out += line + "\n";
+            line = std::string(indent, ' ');
+            line_width = indent;
+        }
+        line += word;
+        line_width += w;
+        line_has_word = true;
+        line += std::string(spaces, ' ');  // a run of spaces (column padding) is kept as written
+        line_width += spaces;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    return out + line + "\n";
 }
 
 std::vector<std::string> word_to_symbols(const std::vector<std::string>& alphabet,

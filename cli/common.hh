@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,31 @@ void add_table_cells_option(CLI::App& app);
 automata::LanguageSpec language_spec(const LanguageArgs& args);
 automata::Language load_language_or_fail(const LanguageArgs& args);
 
+// The alphabet of a formula or regex given without --alphabet is inferred: the symbols it
+// mentions. load_language_checked says so on stderr ("ltlkit: note: ..."), and refuses an inferred
+// alphabet of a single symbol (over {a} every question about "a" is degenerate) with exit 2 unless
+// --alphabet confirms it. Every command that takes a language loads it through here.
+bool alphabet_inferred(const automata::Language& l);
+// `where` is added to "the formula" / "the regex" in the messages (e.g. " on line 3").
+Result<automata::Language> load_language_checked(const automata::LanguageSpec& spec, const std::string& where = "");
+// The same rule for an alphabet inferred from several inputs at once (equiv's union): an error
+// when it has fewer than two symbols, else the note on stderr. `from` says where it came from.
+std::optional<Error> check_inferred_alphabet(const std::vector<std::string>& alphabet, const std::string& from);
+// The note alone ("ltlkit: note: alphabet inferred from FROM: {a,b}; pass --alphabet to set it"),
+// queued: notes are printed by flush_notes(), which main calls when a command succeeds (a failing
+// command prints its one error line only) and long commands call once their input is checked.
+void note_inferred_alphabet(const std::vector<std::string>& alphabet, const std::string& from);
+void flush_notes();
+
+// The languages a command works on: one per line of --input FILE ('-' = stdin; formulas, '#'
+// and blank lines skipped) when `input` is set, else the single language of `args`. A bad line
+// fails with FILE:LINE; nothing is printed before every language is loaded.
+std::vector<automata::Language> load_languages(const LanguageArgs& args, const std::string& input,
+                                               bool minimize = true);
+
+// A CLI11 check for --alphabet: an empty or blank value is an error (exit 2), never "infer".
+CLI::Validator nonempty_alphabet();
+
 // Lines of FILE ("-" = stdin) with their 1-based numbers, for batch input and error positions.
 // skip_blank drops blank and '#' comment lines (formulas); words keep blank lines (the empty
 // word). An unreadable file fails with exit 2.
@@ -39,6 +65,16 @@ struct NumberedLine {
     int number = 0;
 };
 std::vector<NumberedLine> read_numbered_lines(const std::string& path, bool skip_blank = true);
+
+// Columns of the terminal stdout writes to: $COLUMNS when set, else the terminal's width, else 80
+// (a pipe or a file).
+std::size_t terminal_width();
+// Display columns of UTF-8 text (one per code point), and `text` padded with spaces to `width`.
+std::size_t display_width(const std::string& text);
+std::string pad_right(const std::string& text, std::size_t width);
+// `text` broken at spaces into lines of at most `width` columns (a longer word keeps its own
+// line), continuation lines indented by `indent` spaces; every line ends with a newline.
+std::string wrap_text(const std::string& text, std::size_t width, std::size_t indent);
 
 // The symbol names of a word, for JSON output.
 std::vector<std::string> word_to_symbols(const std::vector<std::string>& alphabet,

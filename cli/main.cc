@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/command.hh"
+#include "cli/common.hh"
 
 namespace ltlkit::cli {
 
@@ -87,7 +88,26 @@ int main(int argc, char** argv) {
             if (std::strcmp(argv[1], nc[0]) == 0) return exec_neural(argc, argv);
     }
 #endif
-    CLI::App app{"ltlkit: which attention architecture can recognize this regular language?"};
+    // An unknown command name is an error naming the valid ones (CLI11 would take it for a stray
+    // argument and print the main help).
+    if (argc > 1 && argv[1][0] != '-') {
+        std::string names;
+        bool known = false;
+        auto consider = [&](const std::string& name) {
+            known = known || name == argv[1];
+            names += (names.empty() ? "" : ", ") + name;
+        };
+        for (const auto& def : registered_commands()) consider(def.name);
+#ifndef LTLKIT_NEURAL_EXE
+        for (const auto& nc : kNeuralCommands) consider(nc[0]);
+#endif
+        if (!known) {
+            std::cerr << "ltlkit: error: unknown command '" << argv[1] << "' (commands: " << names << ")\n";
+            return 2;
+        }
+    }
+    // Named "ltlkit" in every usage line, also when ltlkit-neural runs a neural command.
+    CLI::App app{"ltlkit: which attention architecture can recognize this regular language?", "ltlkit"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("ltlkit ") + LTLKIT_VERSION);
     std::vector<std::pair<CLI::App*, Runner>> runners;
@@ -113,7 +133,11 @@ int main(int argc, char** argv) {
     }
     try {
         for (auto& [sub, run] : runners)
-            if (sub->parsed()) return run();
+            if (sub->parsed()) {
+                const int code = run();
+                flush_notes();
+                return code;
+            }
     } catch (const Failure& f) {
         print_error(f.error);
         return f.error.exit_code;

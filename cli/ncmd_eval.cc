@@ -45,6 +45,10 @@ LTLKIT_COMMAND(CommandDef{
                        "Refuse when the estimated peak memory of the evaluation exceeds this many GiB (default 16)");
         add_table_cells_option(app);
         app.add_flag("--json", a->json, "Print the evaluation result (JSON) on stdout");
+        app.footer(
+            "Examples:\n"
+            "  ltlkit eval runs/x --test-lengths 41:200\n"
+            "  ltlkit eval runs/x --dataset data/last-a --json   # its test, boundary and adversarial sets");
         return [a, &app]() -> int {
             auto info = take(neural::read_run_info(a->rundir));
             neural::Config c = info.config;

@@ -1,5 +1,5 @@
 // `ltlkit train`: train one recognizer on a language (or a generated dataset), then evaluate it and
-// write RUNDIR/result.json (PROTOCOL.md). A thin layer over neural/run.hh.
+// write RUNDIR/result.json. A thin layer over neural/run.hh.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -68,6 +68,12 @@ LTLKIT_COMMAND(CommandDef{
         app.add_flag("--quiet", a->quiet, "No progress lines");
         app.add_flag("--json", a->json, "Print result.json on stdout");
         app.add_option("--out", a->out, "Run folder (checkpoint.pt, run.json, result.json); resumed when it holds a checkpoint")->required();
+        app.footer(
+            "Examples:\n"
+            "  ltlkit train 'Y a' --alphabet a,b --arch local-1 --out runs/last-a-local1\n"
+            "  ltlkit train 'Y a' --alphabet a,b --arch global --steps 2000 --test-lengths 41:100 --out runs/x\n"
+            "  ltlkit train --dataset data/last-a --arch hybrid-1 --out runs/y   # train and evaluate on a dataset\n"
+            "Rerunning the same command resumes from the run folder's checkpoint. Syntax: docs/SYNTAX.md.");
         return [a]() -> int {
             auto& c = a->c;
             c.pre_ln = a->pre_ln;
@@ -110,6 +116,7 @@ LTLKIT_COMMAND(CommandDef{
                                      p.total, p.loss, 100 * p.train_accuracy, p.tokens_per_second,
                                      fmt_duration(p.eta_seconds).c_str());
                 };
+            flush_notes();
             auto r = take(neural::train_and_evaluate(dfa, c, a->out, sets, name, progress));
             print_run_summary(r, a->out, a->json);
             return 0;

@@ -94,7 +94,7 @@ int run_verify_command(const VerifyArgs& a) {
         for (auto& spec : o.languages) spec.max_states = a.lang.max_states;
         if (o.languages.empty()) fail(a.suite + ": the suite has no language");
     } else {
-        o.languages.push_back(language_spec(a.lang));
+        o.languages.push_back(load_language_or_fail(a.lang).spec);
     }
     o.archs = split_csv(a.archs);
     if (o.archs.empty()) fail("--archs: no architecture given");
@@ -129,6 +129,7 @@ int run_verify_command(const VerifyArgs& a) {
     }
     if (!published.empty()) o.published = take(nv::read_published(published));
     if (a.worker.empty()) check_limits(o, a.max_memory_gb);
+    flush_notes();
     auto summary = take(nv::run_verify(o));
     if (!a.worker.empty()) return 0;
     if (summary.report) {
@@ -156,18 +157,24 @@ LTLKIT_COMMAND(CommandDef{
     [](CLI::App& app) -> Runner {
         auto a = std::make_shared<VerifyArgs>();
         add_language_options(app, a->lang);
-        app.add_option("--suite", a->suite, "Suite file: name<TAB>alphabet<TAB>formula|regex|dfa<TAB>text per line");
-        app.add_option("--archs", a->archs, "Architectures, comma-separated (global, local-K, hybrid-K, lstm)")
-            ->capture_default_str();
-        app.add_option("--profile", a->profile, "quick | cpu | standard | paper (PROTOCOL.md; cpu: the papers' lengths on a CPU, docs/RESULTS.md)")->capture_default_str();
+        app.add_option("--suite", a->suite,
+                       "Suite file: name<TAB>alphabet<TAB>formula|regex|dfa<TAB>text per line (docs/SYNTAX.md)");
+        app.add_option("--archs", a->archs,
+                       "Architectures, comma-separated (global, local-K, hybrid-K, lstm; default: " + a->archs + ")")
+            ->type_name("LIST");
+        app.add_option("--profile", a->profile,
+                       "Model sizes, steps and evaluation lengths (default: quick; cpu: the papers' lengths on a "
+                       "CPU; docs/RESULTS.md)")
+            ->type_name("quick|cpu|standard|paper");
         app.add_option("--seeds", a->seeds, "Seeds per learning rate (default: the profile's)");
-        app.add_option("--seed", a->seed, "First seed index (runs use seed indices S..S+N-1)")->capture_default_str();
-        app.add_option("--out", a->out, "Output folder")->capture_default_str();
+        app.add_option("--seed", a->seed, "First seed index (runs use seed indices S..S+N-1; default: 1)");
+        app.add_option("--out", a->out, "Output folder (default: " + a->out + ")")->type_name("DIR");
         app.add_option("--shard", a->shard, "i/n: run only the runs whose index mod n == i");
         app.add_option("--threads", a->threads,
                        "Runs trained at once, one torch thread each (default: the number of cores)");
         app.add_option("--steps", a->steps, "Override the profile's training steps");
-        app.add_option("--device", a->device, "auto | cpu | cuda")->capture_default_str();
+        app.add_option("--device", a->device, "Where runs train (default: auto, CUDA when available)")
+            ->type_name("auto|cpu|cuda");
         app.add_option("--published", a->published,
                        "Published numbers to show beside ours (TSV: language, architecture, statistic, value, "
                        "source; default: the suite's NAME.published.tsv when it exists)");

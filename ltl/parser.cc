@@ -32,6 +32,24 @@ std::string describe(const Token& t) {
     }
 }
 
+// Operators of other temporal logics (Spot, NuSMV, LTLf) that users type: what ltlkit writes
+// instead, or that the operator looks at the future, which ltlkit's past-time formulas never do.
+const char* foreign_operator(char c) {
+    switch (c) {
+        case 'O': return "ltlkit writes 'once' as P (strict: 'P a' holds when a held at an earlier position; 'O a' is 'a | P a')";
+        case 'Z': return "ltlkit writes weak yesterday 'Z a' as '!Y !a'";
+        case 'T': return "ltlkit has no trigger operator: write 'a T b' as 'b & (a | !(!a S !b))'";
+        case 'X': return "a future-time operator (next) that ltlkit does not have: formulas are evaluated at the end of the word and look back; the past counterpart is Y (yesterday)";
+        case 'F': return "a future-time operator (eventually) that ltlkit does not have: formulas are evaluated at the end of the word and look back; the past counterpart is P (once)";
+        case 'G': return "a future-time operator (globally) that ltlkit does not have: formulas are evaluated at the end of the word and look back; the past counterpart is H (historically)";
+        case 'U': return "a future-time operator (until) that ltlkit does not have: formulas are evaluated at the end of the word and look back; the past counterpart is S (since)";
+        case 'W': return "a future-time operator (weak until) that ltlkit does not have; the past counterpart, weak since, is '(a S b) | H a'";
+        case 'R': return "a future-time operator (release) that ltlkit does not have";
+        case 'M': return "a future-time operator (strong release) that ltlkit does not have";
+        default: return nullptr;
+    }
+}
+
 class Parser {
 public:
     explicit Parser(std::string_view text) : src_(text) {}
@@ -226,6 +244,10 @@ private:
                     t.k = static_cast<unsigned>(k);
                     t.text = "Y<=" + std::string(src_.substr(start, pos_ - start));
                 }
+            } else if (const char* advice = foreign_operator(c)) {
+                return lex_error(line_, col_, "found '" + std::string(1, c) + "': " + advice + " (docs/SYNTAX.md)");
+            } else if (c == '~') {
+                return lex_error(line_, col_, "expected '!' for negation; '~' is not an operator");
             } else {
                 std::size_t n = utf8_len(pos_);
                 std::string ch(src_.substr(pos_, n));

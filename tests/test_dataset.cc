@@ -252,6 +252,73 @@ TEST_CASE("boundary pairs are at edit distance 1 with different labels", "[datas
     }
 }
 
+TEST_CASE("every split's words lie in the length range meta.json states for it", "[dataset]") {
+    for (const Dfa& d : {contains_suffix_ab(), ends_with_a(), even_b0()}) {
+        TempDir dir("lengths");
+        DatasetOptions o = small_options();
+        o.boundary_per_length = 10;
+        REQUIRE(generate_dataset(d, dir.str(), o).ok());
+        auto ds = read_dataset(dir.str(), false);
+        REQUIRE(ds.ok());
+        std::ifstream in(dir.path / "meta.json");
+        const auto meta = nlohmann::json::parse(in, nullptr, true, true);
+        for (const auto& [name, split] : meta["splits"].items()) {
+            const auto range = parse_length_range(split["lengths"].get<std::string>());
+            REQUIRE(range.ok());
+            std::size_t lo = SIZE_MAX, hi = 0;
+            for (const auto& e : ds->find(name)->examples) {
+                lo = std::min(lo, e.word.size());
+                hi = std::max(hi, e.word.size());
+            }
+            INFO(name << " stated " << split["lengths"] << ", holds " << lo << ":" << hi);
+            CHECK(range->lo <= lo);
+            CHECK(hi <= range->hi);
+            if (name == "boundary") CHECK((range->lo == lo && range->hi == hi));  // the words' own range
+        }
+    }
+}
+
+TEST_CASE("TSV files start with their column names, and files without them read the same", "[dataset]") {
+    TempDir dir("header");
+    DatasetOptions o = small_options();
+    REQUIRE(generate_dataset(contains_suffix_ab(), dir.str(), o).ok());
+    auto first_line = [&](const std::string& file) {
+        std::ifstream in(dir.path / file);
+        std::string line;
+        std::getline(in, line);
+        return line;
+    };
+    CHECK(first_line("train.tsv") == "word\tlabel");
+    CHECK(first_line("test.tsv") == "word\tlabel");
+    CHECK(first_line("boundary.tsv") == "word\tlabel\tpair");
+    auto with = read_dataset(dir.str());
+    REQUIRE(with.ok());
+    // Drop the header of every TSV file (as earlier versions wrote them) and fix the hashes.
+    std::ifstream in(dir.path / "meta.json");
+    auto meta = nlohmann::json::parse(in, nullptr, true, true);
+    meta.erase("sha256");
+    for (auto& [file, hash] : meta["files"].items()) {
+        if (file.size() < 4 || file.substr(file.size() - 4) != ".tsv") continue;
+        std::ifstream f(dir.path / file);
+        std::stringstream text;
+        text << f.rdbuf();
+        std::string body = text.str();
+        body.erase(0, body.find('\n') + 1);
+        std::ofstream(dir.path / file, std::ios::trunc) << body;
+        hash = sha256_hex(body);
+    }
+    std::ofstream(dir.path / "meta.json", std::ios::trunc) << json_with_checksum(meta.dump(), 2);
+    auto without = read_dataset(dir.str());
+    REQUIRE(without.ok());
+    REQUIRE(without->splits.size() == with->splits.size());
+    for (const auto& [name, split] : with->splits) {
+        const auto& a = split.examples;
+        const auto& b = without->splits.at(name).examples;
+        REQUIRE(a.size() == b.size());
+        for (std::size_t j = 0; j < a.size(); ++j) CHECK((a[j].word == b[j].word && a[j].label == b[j].label && a[j].pair == b[j].pair));
+    }
+}
+
 TEST_CASE("adversarial pairs really differ in membership, families that do not fit are recorded",
           "[dataset]") {
     TempDir dir("adversarial");
@@ -400,8 +467,10 @@ TEST_CASE("tsv, jsonl and flare hold the same examples", "[dataset]") {
                 CHECK(split.examples[i].pair == sc[i].pair);
             }
         }
-        // Words are written as in SPEC §3.
-        std::string first = slurp(t.path / "train.tsv").substr(0, slurp(t.path / "train.tsv").find('\t'));
+        // Words are written as in docs/SYNTAX.md (section 8), after the header line.
+        const std::string train = slurp(t.path / "train.tsv");
+        const std::string second_line = train.substr(train.find('\n') + 1);
+        std::string first = second_line.substr(0, second_line.find('\t'));
         CHECK(first == format_word(d.alphabet, a->splits.at("train").examples[0].word));
     }
 }

@@ -344,7 +344,7 @@ TEST_CASE("suites: fields, comments, and errors with line numbers", "[dfa][io]")
     const std::string path = (dir / "s.suite").string();
     {
         std::ofstream out(path);
-        out << "# a comment\n\nlast_a\ta,b\tformula\tY a\nabab\t\tregex\t(ab)*\nfile\ta,b\tdfa\td.json\n";
+        out << "# a comment\n\nlast_a\ta,b\tformula\tY a\nabab\ta,b\tregex\t(ab)*\nfile\t\tdfa\td.json\n";
     }
     auto suite = read_suite(path);
     REQUIRE(suite.ok());
@@ -352,7 +352,8 @@ TEST_CASE("suites: fields, comments, and errors with line numbers", "[dfa][io]")
     CHECK((*suite)[0].name == "last_a");
     CHECK((*suite)[0].alphabet == std::vector<std::string>{"a", "b"});
     CHECK((*suite)[0].kind == InputKind::Formula);
-    CHECK((*suite)[1].alphabet.empty());
+    CHECK((*suite)[1].kind == InputKind::Regex);
+    CHECK((*suite)[2].alphabet.empty());  // a DFA file carries its alphabet
     CHECK((*suite)[2].kind == InputKind::DfaFile);
     CHECK((*suite)[2].base_dir == dir.string());
     {
@@ -371,6 +372,17 @@ TEST_CASE("suites: fields, comments, and errors with line numbers", "[dfa][io]")
     REQUIRE(!bad_alpha.ok());
     CHECK(bad_alpha.error().line == 1);
     CHECK(bad_alpha.error().column == 3);
+    for (const char* kind : {"formula", "regex"}) {  // only a dfa line may leave the alphabet empty
+        {
+            std::ofstream out(path);
+            out << "ok\ta,b\tformula\tY a\nx\t\t" << kind << "\ta\n";
+        }
+        auto no_alpha = read_suite(path);
+        REQUIRE(!no_alpha.ok());
+        CHECK(no_alpha.error().line == 2);
+        CHECK(no_alpha.error().column == 3);
+        CHECK(no_alpha.error().message.find("no alphabet") != std::string::npos);
+    }
     std::filesystem::remove_all(dir);
 }
 

@@ -182,6 +182,48 @@ ArchPrediction predict(const Classification& c, const std::string& arch) {
     return p;
 }
 
+namespace {
+// What a class is called in a sentence ("the language is R-trivial").
+std::string class_phrase(const std::string& id) {
+    if (id == "r_trivial") return "R-trivial";
+    const ClassRow* row = find_class(id);
+    return row ? row->name : id;
+}
+
+}  // namespace
+
+std::string explain_prediction(const Classification& c, const std::string& arch, const ArchPrediction& p) {
+    for (const ClassRow& row : class_table()) {
+        if (row.arch != arch) continue;
+        const std::string name = class_phrase(row.id);
+        switch (p.prediction) {
+            case Prediction::Recognizes: return "the language is " + name + " (" + row.logic + ")";
+            case Prediction::Fails: return "the language is not " + name + ", so no " + row.logic + " formula defines it";
+            case Prediction::Unknown: {
+                auto why = c.null_reasons.find(row.id);
+                return row.id + " is undecided" + (why != c.null_reasons.end() ? ": " + why->second : std::string());
+            }
+        }
+    }
+    const bool local = arch.rfind("local-", 0) == 0;
+    const std::string k = arch.substr(arch.find('-') + 1);
+    const std::string logic = local ? "LTL[Y<=" + k + "]" : "LTL[P,Y<=" + k + "]";
+    const std::string id = (local ? "local_k:" : "hybrid_k:") + k;
+    switch (p.prediction) {
+        case Prediction::Recognizes: return "an " + logic + " formula defines the language (" + id + ": yes)";
+        case Prediction::Fails: return "no " + logic + " formula defines the language (" + id + ": no)";
+        case Prediction::Unknown: break;
+    }
+    return "whether an " + logic + " formula defines the language is open (" + id + ": unknown, see its line above)";
+}
+
+std::optional<std::pair<Word, Word>> labelled_witness(const ArchPrediction& p, const Dfa& dfa) {
+    if (!p.witness) return std::nullopt;
+    auto [u, v] = p.witness->at(std::max<std::size_t>(p.witness->r_min, 2));
+    if (dfa.accepts(u)) return std::make_pair(u, v);
+    return std::make_pair(v, u);
+}
+
 // ---------------------------------------------------------------- JSON
 
 namespace {

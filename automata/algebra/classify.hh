@@ -89,6 +89,13 @@ struct ArchPrediction {
 // K above max_k.
 ArchPrediction predict(const Classification& c, const std::string& arch);
 
+// Why `p` (= predict(c, arch)) follows, as one sentence naming the class or window answer and its
+// logic: "the language is R-trivial (LTL[P])", "no LTL[Y<=2] formula defines the language
+// (local_k:2: no)".
+std::string explain_prediction(const Classification& c, const std::string& arch, const ArchPrediction& p);
+// The witness pair of a `fails` prediction at r = max(r_min, 2), as {accepted, rejected} by `dfa`.
+std::optional<std::pair<Word, Word>> labelled_witness(const ArchPrediction& p, const Dfa& dfa);
+
 // Certificate JSON (SPEC §6) with the DFA embedded, and the independent checker behind
 // `ltlkit check-certificate`: returns true when it holds, false when it does not, Error on bad input.
 std::string certificate_to_json(const Certificate& cert, const Dfa& dfa);

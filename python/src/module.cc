@@ -317,10 +317,12 @@ py::dict classification_to_python(const automata::algebra::Classification& c, co
     for (const auto& arch : archs(max_k)) {
         ArchPrediction p = predict(c, arch);
         predictions[py::str(arch)] = to_string(p.prediction);
-        reasons[py::str(arch)] = p.reason;
-        if (p.witness) {
-            auto [u, v] = p.witness->at(std::max<std::size_t>(p.witness->r_min, 2));
-            witnesses[py::str(arch)] = py::make_tuple(automata::format_word(c.alphabet, u), automata::format_word(c.alphabet, v));
+        reasons[py::str(arch)] = explain_prediction(c, arch, p);
+        if (auto w = labelled_witness(p, dfa)) {
+            py::dict pair;
+            pair["accepted"] = automata::format_word(c.alphabet, w->first);
+            pair["rejected"] = automata::format_word(c.alphabet, w->second);
+            witnesses[py::str(arch)] = pair;
         }
     }
     for (const auto& [id, cert] : c.certificates) certificates[py::str(id)] = json_text_to_python(certificate_to_json(cert, dfa));

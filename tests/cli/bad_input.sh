@@ -56,7 +56,7 @@ check 2 "ltlkit: error: give two languages" equiv 'Y a'
 check 2 "ltlkit: error: language A is empty" equiv 'regex:' 'Y a'
 # Batch input: a bad line stops everything before any output, with its line number.
 printf 'Y a\nH a\nP(b &\n' > batch.txt
-check 2 "ltlkit: error: batch.txt:3:6: expected a formula" compile --input batch.txt --format json
+check 2 "ltlkit: error: batch.txt:3:6: expected a formula" compile --input batch.txt --format json --alphabet a,b
 check 2 "ltlkit: error: missing.txt: cannot open file for reading" compile --input missing.txt
 printf 'Y a\tH a\nY a\n' > pairs.txt
 check 2 "ltlkit: error: pairs.txt:2: expected two languages separated by a tab" equiv --input pairs.txt

@@ -15,7 +15,9 @@ rm -rf certs out.json
 python3 - out.json <<'PY' || fail "JSON keys or values"
 import json, sys
 j = json.load(open(sys.argv[1]))
-want = ["alphabet", "fragment", "states", "classes", "definite_degree", "local_k", "hybrid_k", "predictions", "certificates"]
+want = ["alphabet", "alphabet_inferred", "fragment", "states", "classes", "definite_degree", "local_k", "hybrid_k",
+        "predictions", "prediction_reasons", "witnesses", "certificates"]
+assert j["alphabet_inferred"] is False
 assert list(j.keys()) == want, list(j.keys())
 assert set(j["classes"]) == {"definite", "r_trivial", "locally_r_trivial", "locally_testable", "piecewise_testable",
                              "star_free", "reverse_definite", "generalized_definite", "l_trivial"}
@@ -64,6 +66,19 @@ for f in certs/*.json certs/dyck/*.json; do
     [[ $rc == 0 ]] || fail "certificate $f does not re-verify (exit $rc)"
 done
 [[ $n -ge 20 ]] || fail "only $n certificate files"
+# check-certificate --json says what the text says, with the same exit code.
+for f in certs/definite.json certs/r_trivial.json; do
+    text=$("$bin" check-certificate "$f"); rc_text=$?
+    json=$("$bin" check-certificate "$f" --json); rc_json=$?
+    [[ $rc_text == "$rc_json" ]] || fail "check-certificate --json exit $rc_json, text $rc_text"
+    python3 - "$json" "$text" "$f" <<'PY' || fail "check-certificate --json on $f: $json"
+import json, sys
+j, text, f = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
+cert = json.load(open(f))
+assert j["file"] == f and j["class"] == cert["class"] and j["member"] == cert["member"], j
+assert j["holds"] == text.startswith("holds: ") and text.endswith(j["explanation"]), (j, text)
+PY
+done
 python3 -c "
 import json; j = json.load(open('certs/r_trivial.json')); j['member'] = True
 json.dump(j, open('tampered.json', 'w'))
@@ -76,13 +91,83 @@ echo '{"dfa": 3}' >bad.json
 grep -q '^ltlkit: error:' err.txt || fail "malformed certificate: no error line"
 
 # monoid: sizes and egg-box; JSON.
-"$bin" monoid 'Y a' --eggbox >out.txt || fail "monoid"
+"$bin" monoid 'Y a' --alphabet a,b --eggbox >out.txt || fail "monoid"
 grep -q 'D-class' out.txt || fail "egg-box missing"
 "$bin" monoid --regex '(ab)*' --json >out.json || fail "monoid --json"
 python3 -c "
 import json; j = json.load(open('out.json'))
 assert j['size'] == 6, j['size']   # 1, a, b, ab, ba, 0
 " || fail "syntactic monoid of (ab)* has 6 elements"
+
+# Reasons and witnesses: one "because" per prediction naming the class and its logic; every witness
+# pair is labelled, and `accepts` (the DFA route) agrees with the labels.
+"$bin" classify 'P(b & Y a)' --alphabet a,b --max-k 2 --json >out.json || fail "classify reasons"
+python3 - out.json <<'PY' || fail "prediction reasons"
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = j["prediction_reasons"]
+assert set(r) == set(j["predictions"]), r
+assert r["global"] == "the language is R-trivial (LTL[P])", r["global"]
+assert r["local-1"].startswith("the language is not definite") and "LTL[Y]" in r["local-1"], r["local-1"]
+assert r["hybrid-1"] == "the language is locally R-trivial (LTL[P,Y])", r["hybrid-1"]
+assert "LTL[Y<=2]" in r["local-2"] and "local_k:2: no" in r["local-2"], r["local-2"]
+w = j["witnesses"]
+assert set(w) == {a for a, p in j["predictions"].items() if p == "fails"}, (w, j["predictions"])
+with open("witnesses.txt", "w") as f:
+    for pair in w.values():
+        f.write(pair["accepted"] + "\t1\n" + pair["rejected"] + "\t0\n")
+PY
+while IFS=$'\t' read -r word want; do
+    got=$("$bin" accepts 'P(b & Y a)' --alphabet a,b "$word" | cut -f2)
+    [[ $got == "$want" ]] || fail "witness '$word' labelled $want, accepts says $got"
+done <witnesses.txt
+
+# Text layout: lines fit the width ($COLUMNS, else 80 in a pipe), the "because" of every prediction
+# starts in one column, and witnesses are labelled.
+COLUMNS=60 "$bin" classify 'P(b & Y a)' --alphabet a,b --max-k 2 >out.txt || fail "text output"
+python3 - out.txt 60 <<'PY' || fail "text layout at 60 columns"
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+assert all(len(l) <= int(sys.argv[2]) for l in lines), [l for l in lines if len(l) > int(sys.argv[2])]
+preds = lines[lines.index("predictions:") + 1:]
+starts = {l.index("because") for l in preds if "because" in l}
+assert len(starts) == 1 and sum("because" in l for l in preds) == 5, preds
+assert any(l.strip().startswith("accepted: ") and ", rejected: " in l for l in preds), preds
+cls = lines[lines.index("classes:") + 1:lines.index("predictions:") - 1]
+firsts = [l for l in cls if l[2] in "✓✗?"]
+assert len({len(l) - len(l[4:].split("  ", 1)[1].lstrip()) for l in firsts}) == 1, firsts  # one evidence column
+PY
+env -u COLUMNS "$bin" classify 'P(b & Y a)' --alphabet a,b --max-k 2 \
+    | python3 -c 'import sys; sys.exit(any(len(l.rstrip("\n")) > 80 for l in sys.stdin))' \
+    || fail "lines longer than 80 columns in a pipe"
+grep -q 'alphabet: a,b   fragment' out.txt || fail "given alphabet shown as inferred"
+"$bin" classify 'P(b & Y a)' --max-k 1 2>err.txt | grep -q '^alphabet: a,b (inferred)' || fail "inferred alphabet not marked"
+
+# Batch input: one classification (or monoid) per formula line, the same as one call each.
+printf 'Y a\n# comment\nP(b & Y a)\n' >batch.txt
+"$bin" classify --input batch.txt --alphabet a,b --max-k 1 --json >batch.jsonl || fail "classify --input"
+"$bin" classify 'P(b & Y a)' --alphabet a,b --max-k 1 --json >single.json || fail "classify single"
+python3 - <<'PY' || fail "classify --input agrees with single calls"
+import json
+rows = [json.loads(l) for l in open("batch.jsonl")]
+assert [r["input"] for r in rows] == ["Y a", "P(b & Y a)"], rows
+single = json.load(open("single.json"))
+assert rows[1]["classes"] == single["classes"] and rows[1]["predictions"] == single["predictions"]
+assert rows[0]["classes"]["definite"] is True
+PY
+"$bin" monoid --input batch.txt --alphabet a,b --json >batch.jsonl || fail "monoid --input"
+[[ $(python3 -c 'import json; print([json.loads(l)["size"] for l in open("batch.jsonl")])') == \
+   "[$("$bin" monoid 'Y a' --alphabet a,b --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["size"])'), $("$bin" monoid 'P(b & Y a)' --alphabet a,b --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["size"])')]" ]] \
+    || fail "monoid --input sizes differ from single calls"
+rm -rf certs-batch
+"$bin" classify --input batch.txt --alphabet a,b --max-k 1 --certificates certs-batch >/dev/null || fail "classify --input --certificates"
+[[ -f certs-batch/1/definite.json && -f certs-batch/2/r_trivial.json ]] || fail "batch certificates not in DIR/N"
+cmp -s <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["member"])' certs-batch/2/r_trivial.json) <(echo True) \
+    || fail "the second formula's r_trivial certificate"
+printf 'Y a\nP(b &\n' >bad.txt
+"$bin" classify --input bad.txt --alphabet a,b >out.txt 2>err.txt; rc=$?
+[[ $rc == 2 && ! -s out.txt ]] || fail "classify --input with a bad line: exit $rc, stdout $(wc -c <out.txt) bytes"
+grep -q '^ltlkit: error: bad.txt:2:' err.txt || fail "classify --input error names the line: $(head -1 err.txt)"
 
 # Bad input and limits.
 "$bin" classify 'P(b &' >/dev/null 2>err.txt; rc=$?

@@ -17,7 +17,7 @@ expect_rc() {  # NAME RC WANT
 out=$("$bin" compile --format json 'P(b & Y a)'); expect_rc "compile json" $? 0
 expect_eq "P(b & Y a) json" "$out" '{"alphabet": ["a","b"], "initial": 0, "accepting": [2], "transitions": [[1,0],[1,2],[2,2]]}'
 # Σ*a, aΣ*, {ε}, ∅ and Σ* (no symbol holds at EOS).
-expect_eq "Y a" "$("$bin" compile --format json 'Y a')" '{"alphabet": ["a"], "initial": 0, "accepting": [1], "transitions": [[1],[1]]}'
+expect_eq "Y a" "$("$bin" compile --format json 'Y a' --alphabet a)" '{"alphabet": ["a"], "initial": 0, "accepting": [1], "transitions": [[1],[1]]}'
 expect_eq "Y a over a,b" "$("$bin" compile --format json 'Y a' --alphabet a,b)" '{"alphabet": ["a","b"], "initial": 0, "accepting": [1], "transitions": [[1,0],[1,0]]}'
 expect_eq "first a" "$("$bin" compile --format json 'P(a & !P true)' --alphabet a,b)" '{"alphabet": ["a","b"], "initial": 0, "accepting": [1], "transitions": [[1,2],[1,1],[2,2]]}'
 expect_eq "empty word" "$("$bin" compile --format json '!P true' --alphabet a,b)" '{"alphabet": ["a","b"], "initial": 0, "accepting": [0], "transitions": [[1,1],[1,1]]}'
@@ -63,8 +63,8 @@ expect_eq "compile --json" "$(python3 -c 'import json,sys; o=json.loads(sys.argv
 
 # Batch: one output per line, in order.
 printf 'Y a\n# comment\n\nH a\nP(b & Y a)\n' > batch.txt
-expect_eq "batch json" "$("$bin" compile --input batch.txt --format json | wc -l)" 3
-expect_eq "batch stdin" "$(printf 'Y a\nH a\n' | "$bin" compile --input - --json | python3 -c 'import json,sys; print([json.loads(l)["states"] for l in sys.stdin])')" "[2, 1]"  # H a over {a} is Σ*
+expect_eq "batch json" "$("$bin" compile --input batch.txt --format json --alphabet a,b | wc -l)" 3
+expect_eq "batch stdin" "$(printf 'Y a\nH a\n' | "$bin" compile --input - --json --alphabet a | python3 -c 'import json,sys; print([json.loads(l)["states"] for l in sys.stdin])')" "[2, 1]"  # H a over {a} is Σ*
 
 # accepts: WORD<TAB>1|0, with --check, words letter by letter or space-separated.
 expect_eq "accepts" "$("$bin" accepts 'P(b & Y a)' ab ba '' abab --check)" $'ab\t1\nba\t0\n\t0\nabab\t1'
@@ -75,12 +75,12 @@ expect_eq "accepts regex" "$("$bin" accepts --regex '(ab)*' abab aba '' --check)
 expect_eq "accepts dfa" "$("$bin" accepts --dfa d.json ab b --check | cut -f1)" $'ab\nb'
 printf 'ab\n\nba\n' > words.txt
 expect_eq "accepts --words" "$("$bin" accepts 'Y a' --alphabet a,b --words words.txt)" $'ab\t0\n\t0\nba\t1'
-expect_eq "accepts --json" "$("$bin" accepts --json 'Y a' aa | python3 -c 'import json,sys; o=json.load(sys.stdin); print(o["results"][0]["accepted"], o["alphabet"])')" "True ['a']"
+expect_eq "accepts --json" "$("$bin" accepts --json 'Y a' --alphabet a aa | python3 -c 'import json,sys; o=json.load(sys.stdin); print(o["results"][0]["accepted"], o["alphabet"])')" "True ['a']"
 printf 'Y a\nH a\n' > fs.txt
-expect_eq "accepts batch" "$("$bin" accepts --input fs.txt a)" $'Y a\ta\t1\nH a\ta\t1'
+expect_eq "accepts batch" "$("$bin" accepts --input fs.txt --alphabet a a)" $'Y a\ta\t1\nH a\ta\t1'
 
 # equiv: 0 equivalent, 1 not (with a shortest word and the side that accepts it).
-"$bin" equiv 'H a' '!P !a' > eq.txt; expect_rc "equiv H" $? 0
+"$bin" equiv 'H a' '!P !a' --alphabet a,b > eq.txt; expect_rc "equiv H" $? 0
 expect_eq "equiv text" "$(cat eq.txt)" "equivalent"
 "$bin" equiv 'P(b & Y a)' 'regex:.*ab.*' > /dev/null; expect_rc "equiv regex" $? 0
 "$bin" equiv 'Y a' dfa:d.json --alphabet a,b > /dev/null; expect_rc "equiv dfa" $? 1
@@ -92,7 +92,7 @@ expect_eq "equiv json word" "$(python3 -c 'import json,sys; o=json.loads(sys.arg
 out=$("$bin" equiv 'Y a' 'Y b'); expect_rc "equiv union" $? 1
 expect_eq "equiv union word" "$out" "not equivalent: 'a' is accepted by A and rejected by B (a shortest such word)"
 printf 'H a\t!P !a\nY a\tY b\n' > pairs.txt
-"$bin" equiv --input pairs.txt > pairs.out; expect_rc "equiv batch" $? 1
+"$bin" equiv --input pairs.txt --alphabet a,b > pairs.out; expect_rc "equiv batch" $? 1
 expect_eq "equiv batch lines" "$(wc -l < pairs.out)" 2
 
 # --help shows an example.

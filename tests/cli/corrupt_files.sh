@@ -13,8 +13,8 @@ gen=('Y a' --alphabet a,b --train-lengths 1:8 --test-lengths 9:16 --per-length 8
      --adversarial-per-family 4 --max-k 1 --quiet)
 "$bin" generate "${gen[@]}" --out d || fail "generate exited $?"
 cp d/train.tsv train.orig
-# Two lines swapped: still parses, labels still right, only the hash tells.
-{ sed -n 2p train.orig; sed -n 1p train.orig; sed -n '3,$p' train.orig; } > d/train.tsv
+# Two lines swapped (after the header): still parses, labels still right, only the hash tells.
+{ sed -n 1p train.orig; sed -n 3p train.orig; sed -n 2p train.orig; sed -n '4,$p' train.orig; } > d/train.tsv
 expect 2 "d/train.tsv: missing or does not match its hash in meta.json" "$bin" generate "${gen[@]}" --out d
 expect 2 "d/train.tsv: checksum mismatch (truncated or corrupted); regenerate the dataset" \
     "$bin" train --dataset d --arch local-1 --layers 1 --d-model 8 --heads 2 --steps 2 --quiet --out r

@@ -30,6 +30,7 @@ for which in a b; do
     printf '{"alphabet": ["a","b"], "initial": 0, "accepting": [%s], "transitions": [%s]}\n' "$acc" "$rows_json" > "$which.json"
 done
 printf 'last_a\ta,b\tformula\tY a\nbad line without tabs\n' > s.suite
+printf 'one\t\tformula\tY a\n' > na.suite
 mkdir full && echo keep > full/notes.txt
 mkdir noplan && printf '{}\n' > noplan/plan.json
 mkdir norun

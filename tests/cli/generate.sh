@@ -7,7 +7,7 @@ bin=$1
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-rm -rf d1 d2 d3 dj df ds suite.txt
+rm -rf d1 d2 d3 dj df ds dp dint suite.txt
 small=(--train-lengths 1:6 --test-lengths 7:12 --per-length 8 --boundary-per-length 2 --adversarial-per-family 4)
 
 # Σ*a as a formula (Y a); words over {a,b}.
@@ -16,18 +16,28 @@ for f in meta.json train.tsv validation.tsv test.tsv boundary.tsv; do
     [[ -f d1/$f ]] || fail "d1/$f missing"
 done
 # Labels agree with the language (last letter a); train has min(4, 2^(n-1)) words per length and label.
-awk -F'\t' '{ want = (substr($1, length($1), 1) == "a") ? 1 : 0; if ($2 != want) { print "bad label: " $0; exit 1 } }' \
+awk -F'\t' 'FNR > 1 { want = (substr($1, length($1), 1) == "a") ? 1 : 0; if ($2 != want) { print "bad label: " $0; exit 1 } }' \
     d1/train.tsv d1/test.tsv d1/boundary.tsv || fail "label disagrees with Σ*a"
-awk -F'\t' '{ c[length($1) " " $2]++ } END { for (n = 1; n <= 6; n++) for (l = 0; l <= 1; l++) {
+awk -F'\t' 'FNR > 1 { c[length($1) " " $2]++ } END { for (n = 1; n <= 6; n++) for (l = 0; l <= 1; l++) {
     want = 2 ^ (n - 1); if (want > 4) want = 4; if (c[n " " l] != want) { print "length " n " label " l ": " c[n " " l]; bad = 1 } } exit bad }' \
     d1/train.tsv || fail "train is not balanced"
 # Train and test share no word; validation and train neither.
-[[ -z $(cut -f1 d1/train.tsv | sort | comm -12 - <(cut -f1 d1/validation.tsv | sort)) ]] || fail "train ∩ validation"
-[[ -z $(cut -f1 d1/train.tsv | sort | comm -12 - <(cut -f1 d1/test.tsv | sort)) ]] || fail "train ∩ test"
+[[ -z $(tail -n +2 d1/train.tsv | cut -f1 | sort | comm -12 - <(tail -n +2 d1/validation.tsv | cut -f1 | sort)) ]] || fail "train ∩ validation"
+[[ -z $(tail -n +2 d1/train.tsv | cut -f1 | sort | comm -12 - <(tail -n +2 d1/test.tsv | cut -f1 | sort)) ]] || fail "train ∩ test"
 grep -q '"count_method": "log-double"' d1/meta.json || fail "meta.json lacks count_method"
 grep -q '"train_lengths": "1:6"' d1/meta.json || fail "meta.json lacks the train range"
-# Boundary lines have a pair column.
+# Boundary lines have a pair column; every TSV file starts with its column names.
 awk -F'\t' 'NF != 3 { exit 1 }' d1/boundary.tsv || fail "boundary.tsv lines need word, label, pair"
+[[ $(head -n 1 d1/train.tsv) == $'word\tlabel' && $(head -n 1 d1/boundary.tsv) == $'word\tlabel\tpair' ]] \
+    || fail "TSV header lines: $(head -n 1 d1/train.tsv) / $(head -n 1 d1/boundary.tsv)"
+# The boundary split's stated lengths hold its words (an edit makes a partner one longer or shorter).
+python3 - d1 <<'PY' || fail "boundary lengths in meta.json"
+import json, sys
+meta = json.load(open(sys.argv[1] + "/meta.json"))
+lo, hi = map(int, meta["splits"]["boundary"]["lengths"].split(":"))
+lengths = [len(l.split("\t")[0]) for l in open(sys.argv[1] + "/boundary.tsv").read().splitlines()[1:]]
+assert lo == min(lengths) and hi == max(lengths), (lo, hi, min(lengths), max(lengths))
+PY
 
 # Same arguments: same bytes in another folder; rerun into the same folder writes nothing.
 "$bin" generate 'Y a' --alphabet a,b --out d2 "${small[@]}" --seed 5 >/dev/null 2>&1 || fail "second generate"
@@ -58,14 +68,14 @@ done
 "$bin" generate 'Y a' --alphabet a,b --out dj "${small[@]}" --seed 5 --format jsonl >/dev/null 2>&1 || fail "jsonl"
 "$bin" generate 'Y a' --alphabet a,b --out df "${small[@]}" --seed 5 --format flare >/dev/null 2>&1 || fail "flare"
 [[ -f dj/train.jsonl && -f df/train/main.tok && -f df/train/labels.txt ]] || fail "format files missing"
-diff <(cut -f2 d2/train.tsv) df/train/labels.txt >/dev/null || fail "flare labels differ from tsv"
-diff <(cut -f1 d2/train.tsv | sed 's/./& /g; s/ $//') df/train/main.tok >/dev/null || fail "flare words differ from tsv"
+diff <(tail -n +2 d2/train.tsv | cut -f2) df/train/labels.txt >/dev/null || fail "flare labels differ from tsv"
+diff <(tail -n +2 d2/train.tsv | cut -f1 | sed 's/./& /g; s/ $//') df/train/main.tok >/dev/null || fail "flare words differ from tsv"
 
 # Adversarial sets (one per architecture predicted to fail): every pair has two different labels.
 ls d2/adversarial-*.tsv >/dev/null 2>&1 || fail "no adversarial set for Σ*a (global must fail: not R-trivial)"
 for f in d2/adversarial-*.tsv; do
     [[ -e $f ]] || continue
-    awk -F'\t' '{ l[$3] = l[$3] $2 } END { for (p in l) if (l[p] != "01" && l[p] != "10") { print p; exit 1 } }' "$f" \
+    awk -F'\t' 'FNR > 1 { l[$3] = l[$3] $2 } END { for (p in l) if (l[p] != "01" && l[p] != "10") { print p; exit 1 } }' "$f" \
         || fail "$f: a pair without two different labels"
 done
 
@@ -75,7 +85,28 @@ printf 'last-a\ta,b\tformula\tY a\n# comment\nab-star\ta,b\tregex\t(ab)*\n' >sui
 [[ -f ds/last-a/test.tsv && -f ds/ab-star/test.tsv ]] || fail "suite folders missing"
 # (ab)* has no word of odd length: shortfalls recorded.
 grep -q '"shortfalls"' ds/ab-star/meta.json || fail "no shortfalls in meta.json"
-awk -F'\t' 'length($1) % 2 == 1 && $2 == 1 { exit 1 }' ds/ab-star/train.tsv || fail "(ab)* labels"
+awk -F'\t' 'FNR > 1 && length($1) % 2 == 1 && $2 == 1 { exit 1 }' ds/ab-star/train.tsv || fail "(ab)* labels"
+
+# --progress into a pipe: plain lines, never the same percentage twice, the last one 100%.
+"$bin" generate 'Y a' --alphabet a,b --out dp "${small[@]}" --progress >/dev/null 2>err.txt || fail "--progress"
+grep -q $'\r' err.txt && fail "--progress into a file writes carriage returns"
+[[ $(tail -n 1 err.txt) == "Y a: 100% "* ]] || fail "--progress: last line $(tail -n 1 err.txt)"
+[[ -z $(cut -d' ' -f3 err.txt | sort | uniq -d) ]] || fail "--progress repeats a percentage: $(cat err.txt)"
+
+# Ctrl-C: one line saying where it stopped and how to go on, exit 130; the rerun starts over.
+big=('Y a' --alphabet a,b --out dint --test-lengths 41:6000 --per-length 16 --boundary-per-length 1 --no-adversarial --progress)
+"$bin" generate "${big[@]}" >/dev/null 2>err.txt &
+pid=$!
+for _ in $(seq 100); do [[ -s err.txt ]] && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+rc=$?
+[[ $rc == 130 ]] || fail "SIGINT: exit $rc, want 130"
+grep -q '^ltlkit: interrupted: stopped generating dint at [0-9]*%; rerun the same command' err.txt \
+    || fail "SIGINT message: $(cat err.txt)"
+timeout --preserve-status -s INT 1 "$bin" generate "${big[@]}" >/dev/null 2>err.txt
+rc=$?
+[[ $rc == 130 ]] || fail "rerun after SIGINT: exit $rc (refused?): $(cat err.txt)"
 
 if [[ $fails -gt 0 ]]; then echo "$fails failure(s)"; exit 1; fi
 echo "generate: all checks passed"

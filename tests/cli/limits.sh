@@ -68,14 +68,14 @@ absent suite-out
 limit "ltlkit: error: the semigroup has more than 2 elements (raise --max-elements)" monoid --regex '(ab)*' --max-elements 2
 
 # --- --max-table-cells (the sampler's count tables) and --max-dataset-bytes, before writing anything.
-limit "ltlkit: error: the count tables would need " generate 'Y a' --out g1 --test-lengths 41:100 --max-table-cells 100
+limit "ltlkit: error: the count tables would need " generate 'Y a' --alphabet a --out g1 --test-lengths 41:100 --max-table-cells 100
 grep -q -- "> --max-table-cells 100; raise --max-table-cells" err.txt || { echo "FAIL: table message"; cat err.txt; fails=$((fails + 1)); }
 absent g1
-limit "ltlkit: error: the planned dataset would take about " generate 'Y a' --out g2 --max-dataset-bytes 1000000
+limit "ltlkit: error: the planned dataset would take about " generate 'Y a' --alphabet a --out g2 --max-dataset-bytes 1000000
 grep -q -- "> --max-dataset-bytes 1000000; raise --max-dataset-bytes" err.txt || { echo "FAIL: dataset message"; cat err.txt; fails=$((fails + 1)); }
 absent g2
 # The default limit refuses a dataset of some 10^12 bytes at once.
-limit "ltlkit: error: the planned dataset would take about " generate 'Y a' --out g3 --test-lengths 41:1000000 --no-adversarial
+limit "ltlkit: error: the planned dataset would take about " generate 'Y a' --alphabet a --out g3 --test-lengths 41:1000000 --no-adversarial
 absent g3
 # A suite: checked as a whole, so not even the first dataset is written.
 printf 'one\ta,b\tformula\tY a\ntwo\ta,b\tformula\tP a\n' > two.suite
@@ -85,18 +85,18 @@ mkdir g5
 limit "ltlkit: error: the count tables would need " generate --suite two.suite --out g5 --max-table-cells 500
 [[ -z $(ls -A g5) ]] || { echo "FAIL: g5 is not empty"; ls -A g5; fails=$((fails + 1)); }
 # Just under the limits, the same commands work.
-"$bin" generate 'Y a' --out g6 --train-lengths 1:4 --test-lengths 5:8 --per-length 4 --no-adversarial -q \
+"$bin" generate 'Y a' --alphabet a --out g6 --train-lengths 1:4 --test-lengths 5:8 --per-length 4 --no-adversarial -q \
     --max-table-cells 100000 --max-dataset-bytes 100000 2> err.txt \
     || { echo "FAIL: a small dataset under the limits"; cat err.txt; fails=$((fails + 1)); }
 
 # --- --max-memory-gb and --max-table-cells of train / eval / verify: refused before any training.
 if [[ -x $neural ]]; then
-    limit "ltlkit: error: the run (global) would need about " train 'Y a' --out r1 --train-lengths 1:20000
+    limit "ltlkit: error: the run (global) would need about " train 'Y a' --alphabet a --out r1 --train-lengths 1:20000
     grep -q -- "> --max-memory-gb 16; raise --max-memory-gb" err.txt || { echo "FAIL: memory message"; cat err.txt; fails=$((fails + 1)); }
     absent r1
-    limit "ltlkit: error: the run (local-2) would need about " train 'Y a' --arch local-2 --out r2 --batch 100000 --max-memory-gb 1
+    limit "ltlkit: error: the run (local-2) would need about " train 'Y a' --alphabet a --arch local-2 --out r2 --batch 100000 --max-memory-gb 1
     absent r2
-    limit "ltlkit: error: the count tables would need " train 'Y a' --out r3 --max-table-cells 1000
+    limit "ltlkit: error: the count tables would need " train 'Y a' --alphabet a --out r3 --max-table-cells 1000
     absent r3
     # eval: a run folder whose run.json asks for huge test lengths; the checkpoint is never read.
     mkdir r4
@@ -113,9 +113,9 @@ PY
     limit "ltlkit: error: the count tables would need " eval r4 --max-table-cells 100
     absent r4/result.json
     limit "ltlkit: error: a run of hybrid-1 (profile quick) would need about " \
-        verify 'Y a' --archs hybrid-1 --max-memory-gb 0.001 --out v1
+        verify 'Y a' --alphabet a --archs hybrid-1 --max-memory-gb 0.001 --out v1
     absent v1
-    limit "ltlkit: error: the count tables would need " verify 'Y a' --archs global --max-table-cells 100 --out v2
+    limit "ltlkit: error: the count tables would need " verify 'Y a' --alphabet a --archs global --max-table-cells 100 --out v2
     absent v2
 else
     echo "SKIP: $neural not built (train / eval / verify limits)"

@@ -27,6 +27,10 @@ check 'a & b)'   "ltlkit: error: 1:6: unbalanced ')': no '(' to close"
 check '¬¬a ∧ %'  "ltlkit: error: 1:7: expected a formula or an operator, found unknown character '%'"
 check $'a &\n  (b |' "ltlkit: error: 2:7: expected a formula (symbol, true, false, '(' or a prefix operator), found end of input"
 check '   '      "ltlkit: error: 1:4: expected a formula, found an empty input"
+# Operators of other logics: the ltlkit spelling, or why there is none.
+check 'O a'      "ltlkit: error: 1:1: found 'O': ltlkit writes 'once' as P (strict: 'P a' holds when a held at an earlier position; 'O a' is 'a | P a') (docs/SYNTAX.md)"
+check 'a U b'    "ltlkit: error: 1:3: found 'U': a future-time operator (until) that ltlkit does not have: formulas are evaluated at the end of the word and look back; the past counterpart is S (since) (docs/SYNTAX.md)"
+check '~a'       "ltlkit: error: 1:1: expected '!' for negation; '~' is not an operator"
 
 # The caret lines follow: the offending line, then a caret under the character column.
 "$bin" fragment '¬¬a ∧ %' 2>err.txt >/dev/null

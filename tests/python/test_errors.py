@@ -14,7 +14,7 @@ CASES = [
     (lambda: ltlkit.read_dfa_file("/nonexistent/dfa.json"), ["compile", "--dfa", "/nonexistent/dfa.json"]),
     (lambda: ltlkit.classify("P(a & Y b)", max_elements=2), ["classify", "P(a & Y b)", "--max-elements", "2", "--json"]),
     (lambda: ltlkit.generate_dataset("Y a", "/proc/ltlkit-no-such-dir", train="1:3", test="4:5", per_length=4),
-     ["generate", "Y a", "--out", "/proc/ltlkit-no-such-dir", "--train-lengths", "1:3", "--test-lengths", "4:5",
+     ["generate", "Y a", "--alphabet", "a", "--out", "/proc/ltlkit-no-such-dir", "--train-lengths", "1:3", "--test-lengths", "4:5",
       "--per-length", "4", "--no-adversarial", "-q"]),
 ]
 CLASSES = {2: ltlkit.InputError, 3: ltlkit.LimitError, 4: ltlkit.IOError}

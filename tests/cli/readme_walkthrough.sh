@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# The command block of README.md ("## Commands"), read from README.md itself so that the two cannot
+# drift: every command runs, and its comment means what it says (the words and labels it lists,
+# the exit code, the fragment, the number of monoid elements, the files). Neural commands run with
+# tiny sizes appended (train, eval), or, for verify and report (minutes to hours), are checked
+# against their --help: every option the README gives exists. Also checks the README's claim that
+# every command has --help with an example and --json.
+# Usage: bash readme_walkthrough.sh LTLKIT_BIN SOURCE_DIR
+set -u
+bin=$1
+src=$2
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+rm -rf certs data runs results
+neural=0
+[[ -x $(dirname "$bin")/ltlkit-neural ]] && neural=1
+
+mapfile -t block < <(awk '/^## Commands/ { c = 1; next } c && /^```bash/ { on = 1; next } on && /^```/ { exit } on' "$src/README.md")
+[[ ${#block[@]} -ge 10 ]] || fail "README.md: the command block has ${#block[@]} lines"
+
+ran=0
+for line in "${block[@]}"; do
+    [[ -z $line ]] && continue
+    cmd=${line%%  #*}                     # the comment starts at two spaces and '#'
+    comment=""
+    [[ $cmd != "$line" ]] && comment=${line#*  # }
+    cmd=${cmd%"${cmd##*[! ]}"}            # trailing spaces
+    eval "args=($cmd)"
+    [[ ${args[0]} == ltlkit ]] || { fail "not an ltlkit command: $line"; continue; }
+    sub=${args[1]}
+    rest=("${args[@]:1}")
+    case $sub in
+        train)
+            ((neural)) || { echo "skip (no ltlkit-neural): $cmd"; continue; }
+            rest+=(--steps 2 --layers 1 --d-model 8 --heads 2 --d-ff 16 --batch 8 --test-lengths 41:44 --per-length 4
+                   --device cpu --quiet) ;;
+        eval)
+            ((neural)) || { echo "skip (no ltlkit-neural): $cmd"; continue; }
+            rest+=(--per-length 2 --device cpu) ;;
+        verify | report)
+            ((neural)) || { echo "skip (no ltlkit-neural): $cmd"; continue; }
+            help=$("$bin" "$sub" --help 2>&1) || fail "$sub --help"
+            for a in "${args[@]:2}"; do
+                if [[ $a == --* ]]; then
+                    grep -q -- "$a" <<<"$help" || fail "$sub --help has no $a"
+                elif [[ $a == examples/* ]]; then
+                    [[ -f $src/$a ]] || fail "$cmd: $a does not exist"
+                fi
+            done
+            echo "checked against --help only (long): $cmd"
+            continue ;;
+    esac
+    out=$("$bin" "${rest[@]}" 2>err.txt)
+    rc=$?
+    ran=$((ran + 1))
+    want_rc=0
+    [[ $comment =~ exit\ ([0-9]+) ]] && want_rc=${BASH_REMATCH[1]}
+    [[ $rc == "$want_rc" ]] || { fail "exit $rc, want $want_rc: $cmd ($(head -n 1 err.txt))"; continue; }
+    grep -q '^ltlkit: note: alphabet inferred' err.txt && [[ $cmd == *--alphabet* ]] && fail "note despite --alphabet: $cmd"
+    case $sub in
+        compile)
+            [[ $cmd == *"--format dot"* ]] && { [[ $out == digraph* ]] || fail "compile --format dot: $(head -c 60 <<<"$out")"; }
+            # "minimal DFA of Σ*abΣ*": the language really is Σ*abΣ*.
+            [[ $comment == *"Σ*abΣ*"* ]] && { "$bin" equiv "${args[2]}" 'regex:.*ab.*' --alphabet a,b >/dev/null || fail "$cmd is not Σ*abΣ*"; } ;;
+        accepts)
+            # "abba 1, aab 1, ba 0": exactly these lines, in this order.
+            want=$(grep -oE '[a-z]+ [01]' <<<"${comment%%(*}" | tr ' ' '\t')
+            [[ $out == "$want" ]] || fail "accepts printed '$out', the comment says '$want'" ;;
+        equiv)
+            [[ $comment == equivalent* ]] && { [[ $out == equivalent ]] || fail "equiv printed '$out'"; } ;;
+        fragment)
+            [[ $out == "${comment%% *}" ]] || fail "fragment printed '$out', the comment says '${comment%% *}'" ;;
+        classify)
+            if [[ $cmd == *--json* ]]; then
+                python3 -c 'import json, sys; j = json.loads(sys.argv[1]); assert {"classes", "predictions", "certificates"} <= set(j)' "$out" \
+                    || fail "classify --json output"
+            else
+                grep -q '^predictions:' <<<"$out" && grep -q 'because' <<<"$out" || fail "classify: no predictions with reasons"
+            fi
+            [[ $cmd == *--certificates* ]] && { ls certs/*.json >/dev/null 2>&1 || fail "no certificate files"; } ;;
+        check-certificate)
+            [[ $comment == *holds* ]] && { [[ $out == holds:* ]] || fail "check-certificate printed '$out'"; } ;;
+        monoid)
+            [[ $comment =~ \(([0-9]+)\ elements\) ]] && { [[ $out == *": ${BASH_REMATCH[1]} elements,"* ]] || fail "monoid: $(head -n 1 <<<"$out")"; } ;;
+        generate)
+            dir=${args[$((${#args[@]} - 1))]}
+            for split in train validation test boundary; do [[ -f $dir/$split.tsv ]] || fail "generate: no $dir/$split.tsv"; done
+            ls "$dir"/adversarial-*.tsv >/dev/null 2>&1 || fail "generate: no adversarial split in $dir" ;;
+        train)
+            [[ -f runs/x/result.json ]] || fail "train wrote no runs/x/result.json" ;;
+        eval)
+            [[ -f runs/x/result.json ]] || fail "eval: no runs/x/result.json" ;;
+    esac
+done
+[[ $ran -ge 9 ]] || fail "only $ran commands of the README ran"
+
+# "Every command has --help with an example and --json output."
+commands=$("$bin" --help | awk '/^Subcommands:/ { on = 1; next } on && NF { print $1 }')
+[[ -n $commands ]] || fail "no subcommands in ltlkit --help"
+for c in $commands; do
+    if [[ $c =~ ^(train|eval|verify|report)$ ]] && ((!neural)); then continue; fi
+    help=$("$bin" "$c" --help 2>&1) || fail "$c --help exited $?"
+    grep -q 'Example' <<<"$help" || fail "$c --help has no example"
+    grep -q -- '--json' <<<"$help" || fail "$c has no --json"
+done
+
+[[ $fails == 0 ]] && echo "readme_walkthrough: all passed"
+exit $((fails > 0))
