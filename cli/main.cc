@@ -110,7 +110,6 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "ltlkit: error: " << ltlkit::printable(e.what()) << "\n";
-        std::cerr << "Run with --help for more information.\n";
         return 2;
     }
     try {
