@@ -92,10 +92,9 @@ std::vector<std::string> word_to_symbols(const std::vector<std::string>& alphabe
 
 namespace {
 
-// Empty when `s` is a plain decimal integer that fits 64 bits (signed: a leading '-' allowed),
-// which is then written without leading zeros (CLI11 would read "010" as octal); the reason
-// otherwise.
-std::string check_integer(std::string& s, bool is_signed) {
+// Empty when `s` is a plain decimal integer that fits 64 bits (signed: a leading '-' allowed);
+// the reason otherwise.
+std::string check_integer(const std::string& s, bool is_signed) {
     const bool negative = is_signed && !s.empty() && s[0] == '-';
     std::string digits = negative ? s.substr(1) : s;
     if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
@@ -117,7 +116,6 @@ std::string check_integer(std::string& s, bool is_signed) {
                                 std::to_string(std::numeric_limits<std::int64_t>::max())
                           : "at most " + std::to_string(std::numeric_limits<std::uint64_t>::max())) +
                ")";
-    s = normal;
     return "";
 }
 
@@ -142,6 +140,20 @@ void strict_option_values(CLI::App& app) {
                 ""));
         } else if (type == "INT" || type == "UINT") {
             const bool is_signed = type == "INT";
+            // First (transform() runs before the bounds' checks): leading zeros dropped, so that
+            // every check and CLI11's own conversion read the number as decimal.
+            opt->transform(CLI::Validator(
+                [](std::string& s) {
+                    const bool negative = !s.empty() && s[0] == '-';
+                    const std::size_t start = negative ? 1 : 0;
+                    if (s.size() > start + 1 && s.find_first_not_of("0123456789", start) == std::string::npos) {
+                        s.erase(start, std::min(s.find_first_not_of('0', start), s.size() - 1) - start);
+                        if (s == "-0") s = "0";
+                    }
+                    return std::string();
+                },
+                ""));
+            // Last: whatever the bounds' checks let through is a plain number of 64 bits.
             opt->check(CLI::Validator([is_signed](std::string& s) { return check_integer(s, is_signed); }, ""));
         } else if (type == "FLOAT") {
             opt->check(CLI::Validator(
