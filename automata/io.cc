@@ -86,8 +86,8 @@ Result<Dfa> dfa_from_json(const std::string& text) {
         if (!al[i].is_string()) return dfa_error("alphabet entry " + std::to_string(i) + " is not a string: " + al[i].dump());
         std::string s = al[i].get<std::string>();
         if (s.empty()) return dfa_error("alphabet entry " + std::to_string(i) + " is empty");
-        if (s.find_first_of(" \t\r\n,") != std::string::npos)
-            return dfa_error("alphabet symbol \"" + s + "\" contains a space or a comma");
+        if (s.find_first_of(" ,") != std::string::npos || has_control_byte(s))
+            return dfa_error("alphabet symbol " + json(s).dump() + " contains a space, a comma or a control character");
         for (const auto& t : d.alphabet)
             if (t == s) return dfa_error("alphabet symbol \"" + s + "\" appears twice");
         d.alphabet.push_back(s);
@@ -275,6 +275,10 @@ Result<bool> check_no_byte_order_mark(std::string_view text) {
     e.line = 1;
     e.column = 1;
     return e;
+}
+
+bool has_control_byte(std::string_view s) {
+    return std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
 }
 
 // ------------------------------------------------------------------ SHA-256 (FIPS 180-4)

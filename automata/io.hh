@@ -41,6 +41,9 @@ TextPosition text_position(const std::string& text, std::size_t offset);
 // 1:1 when `text` starts with one (the caller sets its origin).
 Result<bool> check_no_byte_order_mark(std::string_view text);
 
+// Whether `s` holds an ASCII control byte (below 0x20, or DEL): refused in names and symbols.
+bool has_control_byte(std::string_view s);
+
 // Checksums (docs/DURABILITY.md) ------------------------------------------------------------
 
 // SHA-256 of a byte string, lowercase hex (FIPS 180-4).

@@ -111,9 +111,10 @@ Result<Json> parse_json(const std::string& text) {
                 f.key = parsed.template get_ref<const std::string&>();
                 if (!f.insert(f.key)) {
                     std::string pointer;
-                    for (std::size_t i = 0; i + 1 < frames.size(); ++i)
-                        pointer += "/" + (frames[i].object ? escape_pointer_token(frames[i].key)
-                                                           : std::to_string(frames[i].index));
+                    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
+                        pointer += '/';
+                        pointer += frames[i].object ? escape_pointer_token(frames[i].key) : std::to_string(frames[i].index);
+                    }
                     const auto close = static_cast<std::size_t>(read_to - text.data()) - 1;
                     throw DuplicateKey{f.key, pointer, opening_quote(text, close)};
                 }

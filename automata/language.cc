@@ -153,8 +153,8 @@ Result<std::vector<std::string>> parse_alphabet(const std::string& csv) {
         auto e = sym.find_last_not_of(" \t");
         sym = b == std::string::npos ? "" : sym.substr(b, e - b + 1);
         if (sym.empty()) return make_error("alphabet '" + csv + "': empty symbol (write symbols separated by commas, e.g. a,b,c)");
-        if (sym.find_first_of(" \t\r\n") != std::string::npos)
-            return make_error("alphabet '" + csv + "': symbol '" + sym + "' contains a space");
+        if (sym.find(' ') != std::string::npos || has_control_byte(sym))
+            return make_error("alphabet '" + csv + "': symbol '" + sym + "' contains a space or a control character");
         for (const auto& s : out)
             if (s == sym) return make_error("alphabet '" + csv + "': symbol '" + sym + "' appears twice");
         out.push_back(sym);
@@ -208,8 +208,9 @@ Result<std::vector<LanguageSpec>> read_suite(const std::string& path) {
         }
         LanguageSpec spec;
         spec.name = line.substr(0, t1);
-        if (spec.name.empty() || spec.name.find_first_of(" /\\") != std::string::npos || spec.name[0] == '.')
-            return error_at(line, 0, "bad language name '" + spec.name + "' (non-empty, no spaces or slashes)");
+        if (spec.name.empty() || has_control_byte(spec.name) || spec.name.find_first_of(" /\\") != std::string::npos || spec.name[0] == '.')
+            return error_at(line, 0,
+                            "bad language name '" + spec.name + "' (non-empty, no spaces, slashes or control characters)");
         if (!names.insert(spec.name).second)
             return error_at(line, 0, "language name '" + spec.name + "' appears twice in the suite");
         auto alphabet = parse_alphabet(line.substr(t1 + 1, t2 - t1 - 1));

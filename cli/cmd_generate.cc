@@ -70,7 +70,8 @@ void add_adversarial(const Language& L, const GenerateArgs& a, DatasetOptions& o
     if (!c.ok()) {
         // Still a useful dataset without adversarial sets; say why in meta.json and on stderr.
         extra["classification_error"] = c.error().message;
-        std::cerr << "ltlkit: warning: " << L.spec.name << ": no adversarial sets (" << c.error().message << ")\n";
+        std::cerr << "ltlkit: warning: " << printable(L.spec.name + ": no adversarial sets (" + c.error().message + ")")
+                  << "\n";
         o.extra_meta_json = extra.dump();
         return;
     }

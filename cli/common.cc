@@ -96,19 +96,17 @@ namespace {
 // the reason otherwise.
 std::string check_integer(const std::string& s, bool is_signed) {
     const bool negative = is_signed && !s.empty() && s[0] == '-';
-    std::string digits = negative ? s.substr(1) : s;
+    const std::string digits = negative ? s.substr(1) : s;
     if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
         return std::string("expected a whole number") + (is_signed ? "" : " >= 0") + ", not '" + s + "'";
-    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));
-    const std::string normal = (negative && digits != "0" ? "-" : "") + digits;
-    const char* end = normal.data() + normal.size();
+    const char* end = s.data() + s.size();
     std::errc ec;
     if (is_signed) {
         std::int64_t v = 0;
-        ec = std::from_chars(normal.data(), end, v).ec;
+        ec = std::from_chars(s.data(), end, v).ec;
     } else {
         std::uint64_t v = 0;
-        ec = std::from_chars(normal.data(), end, v).ec;
+        ec = std::from_chars(s.data(), end, v).ec;
     }
     if (ec != std::errc{})
         return "'" + s + "' is out of range (" +
