@@ -19,7 +19,7 @@ Error error_at(const std::string& text, std::size_t offset, std::string message)
     return e;
 }
 
-// A pointer over the text that publishes how far the parser has read, so that the parse callback
+// A pointer over the text that publishes how far the parser has read, so that the key check
 // knows where the key it is given ends.
 class TrackingIterator {
 public:
@@ -91,49 +91,90 @@ std::size_t opening_quote(const std::string& text, std::size_t close) {
     return close;
 }
 
+// nlohmann's DOM builder (the one json::parse uses), with each object's keys checked on the way.
+// (nlohmann's parse callbacks would do the check too, but their parser rescans the enclosing
+// array after every object, which is quadratic in the length of an array of objects.)
+template <class Json>
+class StrictSax {
+public:
+    using number_integer_t = typename Json::number_integer_t;
+    using number_unsigned_t = typename Json::number_unsigned_t;
+    using number_float_t = typename Json::number_float_t;
+    using string_t = typename Json::string_t;
+    using binary_t = typename Json::binary_t;
+
+    StrictSax(Json& result, const std::string& text, const char* const& read_to)
+        : dom_(result, true), text_(text), read_to_(read_to) {}
+
+    bool null() { return element_done(dom_.null()); }
+    bool boolean(bool v) { return element_done(dom_.boolean(v)); }
+    bool number_integer(number_integer_t v) { return element_done(dom_.number_integer(v)); }
+    bool number_unsigned(number_unsigned_t v) { return element_done(dom_.number_unsigned(v)); }
+    bool number_float(number_float_t v, const string_t& s) { return element_done(dom_.number_float(v, s)); }
+    bool string(string_t& v) { return element_done(dom_.string(v)); }
+    bool binary(binary_t& v) { return element_done(dom_.binary(v)); }
+    bool start_object(std::size_t n) {
+        frames_.emplace_back();
+        return dom_.start_object(n);
+    }
+    bool start_array(std::size_t n) {
+        frames_.emplace_back();
+        frames_.back().object = false;
+        return dom_.start_array(n);
+    }
+    bool end_object() {
+        frames_.pop_back();
+        return element_done(dom_.end_object());
+    }
+    bool end_array() {
+        frames_.pop_back();
+        return element_done(dom_.end_array());
+    }
+    bool key(string_t& k) {
+        Frame& f = frames_.back();
+        f.key = k;
+        if (!f.insert(k)) {
+            std::string pointer;
+            for (std::size_t i = 0; i + 1 < frames_.size(); ++i) {
+                pointer += '/';
+                pointer += frames_[i].object ? escape_pointer_token(frames_[i].key) : std::to_string(frames_[i].index);
+            }
+            // The parser has just read the key's closing quote.
+            const auto close = static_cast<std::size_t>(read_to_ - text_.data()) - 1;
+            throw DuplicateKey{k, pointer, opening_quote(text_, close)};
+        }
+        return dom_.key(k);
+    }
+    template <class Exception>
+    bool parse_error(std::size_t position, const std::string& token, const Exception& e) {
+        return dom_.parse_error(position, token, e);
+    }
+
+private:
+    // A value is complete: the enclosing array moves to its next element.
+    bool element_done(bool ok) {
+        if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+        return ok;
+    }
+
+    nlohmann::detail::json_sax_dom_parser<Json> dom_;
+    std::vector<Frame> frames_;
+    const std::string& text_;
+    const char* const& read_to_;
+};
+
 }  // namespace
 
 template <class Json>
 Result<Json> parse_json(const std::string& text) {
     if (auto bom = check_no_byte_order_mark(text); !bom.ok()) return bom.error();
     const char* read_to = text.data();
-    std::vector<Frame> frames;
-    using Event = typename Json::parse_event_t;
-    auto callback = [&](int, Event event, Json& parsed) -> bool {
-        switch (event) {
-            case Event::object_start:
-            case Event::array_start:
-                frames.emplace_back();
-                frames.back().object = event == Event::object_start;
-                break;
-            case Event::key: {
-                Frame& f = frames.back();
-                f.key = parsed.template get_ref<const std::string&>();
-                if (!f.insert(f.key)) {
-                    std::string pointer;
-                    for (std::size_t i = 0; i + 1 < frames.size(); ++i) {
-                        pointer += '/';
-                        pointer += frames[i].object ? escape_pointer_token(frames[i].key) : std::to_string(frames[i].index);
-                    }
-                    const auto close = static_cast<std::size_t>(read_to - text.data()) - 1;
-                    throw DuplicateKey{f.key, pointer, opening_quote(text, close)};
-                }
-                break;
-            }
-            case Event::object_end:
-            case Event::array_end:
-                frames.pop_back();
-                [[fallthrough]];
-            case Event::value:
-                if (!frames.empty() && !frames.back().object) ++frames.back().index;
-                break;
-        }
-        return true;
-    };
     try {
         const char* begin = text.data();
-        return Json::parse(TrackingIterator(begin, &read_to), TrackingIterator(begin + text.size(), &read_to),
-                           callback);
+        Json result;
+        StrictSax<Json> sax(result, text, read_to);
+        Json::sax_parse(TrackingIterator(begin, &read_to), TrackingIterator(begin + text.size(), &read_to), &sax);
+        return result;
     } catch (const DuplicateKey& d) {
         return error_at(text, d.offset,
                         "duplicate key " + nlohmann::json(d.key).dump() +
