@@ -90,6 +90,9 @@ LTLKIT_COMMAND(CommandDef{
             c.strict = !a->non_strict;
             c.hybrid_by_layer = a->hybrid_layers;
             const neural::ArchSpec arch = take(neural::parse_arch(c.arch));
+            if (arch.kind != neural::ArchSpec::Lstm && c.d_model % c.heads != 0)
+                fail("--d-model " + std::to_string(c.d_model) + " must be a multiple of --heads " +
+                     std::to_string(c.heads) + " (each head gets d_model / heads dimensions)");
             automata::Dfa dfa;
             std::string name;
             neural::EvalSets sets;

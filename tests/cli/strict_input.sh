@@ -131,6 +131,7 @@ if [[ -x $neural ]]; then
     check 2 "ltlkit: error: --device: unknown value 'bogus' (expected auto, cpu or cuda)" train 'Y a' --out t --device bogus
     check 2 "ltlkit: error: --pe: unknown value 'bogus'" train 'Y a' --out t --pe bogus
     check 2 "ltlkit: error: --out: expected a value, not an empty string" train 'Y a' --out ''
+    check 2 "ltlkit: error: --d-model 65 must be a multiple of --heads 8" train 'P a' --alphabet a,b --out t --d-model 65 --heads 8
     check 2 "ltlkit: error: --steps: must be at least 1, not '-5'" verify 'Y a' --out v --steps -5
     check 2 "ltlkit: error: --device: unknown value 'bogus' (expected auto, cpu or cuda)" verify 'Y a' --out v --device bogus
     check 2 "ltlkit: error: --threads: must be at least 1, not '0'" verify 'Y a' --out v --threads 0
