@@ -17,6 +17,7 @@
 #include <unordered_set>
 
 #include "automata/io.hh"
+#include "automata/json.hh"
 #include "automata/lock.hh"
 #include "automata/random.hh"
 #include "automata/sampler.hh"
@@ -322,32 +323,22 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
         if (fs::exists(dir / "meta.json")) {
             auto text = read_file((dir / "meta.json").string());
             if (text.ok()) {
-                if (json_checksum_state(*text) != ChecksumState::Valid) {
-                    if (!o.force) {
-                        auto c = check_json_checksum((dir / "meta.json").string(), *text,
-                                                     "use --force to regenerate the dataset");
-                        return c.error();
-                    }
+                if (auto c = check_json_checksum((dir / "meta.json").string(), *text,
+                                                 "use --force to regenerate the dataset");
+                    !c.ok()) {
+                    if (!o.force) return c.error();
                     rep_repaired = "meta.json";
-                } else {
-                    try {
-                        old = ojson::parse(*text);
-                        have_old = old.is_object();
-                    } catch (const std::exception&) {
-                        have_old = false;
-                    }
+                } else if (auto parsed = parse_json<ojson>(*text); parsed.ok()) {
+                    old = std::move(*parsed);
+                    have_old = old.is_object();
                 }
             }
         } else if (fs::exists(marker)) {
             // An interrupted run: the same arguments start over without --force.
             auto text = read_file(marker.string());
             if (text.ok() && json_checksum_state(*text) == ChecksumState::Valid) {
-                try {
-                    const ojson m = ojson::parse(*text);
-                    partial = m.contains("arguments") && m["arguments"] == args;
-                } catch (const std::exception&) {
-                    partial = false;
-                }
+                if (auto m = parse_json<ojson>(*text); m.ok())
+                    partial = m->is_object() && m->contains("arguments") && (*m)["arguments"] == args;
             }
         }
         if (have_old && old.contains("files") && old["files"].is_object())
@@ -832,12 +823,13 @@ Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
     if (auto c = check_json_checksum(meta_path, *meta_text, regenerate); !c.ok()) return c.error();
     Dataset ds;
     ds.meta_json = *meta_text;
-    ojson meta;
-    try {
-        meta = ojson::parse(*meta_text);
-    } catch (const std::exception& e) {
-        return at(meta_path, 0, std::string("not valid JSON: ") + e.what());
+    auto parsed_meta = parse_json<ojson>(*meta_text);
+    if (!parsed_meta.ok()) {
+        Error e = parsed_meta.error();
+        e.origin = meta_path;
+        return e;
     }
+    ojson& meta = *parsed_meta;
     if (!meta.is_object() || !meta.contains("dfa") || !meta.contains("splits") || !meta["splits"].is_object())
         return at(meta_path, 0, "missing \"dfa\" or \"splits\"");
     auto dfa = dfa_from_json(meta["dfa"].dump());
@@ -966,12 +958,13 @@ Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
                         has_pair = true;
                     }
                 } else {
-                    ojson j;
-                    try {
-                        j = ojson::parse(line);
-                    } catch (const std::exception&) {
-                        return at(path, i + 1, "not a JSON object", line);
+                    auto parsed = parse_json<ojson>(line);
+                    if (!parsed.ok()) {
+                        const Error& pe = parsed.error();
+                        const bool syntax = pe.message.rfind("malformed JSON", 0) == 0;
+                        return at(path, i + 1, syntax ? std::string("not a JSON object") : pe.message, line);
                     }
+                    ojson& j = *parsed;
                     if (!j.is_object() || !j.contains("word") || !j["word"].is_string() || !j.contains("label"))
                         return at(path, i + 1, "expected {\"word\": \"...\", \"label\": 0|1" + std::string(pairs ? ", \"pair\": N}" : "}"), line);
                     word_text = j["word"].get<std::string>();

@@ -1,5 +1,7 @@
 #include "automata/io.hh"
 
+#include "automata/json.hh"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,26 +55,6 @@ std::string to_json(const Dfa& d) {
 
 namespace {
 
-// 1-based line and column (in characters) of the byte at `offset` in text.
-std::pair<int, int> line_column(const std::string& text, std::size_t offset, std::string& line_text) {
-    int line = 1, column = 1;
-    std::size_t line_start = 0;
-    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-        const unsigned char c = static_cast<unsigned char>(text[i]);
-        if (c == '\n') {
-            ++line;
-            column = 1;
-            line_start = i + 1;
-        } else if ((c & 0xC0) != 0x80) {
-            ++column;
-        }
-    }
-    std::size_t end = text.find('\n', line_start);
-    line_text = text.substr(line_start, end == std::string::npos ? std::string::npos : end - line_start);
-    if (!line_text.empty() && line_text.back() == '\r') line_text.pop_back();
-    return {line, column};
-}
-
 Error dfa_error(const std::string& message) { return make_error("DFA JSON: " + message); }
 
 // A non-negative integer that fits a state number, or an error naming `what`.
@@ -85,24 +67,9 @@ Result<std::uint64_t> state_number(const json& v, const std::string& what) {
 }  // namespace
 
 Result<Dfa> dfa_from_json(const std::string& text) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        std::string what = e.what();
-        // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..."
-        auto colon = what.find(": ", what.find("parse error"));
-        std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
-        Error err = make_error("malformed JSON: " + detail);
-        std::string line_text;
-        auto [line, column] = line_column(text, e.byte ? e.byte - 1 : 0, line_text);
-        err.line = line;
-        err.column = column;
-        err.source_line = line_text;
-        return err;
-    } catch (const json::exception& e) {  // out_of_range.406: a number literal too large (1E99999)
-        return dfa_error(std::string("malformed JSON: ") + e.what());
-    }
+    auto parsed = parse_json<json>(text);
+    if (!parsed.ok()) return parsed.error();
+    const json& j = *parsed;
     if (!j.is_object()) return dfa_error("expected an object with keys alphabet, initial, accepting, transitions");
     static const std::set<std::string> keys{"alphabet", "initial", "accepting", "transitions"};
     for (auto it = j.begin(); it != j.end(); ++it)
@@ -113,21 +80,21 @@ Result<Dfa> dfa_from_json(const std::string& text) {
         if (!j.contains(k)) return dfa_error("missing key \"" + k + "\"");
 
     Dfa d;
-    const json& al = j["alphabet"];
+    const json& al = j.at("alphabet");
     if (!al.is_array()) return dfa_error("\"alphabet\" must be an array of symbol names");
     for (std::size_t i = 0; i < al.size(); ++i) {
         if (!al[i].is_string()) return dfa_error("alphabet entry " + std::to_string(i) + " is not a string: " + al[i].dump());
         std::string s = al[i].get<std::string>();
         if (s.empty()) return dfa_error("alphabet entry " + std::to_string(i) + " is empty");
-        if (s.find_first_of(" \t\r\n,") != std::string::npos)
-            return dfa_error("alphabet symbol \"" + s + "\" contains a space or a comma");
+        if (s.find_first_of(" ,") != std::string::npos || has_control_byte(s))
+            return dfa_error("alphabet symbol " + json(s).dump() + " contains a space, a comma or a control character");
         for (const auto& t : d.alphabet)
             if (t == s) return dfa_error("alphabet symbol \"" + s + "\" appears twice");
         d.alphabet.push_back(s);
     }
     const std::size_t m = d.alphabet.size();
 
-    const json& tr = j["transitions"];
+    const json& tr = j.at("transitions");
     if (!tr.is_array()) return dfa_error("\"transitions\" must be an array with one row per state");
     const std::size_t n = tr.size();
     if (n == 0) return dfa_error("\"transitions\" is empty: a DFA needs at least one state");
@@ -155,13 +122,13 @@ Result<Dfa> dfa_from_json(const std::string& text) {
             return dfa_error("state " + std::to_string(q) + " has " + std::to_string(row.size()) +
                              " transitions but the alphabet has " + std::to_string(m) + " symbols");
     }
-    auto init = state_number(j["initial"], "\"initial\"");
+    auto init = state_number(j.at("initial"), "\"initial\"");
     if (!init.ok()) return init.error();
     if (*init >= n)
         return dfa_error("initial state " + std::to_string(*init) + " is not a state (there are " +
                          std::to_string(n) + ")");
     d.initial = static_cast<State>(*init);
-    const json& acc = j["accepting"];
+    const json& acc = j.at("accepting");
     if (!acc.is_array()) return dfa_error("\"accepting\" must be an array of state numbers");
     for (const json& v : acc) {
         auto q = state_number(v, "an accepting state");
@@ -237,6 +204,9 @@ std::string to_dot(const Dfa& d, const DotOptions& options) {
 }
 
 Result<std::string> read_file(const std::string& path) {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        return io_error(path + ": is a directory, not a file");
     std::ifstream in(path, std::ios::binary);
     if (!in) return make_error(path + ": cannot open file for reading: " + std::strerror(errno));
     std::ostringstream ss;
@@ -278,6 +248,37 @@ Result<bool> write_file_atomic(const std::string& path, const std::string& conte
         return io_error(path + ": cannot rename the temporary file into place: " + why);
     }
     return true;
+}
+
+TextPosition text_position(const std::string& text, std::size_t offset) {
+    TextPosition p;
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c == '\n') {
+            ++p.line;
+            p.column = 1;
+            line_start = i + 1;
+        } else if ((c & 0xC0) != 0x80) {
+            ++p.column;
+        }
+    }
+    const std::size_t end = text.find('\n', line_start);
+    p.line_text = text.substr(line_start, end == std::string::npos ? std::string::npos : end - line_start);
+    if (!p.line_text.empty() && p.line_text.back() == '\r') p.line_text.pop_back();
+    return p;
+}
+
+Result<bool> check_no_byte_order_mark(std::string_view text) {
+    if (text.substr(0, 3) != "\xEF\xBB\xBF") return true;
+    Error e = make_error("the file starts with a UTF-8 byte order mark (BOM); save it without one");
+    e.line = 1;
+    e.column = 1;
+    return e;
+}
+
+bool has_control_byte(std::string_view s) {
+    return std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
 }
 
 // ------------------------------------------------------------------ SHA-256 (FIPS 180-4)
@@ -349,12 +350,9 @@ std::string json_with_checksum(const std::string& object_json, int indent) {
 }
 
 ChecksumState json_checksum_state(const std::string& text) {
-    ojson j;
-    try {
-        j = ojson::parse(text);
-    } catch (const std::exception&) {
-        return ChecksumState::Mismatch;
-    }
+    auto parsed = parse_json<ojson>(text);
+    if (!parsed.ok()) return ChecksumState::Mismatch;
+    ojson& j = *parsed;
     if (!j.is_object()) return ChecksumState::Mismatch;
     auto it = j.find(kChecksumKey);
     if (it == j.end()) return ChecksumState::Missing;
@@ -375,6 +373,12 @@ Result<bool> check_json_checksum(const std::string& path, const std::string& tex
             return make_error(path + ": no checksum (key \"" + kChecksumKey +
                               "\" missing): written by an older ltlkit or edited; " + what_to_do);
         case ChecksumState::Mismatch: break;
+    }
+    // A text that parses but is refused by the strict reader (a duplicate key) says why.
+    if (auto parsed = parse_json<ojson>(text); !parsed.ok() && parsed.error().message.rfind("malformed JSON", 0) != 0) {
+        Error e = parsed.error();
+        e.origin = path;
+        return e;
     }
     return checksum_error(path, what_to_do);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "automata/dfa.hh"
 
@@ -9,7 +10,8 @@ namespace ltlkit::automata {
 
 // {"alphabet": [...], "initial": 0, "accepting": [...], "transitions": [[...], ...]}.
 std::string to_json(const Dfa& d);
-// Strict reader: a partial DFA is an error naming the state and symbol that are missing.
+// Strict reader (automata/json.hh: no duplicate keys): a partial DFA is an error naming the state
+// and symbol that are missing.
 Result<Dfa> dfa_from_json(const std::string& text);
 Result<Dfa> read_dfa_file(const std::string& path);
 
@@ -21,9 +23,26 @@ std::string to_dot(const Dfa& d, const DotOptions& options = {});
 // The index of a rejecting sink state (all transitions to itself, not accepting), or -1.
 long find_rejecting_sink(const Dfa& d);
 
-// Reads a whole file; Error mentions the path. Writes atomically (temporary file + rename).
+// Reads a whole file; Error mentions the path (exit 2; a directory is an I/O error, exit 4).
+// Writes atomically (temporary file + rename).
 Result<std::string> read_file(const std::string& path);
 Result<bool> write_file_atomic(const std::string& path, const std::string& content);
+
+// 1-based line and column (in characters) of the byte at `offset` of `text`, and that line.
+struct TextPosition {
+    int line = 1;
+    int column = 1;
+    std::string line_text;
+};
+TextPosition text_position(const std::string& text, std::size_t offset);
+
+// Text files a person writes (suites, formula and word lists, JSON) must not start with a UTF-8
+// byte order mark: read as text it would become part of the first name or formula. An Error at
+// 1:1 when `text` starts with one (the caller sets its origin).
+Result<bool> check_no_byte_order_mark(std::string_view text);
+
+// Whether `s` holds an ASCII control byte (below 0x20, or DEL): refused in names and symbols.
+bool has_control_byte(std::string_view s);
 
 // Checksums (docs/DURABILITY.md) ------------------------------------------------------------
 

@@ -54,9 +54,36 @@ bool locate_atom(const std::string& text, const std::string& symbol, Error& e) {
     return false;
 }
 
+Result<Language> load_unplaced(const LanguageSpec& spec);
+
+// An error of the language of a suite line, placed in the suite: a formula or regex error points
+// into the suite line; any other error keeps its own text after "FILE:LINE: language 'NAME': ".
+Error placed_in_suite(const LanguageSpec& spec, const Error& e) {
+    Error out = e;
+    out.origin = spec.suite_file;
+    out.line = spec.suite_line;
+    if (e.origin.empty() && e.line == 1 && e.column > 0 && spec.text.find('\n') == std::string::npos) {
+        out.column = spec.text_column + e.column - 1;
+        out.source_line = spec.suite_line_text;
+    } else {
+        out.message = "language '" + spec.name + "': " + e.one_line();
+        out.column = 0;
+        out.source_line.clear();
+    }
+    return out;
+}
+
 }  // namespace
 
 Result<Language> load_language(const LanguageSpec& spec) {
+    auto lang = load_unplaced(spec);
+    if (lang.ok() || spec.suite_line == 0) return lang;
+    return placed_in_suite(spec, lang.error());
+}
+
+namespace {
+
+Result<Language> load_unplaced(const LanguageSpec& spec) {
     Language lang;
     lang.spec = spec;
     switch (spec.kind) {
@@ -112,6 +139,8 @@ Result<Language> load_language(const LanguageSpec& spec) {
     return make_error("unknown input kind");
 }
 
+}  // namespace
+
 Result<std::vector<std::string>> parse_alphabet(const std::string& csv) {
     std::vector<std::string> out;
     auto first = csv.find_first_not_of(" \t");
@@ -124,8 +153,8 @@ Result<std::vector<std::string>> parse_alphabet(const std::string& csv) {
         auto e = sym.find_last_not_of(" \t");
         sym = b == std::string::npos ? "" : sym.substr(b, e - b + 1);
         if (sym.empty()) return make_error("alphabet '" + csv + "': empty symbol (write symbols separated by commas, e.g. a,b,c)");
-        if (sym.find_first_of(" \t\r\n") != std::string::npos)
-            return make_error("alphabet '" + csv + "': symbol '" + sym + "' contains a space");
+        if (sym.find(' ') != std::string::npos || has_control_byte(sym))
+            return make_error("alphabet '" + csv + "': symbol '" + sym + "' contains a space or a control character");
         for (const auto& s : out)
             if (s == sym) return make_error("alphabet '" + csv + "': symbol '" + sym + "' appears twice");
         out.push_back(sym);
@@ -138,20 +167,28 @@ Result<std::vector<std::string>> parse_alphabet(const std::string& csv) {
 Result<std::vector<LanguageSpec>> read_suite(const std::string& path) {
     auto text = read_file(path);
     if (!text.ok()) return text.error();
+    if (auto bom = check_no_byte_order_mark(*text); !bom.ok()) {
+        Error e = bom.error();
+        e.origin = path;
+        return e;
+    }
     const std::string base = std::filesystem::path(path).parent_path().string();
     std::vector<LanguageSpec> out;
     std::set<std::string> names;
     std::istringstream in(*text);
     std::string line;
     int number = 0;
+    auto column_of = [](const std::string& l, std::size_t byte) {
+        int column = 1;
+        for (std::size_t i = 0; i < byte && i < l.size(); ++i)
+            if ((static_cast<unsigned char>(l[i]) & 0xC0) != 0x80) ++column;
+        return column;
+    };
     auto error_at = [&](const std::string& l, std::size_t byte, const std::string& message) {
         Error e = make_error(message);
         e.origin = path;
         e.line = number;
-        int column = 1;
-        for (std::size_t i = 0; i < byte && i < l.size(); ++i)
-            if ((static_cast<unsigned char>(l[i]) & 0xC0) != 0x80) ++column;
-        e.column = column;
+        e.column = column_of(l, byte);
         e.source_line = l;
         return e;
     };
@@ -171,8 +208,9 @@ Result<std::vector<LanguageSpec>> read_suite(const std::string& path) {
         }
         LanguageSpec spec;
         spec.name = line.substr(0, t1);
-        if (spec.name.empty() || spec.name.find_first_of(" /\\") != std::string::npos || spec.name[0] == '.')
-            return error_at(line, 0, "bad language name '" + spec.name + "' (non-empty, no spaces or slashes)");
+        if (spec.name.empty() || has_control_byte(spec.name) || spec.name.find_first_of(" /\\") != std::string::npos || spec.name[0] == '.')
+            return error_at(line, 0,
+                            "bad language name '" + spec.name + "' (non-empty, no spaces, slashes or control characters)");
         if (!names.insert(spec.name).second)
             return error_at(line, 0, "language name '" + spec.name + "' appears twice in the suite");
         auto alphabet = parse_alphabet(line.substr(t1 + 1, t2 - t1 - 1));
@@ -196,7 +234,16 @@ Result<std::vector<LanguageSpec>> read_suite(const std::string& path) {
                                               "' (write its symbols, e.g. a,b, in the second field; only dfa "
                                               "lines may leave it empty)");
         spec.base_dir = base;
+        spec.suite_file = path;
+        spec.suite_line = number;
+        spec.text_column = column_of(line, t3 + 1);
+        spec.suite_line_text = line;
         out.push_back(std::move(spec));
+    }
+    if (out.empty()) {
+        Error e = make_error("no language in the suite (every line is blank or a comment)");
+        e.origin = path;
+        return e;
     }
     return out;
 }

@@ -23,6 +23,12 @@ struct LanguageSpec {
     // false: a formula gives its reachable monitor and a DFA file its reachable part, both
     // canonically numbered but not minimized (`compile --no-minimize`); regexes are always minimal.
     bool minimize = true;
+    // Where a suite line gave this language (suite_line 0: not from a suite): load_language's
+    // errors then say FILE:LINE, and a formula or regex error points into the suite line.
+    std::string suite_file;
+    int suite_line = 0;
+    int text_column = 0;  // 1-based column (characters) of `text` in the suite line
+    std::string suite_line_text;
 };
 
 struct Language {
@@ -36,6 +42,8 @@ Result<Language> load_language(const LanguageSpec& spec);
 
 // Suite file: name<TAB>alphabet<TAB>formula|regex|dfa<TAB>text, '#' comments, blank lines ignored.
 // The alphabet may be empty only on dfa lines (the file gives it).
+// Errors carry FILE:LINE; a suite without a language, or one that starts with a UTF-8 byte order
+// mark, is an error.
 Result<std::vector<LanguageSpec>> read_suite(const std::string& path);
 
 // "a,b,c" -> {"a","b","c"}; empty -> {}. Rejects empty or duplicate symbols.

@@ -74,7 +74,8 @@ void add_adversarial(const Language& L, const GenerateArgs& a, DatasetOptions& o
     if (!c.ok()) {
         // Still a useful dataset without adversarial sets; say why in meta.json and on stderr.
         extra["classification_error"] = c.error().message;
-        std::cerr << "ltlkit: warning: " << L.spec.name << ": no adversarial sets (" << c.error().message << ")\n";
+        std::cerr << "ltlkit: warning: " << printable(L.spec.name + ": no adversarial sets (" + c.error().message + ")")
+                  << "\n";
         o.extra_meta_json = extra.dump();
         return;
     }
@@ -263,7 +264,8 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--out,-o", a->out, "Output folder (created; must be empty or hold this very dataset)")->required();
         app.add_option("--train-lengths", a->train_lengths, "Train and validation lengths A:B (default 1:40)");
         app.add_option("--test-lengths", a->test_lengths, "Test lengths A:B (default 41:500)");
-        app.add_option("--per-length", a->per_length, "Words per length and split, half per label (default 512)");
+        app.add_option("--per-length", a->per_length, "Words per length and split, half per label (default 512)")
+            ->check(at_least(1));
         app.add_option("--boundary-per-length", a->boundary_per_length, "Boundary pairs per test length (default 16)");
         app.add_option("--adversarial-per-family", a->adversarial_per_family,
                        "Adversarial pairs per witness family, spread over the test lengths (default 64)");
@@ -294,7 +296,6 @@ LTLKIT_COMMAND(CommandDef{
             o.train = take(parse_length_range(a->train_lengths));
             o.test = take(parse_length_range(a->test_lengths));
             o.format = take(parse_dataset_format(a->format));
-            if (a->per_length == 0) fail("--per-length must be at least 1");
             o.per_length = a->per_length;
             o.boundary_per_length = a->boundary_per_length;
             o.adversarial_per_family = a->adversarial_per_family;

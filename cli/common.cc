@@ -4,11 +4,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <sstream>
 
 #include "automata/dfa.hh"
+#include "automata/io.hh"
 #include "automata/sampler.hh"
 #include "cli/command.hh"
 
@@ -148,24 +154,29 @@ CLI::Validator nonempty_alphabet() {
 }
 
 std::vector<NumberedLine> read_numbered_lines(const std::string& path, bool skip_blank) {
-    std::vector<NumberedLine> lines;
-    auto consume = [&](std::istream& in) {
-        std::string line;
-        int number = 0;
-        while (std::getline(in, line)) {
-            ++number;
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            auto first = line.find_first_not_of(" \t");
-            if (skip_blank && (first == std::string::npos || line[first] == '#')) continue;
-            lines.push_back({line, number});
-        }
-    };
+    std::string text;
     if (path == "-") {
-        consume(std::cin);
+        std::ostringstream all;
+        all << std::cin.rdbuf();
+        text = all.str();
     } else {
-        std::ifstream in(path);
-        if (!in) fail(path + ": cannot open file for reading");
-        consume(in);
+        text = take(automata::read_file(path));
+    }
+    if (auto bom = automata::check_no_byte_order_mark(text); !bom.ok()) {
+        Error e = bom.error();
+        e.origin = path == "-" ? "<stdin>" : path;
+        fail(e);
+    }
+    std::vector<NumberedLine> lines;
+    std::istringstream in(text);
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        auto first = line.find_first_not_of(" \t");
+        if (skip_blank && (first == std::string::npos || line[first] == '#')) continue;
+        lines.push_back({line, number});
     }
     return lines;
 }
@@ -230,6 +241,118 @@ std::string wrap_text(const std::string& text, std::size_t width, std::size_t in
 std::vector<std::string> word_to_symbols(const std::vector<std::string>& alphabet,
                                          const automata::Word& w) {
     return automata::word_symbols(alphabet, w);
+}
+
+namespace {
+
+// Empty when `s` is a plain decimal integer that fits 64 bits (signed: a leading '-' allowed);
+// the reason otherwise.
+std::string check_integer(const std::string& s, bool is_signed) {
+    const bool negative = is_signed && !s.empty() && s[0] == '-';
+    const std::string digits = negative ? s.substr(1) : s;
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        return std::string("expected a whole number") + (is_signed ? "" : " >= 0") + ", not '" + s + "'";
+    const char* end = s.data() + s.size();
+    std::errc ec;
+    if (is_signed) {
+        std::int64_t v = 0;
+        ec = std::from_chars(s.data(), end, v).ec;
+    } else {
+        std::uint64_t v = 0;
+        ec = std::from_chars(s.data(), end, v).ec;
+    }
+    if (ec != std::errc{})
+        return "'" + s + "' is out of range (" +
+               (is_signed ? "from " + std::to_string(std::numeric_limits<std::int64_t>::min()) + " to " +
+                                std::to_string(std::numeric_limits<std::int64_t>::max())
+                          : "at most " + std::to_string(std::numeric_limits<std::uint64_t>::max())) +
+               ")";
+    return "";
+}
+
+// Empty when `s` is a finite decimal real (value in `out`); the reason otherwise.
+std::string check_real(const std::string& s, double& out) {
+    const char* end = s.data() + s.size();
+    const auto [p, ec] = std::from_chars(s.data(), end, out, std::chars_format::general);
+    if (ec == std::errc::result_out_of_range) return "'" + s + "' is out of range";
+    if (s.empty() || ec != std::errc{} || p != end) return "expected a number, not '" + s + "'";
+    if (!std::isfinite(out)) return "expected a finite number, not '" + s + "'";
+    return "";
+}
+
+}  // namespace
+
+void strict_option_values(CLI::App& app) {
+    for (CLI::Option* opt : app.get_options()) {
+        const std::string type = opt->get_type_name();
+        if (type == "TEXT" && opt->nonpositional()) {
+            opt->check(CLI::Validator(
+                [](std::string& s) { return s.empty() ? std::string("expected a value, not an empty string") : ""; },
+                ""));
+        } else if (type == "INT" || type == "UINT") {
+            const bool is_signed = type == "INT";
+            // First (transform() runs before the bounds' checks): leading zeros dropped, so that
+            // every check and CLI11's own conversion read the number as decimal.
+            opt->transform(CLI::Validator(
+                [](std::string& s) {
+                    const bool negative = !s.empty() && s[0] == '-';
+                    const std::size_t start = negative ? 1 : 0;
+                    if (s.size() > start + 1 && s.find_first_not_of("0123456789", start) == std::string::npos) {
+                        s.erase(start, std::min(s.find_first_not_of('0', start), s.size() - 1) - start);
+                        if (s == "-0") s = "0";
+                    }
+                    return std::string();
+                },
+                ""));
+            // Last: whatever the bounds' checks let through is a plain number of 64 bits.
+            opt->check(CLI::Validator([is_signed](std::string& s) { return check_integer(s, is_signed); }, ""));
+        } else if (type == "FLOAT") {
+            opt->check(CLI::Validator(
+                [](std::string& s) {
+                    double v = 0;
+                    return check_real(s, v);
+                },
+                ""));
+        }
+    }
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) strict_option_values(*sub);
+}
+
+CLI::Validator at_least(long long min) {
+    return CLI::Validator(
+        [min](std::string& s) -> std::string {
+            const std::string must = "must be at least " + std::to_string(min) + ", not '" + s + "'";
+            if (s.size() > 1 && s[0] == '-' && s.find_first_not_of("0123456789", 1) == std::string::npos)
+                return must;
+            if (auto why = check_integer(s, false); !why.empty()) return why;
+            std::uint64_t v = 0;
+            std::from_chars(s.data(), s.data() + s.size(), v);
+            return v < static_cast<std::uint64_t>(min) ? must : "";
+        },
+        "");
+}
+
+CLI::Validator positive_real() {
+    return CLI::Validator(
+        [](std::string& s) -> std::string {
+            double v = 0;
+            if (auto why = check_real(s, v); !why.empty()) return why;
+            return v > 0 ? "" : "must be a positive number, not '" + s + "'";
+        },
+        "");
+}
+
+CLI::Validator one_of(std::vector<std::string> names) {
+    return CLI::Validator(
+        [names](std::string& s) -> std::string {
+            for (const auto& n : names)
+                if (s == n) return "";
+            std::string list;
+            for (std::size_t i = 0; i < names.size(); ++i)
+                list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+            return "unknown value '" + s + "' (expected " + list + ")";
+        },
+        "");
 }
 
 }  // namespace ltlkit::cli

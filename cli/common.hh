@@ -59,7 +59,8 @@ CLI::Validator nonempty_alphabet();
 
 // Lines of FILE ("-" = stdin) with their 1-based numbers, for batch input and error positions.
 // skip_blank drops blank and '#' comment lines (formulas); words keep blank lines (the empty
-// word). An unreadable file fails with exit 2.
+// word). An unreadable file or one that starts with a byte order mark fails with exit 2, a
+// directory with exit 4.
 struct NumberedLine {
     std::string text;
     int number = 0;
@@ -79,5 +80,19 @@ std::string wrap_text(const std::string& text, std::size_t width, std::size_t in
 // The symbol names of a word, for JSON output.
 std::vector<std::string> word_to_symbols(const std::vector<std::string>& alphabet,
                                          const automata::Word& w);
+
+// Strict option values, for every option of `app` and of its subcommands. A number (CLI11 type
+// INT, UINT or FLOAT) is only a plain decimal number: digits, with a leading '-' only for signed
+// integers (no octal or hex, no wrap-around of a negative value into an unsigned option, no
+// saturation of a value beyond 64 bits; narrower types are range-checked by CLI11), and a real is
+// finite (no nan or inf). A named option's text value is not empty (it would read as "not
+// given"; positional values such as the empty word stay allowed). Called once by main after the
+// commands are set up; a refused value is a usage error (exit 2) before any command runs.
+void strict_option_values(CLI::App& app);
+// Validators for an option's bounds (strict as above; the message names the bound).
+CLI::Validator at_least(long long min);  // a whole number >= min (min >= 0)
+CLI::Validator positive_real();          // a finite real > 0
+CLI::Validator one_of(std::vector<std::string> names);  // one of `names`, spelled exactly
+inline const std::vector<std::string> kDeviceNames{"auto", "cpu", "cuda"};
 
 }  // namespace ltlkit::cli

@@ -115,6 +115,7 @@ int main(int argc, char** argv) {
         CLI::App* sub = app.add_subcommand(def.name, def.description);
         runners.emplace_back(sub, def.setup(*sub));
     }
+    strict_option_values(app);
 #ifndef LTLKIT_NEURAL_EXE
     for (const auto& nc : kNeuralCommands) app.add_subcommand(nc[0], nc[1])->allow_extras();
 #endif
@@ -127,8 +128,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "ltlkit: error: " << e.what() << "\n";
-        std::cerr << "Run with --help for more information.\n";
+        std::cerr << "ltlkit: error: " << ltlkit::printable(e.what()) << "\n";
         return 2;
     }
     try {
@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
         std::cerr << "ltlkit: error: out of memory (lower the input size or raise no limit further)\n";
         return 3;
     } catch (const std::exception& e) {
-        std::cerr << "ltlkit: error: internal error: " << e.what() << "\n";
+        std::cerr << "ltlkit: error: internal error: " << ltlkit::printable(e.what()) << "\n";
         return 4;
     }
     return 2;

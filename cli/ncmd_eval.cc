@@ -36,13 +36,15 @@ LTLKIT_COMMAND(CommandDef{
         auto a = std::make_shared<EvalArgs>();
         app.add_option("RUNDIR", a->rundir, "Run folder written by `ltlkit train`")->required();
         app.add_option("--test-lengths", a->test_lengths, "Test lengths A:B (default: the run's)");
-        app.add_option("--per-length", a->c.per_length, "Test words per length (default: the run's)");
+        app.add_option("--per-length", a->c.per_length, "Test words per length (default: the run's)")->check(at_least(1));
         app.add_option("--dataset", a->dataset, "Evaluate on a dataset's test, boundary and adversarial-ARCH files");
-        app.add_option("--success-rule", a->c.success_rule, "exact | bins99 (default: the run's)");
-        app.add_option("--threads", a->c.threads, "CPU threads (default: the run's)");
-        app.add_option("--device", a->c.device, "auto | cpu | cuda (default: the run's)");
+        app.add_option("--success-rule", a->c.success_rule, "exact | bins99 (default: the run's)")
+            ->check(one_of({"exact", "bins99"}));
+        app.add_option("--threads", a->c.threads, "CPU threads (default: the run's)")->check(at_least(1));
+        app.add_option("--device", a->c.device, "auto | cpu | cuda (default: the run's)")->check(one_of(kDeviceNames));
         app.add_option("--max-memory-gb", a->max_memory_gb,
-                       "Refuse when the estimated peak memory of the evaluation exceeds this many GiB (default 16)");
+                       "Refuse when the estimated peak memory of the evaluation exceeds this many GiB (default 16)")
+            ->check(positive_real());
         add_table_cells_option(app);
         app.add_flag("--json", a->json, "Print the evaluation result (JSON) on stdout");
         app.footer(

@@ -41,29 +41,33 @@ LTLKIT_COMMAND(CommandDef{
         auto& c = a->c;
         app.add_option("--dataset", a->dataset, "Train on a folder written by `ltlkit generate` (its train split; test, boundary, adversarial-ARCH for evaluation)");
         app.add_option("--arch", c.arch, "global | local-K | hybrid-K | lstm (default global)");
-        app.add_option("--layers", c.layers, "Transformer layers (default 5)");
-        app.add_option("--d-model", c.d_model, "Model width (default 64)");
-        app.add_option("--heads", c.heads, "Attention heads (default 8)");
-        app.add_option("--d-ff", c.d_ff, "Feed-forward width (default 256)");
-        app.add_option("--pe", c.pe, "Positional encoding: none (default, NoPE) | learned | sinusoidal | rope");
-        app.add_option("--lstm-hidden", c.lstm_hidden, "LSTM hidden size (default 256)");
-        app.add_option("--steps", c.steps, "Training steps (default 20000)");
-        app.add_option("--batch", c.batch, "Words per step, half per label (default 128)");
-        app.add_option("--lr", c.lr, "Adam learning rate (default 3e-4)");
+        app.add_option("--layers", c.layers, "Transformer layers (default 5)")->check(at_least(1));
+        app.add_option("--d-model", c.d_model, "Model width (default 64)")->check(at_least(1));
+        app.add_option("--heads", c.heads, "Attention heads (default 8)")->check(at_least(1));
+        app.add_option("--d-ff", c.d_ff, "Feed-forward width (default 256)")->check(at_least(1));
+        app.add_option("--pe", c.pe, "Positional encoding: none (default, NoPE) | learned | sinusoidal | rope")
+            ->check(one_of({"none", "learned", "sinusoidal", "rope"}));
+        app.add_option("--lstm-hidden", c.lstm_hidden, "LSTM hidden size (default 256)")->check(at_least(1));
+        app.add_option("--steps", c.steps, "Training steps (default 20000)")->check(at_least(0));
+        app.add_option("--batch", c.batch, "Words per step, half per label (default 128)")->check(at_least(2));
+        app.add_option("--lr", c.lr, "Adam learning rate (default 3e-4)")->check(positive_real());
         app.add_option("--seed", c.seed, "Seed of initialization and sampling (default 1)");
         app.add_option("--train-lengths", a->train_lengths, "Training lengths A:B (default 1:40)");
         app.add_option("--test-lengths", a->test_lengths, "Test lengths A:B (default 41:500)");
-        app.add_option("--per-length", c.per_length, "Test words per length (default 512)");
-        app.add_option("--success-rule", c.success_rule, "exact (default) | bins99 (every 100-length bin >= 99%)");
-        app.add_option("--threads", c.threads, "CPU threads (default 1)");
-        app.add_option("--device", c.device, "auto (default: CUDA when available) | cpu | cuda");
-        app.add_option("--checkpoint-every", c.checkpoint_every, "Steps between checkpoints (default 500)");
-        app.add_option("--log-every", c.log_every, "Steps between progress lines (default 100)");
+        app.add_option("--per-length", c.per_length, "Test words per length (default 512)")->check(at_least(1));
+        app.add_option("--success-rule", c.success_rule, "exact (default) | bins99 (every 100-length bin >= 99%)")
+            ->check(one_of({"exact", "bins99"}));
+        app.add_option("--threads", c.threads, "CPU threads (default 1)")->check(at_least(1));
+        app.add_option("--device", c.device, "auto (default: CUDA when available) | cpu | cuda")
+            ->check(one_of(kDeviceNames));
+        app.add_option("--checkpoint-every", c.checkpoint_every, "Steps between checkpoints (default 500)")->check(at_least(1));
+        app.add_option("--log-every", c.log_every, "Steps between progress lines (default 100)")->check(at_least(0));
         app.add_flag("--pre-ln", a->pre_ln, "Pre-LN blocks (default post-LN)");
         app.add_flag("--non-strict", a->non_strict, "Non-strict masks: a position also attends to itself");
         app.add_flag("--hybrid-layers", a->hybrid_layers, "hybrid-K: alternate local and global layers (local first) instead of mixing heads");
         app.add_option("--max-memory-gb", a->max_memory_gb,
-                       "Refuse (before training) when the estimated peak memory exceeds this many GiB (default 16)");
+                       "Refuse (before training) when the estimated peak memory exceeds this many GiB (default 16)")
+            ->check(positive_real());
         add_table_cells_option(app);
         app.add_flag("--quiet", a->quiet, "No progress lines");
         app.add_flag("--json", a->json, "Print result.json on stdout");
@@ -80,6 +84,9 @@ LTLKIT_COMMAND(CommandDef{
             c.strict = !a->non_strict;
             c.hybrid_by_layer = a->hybrid_layers;
             const neural::ArchSpec arch = take(neural::parse_arch(c.arch));
+            if (arch.kind != neural::ArchSpec::Lstm && c.d_model % c.heads != 0)
+                fail("--d-model " + std::to_string(c.d_model) + " must be a multiple of --heads " +
+                     std::to_string(c.heads) + " (each head gets d_model / heads dimensions)");
             automata::Dfa dfa;
             std::string name;
             neural::EvalSets sets;

@@ -101,13 +101,11 @@ int run_verify_command(const VerifyArgs& a) {
     for (const auto& arch : o.archs) take(neural::parse_arch(arch));
     o.profile = take(nv::profile_by_name(a.profile));
     if (a.steps > 0) o.profile.base.steps = a.steps;
-    if (a.seeds < 0) fail("--seeds must be at least 1");
     if (a.seeds > 0) o.seeds = a.seeds;
     o.base_seed = a.seed;
     o.out = a.out;
     if (!a.shard.empty()) std::tie(o.shard_index, o.shard_count) = take(nv::parse_shard(a.shard));
     o.device = a.device;
-    if (a.threads < 0) fail("--threads must be at least 1");
     o.threads = a.threads > 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
     if (!a.worker.empty()) {
         const auto [j, n] = take(nv::parse_shard(a.worker));
@@ -166,21 +164,24 @@ LTLKIT_COMMAND(CommandDef{
                        "Model sizes, steps and evaluation lengths (default: quick; cpu: the papers' lengths on a "
                        "CPU; docs/RESULTS.md)")
             ->type_name("quick|cpu|standard|paper");
-        app.add_option("--seeds", a->seeds, "Seeds per learning rate (default: the profile's)");
+        app.add_option("--seeds", a->seeds, "Seeds per learning rate (default: the profile's)")->check(at_least(1));
         app.add_option("--seed", a->seed, "First seed index (runs use seed indices S..S+N-1; default: 1)");
         app.add_option("--out", a->out, "Output folder (default: " + a->out + ")")->type_name("DIR");
         app.add_option("--shard", a->shard, "i/n: run only the runs whose index mod n == i");
         app.add_option("--threads", a->threads,
-                       "Runs trained at once, one torch thread each (default: the number of cores)");
-        app.add_option("--steps", a->steps, "Override the profile's training steps");
+                       "Runs trained at once, one torch thread each (default: the number of cores)")
+            ->check(at_least(1));
+        app.add_option("--steps", a->steps, "Override the profile's training steps")->check(at_least(1));
         app.add_option("--device", a->device, "Where runs train (default: auto, CUDA when available)")
-            ->type_name("auto|cpu|cuda");
+            ->type_name("auto|cpu|cuda")
+            ->check(one_of(kDeviceNames));
         app.add_option("--published", a->published,
                        "Published numbers to show beside ours (TSV: language, architecture, statistic, value, "
                        "source; default: the suite's NAME.published.tsv when it exists)");
         app.add_option("--max-memory-gb", a->max_memory_gb,
                        "Refuse (before writing anything) when the estimated peak memory of one run exceeds "
-                       "this many GiB (default 16)");
+                       "this many GiB (default 16)")
+            ->check(positive_real());
         add_table_cells_option(app);
         app.add_flag("--json", a->json, "Print verdicts.json on stdout");
         app.add_option("--worker", a->worker)->group("");

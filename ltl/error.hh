@@ -2,7 +2,9 @@
 // Result<T>; only the CLI turns an Error into one line on stderr and an exit code.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -17,11 +19,22 @@ struct Error {
     std::string origin;       // file name or other context ("suite.txt", "--regex"), may be empty
     int exit_code = 2;        // what the CLI exits with: 2 bad input, 3 a limit was hit, 4 I/O failure
 
-    // "ORIGIN:LINE:COL: message" with the parts that are known.
+    // "ORIGIN:LINE:COL: message" with the parts that are known (raw: not made printable).
     std::string one_line() const;
-    // one_line(), then (when source_line is set) the line and a caret under the column.
+    // What a terminal is shown: one_line() made printable() and at most kMaxMessageChars wide,
+    // then (when source_line is set) one line of context, at most kMaxContextChars wide around
+    // the column, and a caret under the column.
     std::string render() const;
 };
+
+inline constexpr std::size_t kMaxMessageChars = 500;
+inline constexpr std::size_t kMaxContextChars = 200;
+
+// `text` made safe to print on one terminal line: control bytes (C0 other than tab, and DEL) are
+// written \xNN (ESC as \x1b, a newline as \x0a), C1 control characters as \uNNNN, bytes that are
+// not part of a valid UTF-8 character as \xNN; a text wider than `max_chars` characters keeps its
+// start and its end around an ellipsis "…". The result is valid UTF-8 and one line.
+std::string printable(std::string_view text, std::size_t max_chars = kMaxMessageChars);
 
 template <class T>
 class Result {

@@ -10,6 +10,7 @@
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
 #include "automata/io.hh"
+#include "automata/json.hh"
 #include "automata/monitor.hh"
 #include "ltl/fragment.hh"
 #include "ltl/parser.hh"
@@ -384,12 +385,9 @@ bool class_allows(const std::string& cls, const std::string& base) {
 }  // namespace
 
 Result<bool> check_certificate_json(const std::string& text, std::string* explanation) {
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const std::exception& e) {
-        return make_error(std::string("certificate is not JSON: ") + e.what());
-    }
+    auto parsed = parse_json<nlohmann::json>(text);
+    if (!parsed.ok()) return parsed.error();
+    nlohmann::json& j = *parsed;
     if (!j.is_object()) return make_error("a certificate is a JSON object");
     for (const char* key : {"dfa", "class", "member", "kind"})
         if (!j.contains(key)) return make_error(std::string("certificate needs \"") + key + "\"");

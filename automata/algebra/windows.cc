@@ -24,6 +24,7 @@
 #include "automata/algebra/depth_probe.hh"
 #include "automata/algorithms.hh"
 #include "automata/io.hh"
+#include "automata/json.hh"
 #include "automata/monitor.hh"
 #include "automata/random.hh"
 #include "ltl/fragment.hh"
@@ -1687,12 +1688,9 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
     auto say = [&](const std::string& s) {
         if (explanation) *explanation = s;
     };
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(json_text);
-    } catch (const std::exception& e) {
-        return make_error(std::string("certificate is not JSON: ") + e.what());
-    }
+    auto parsed = parse_json<nlohmann::json>(json_text);
+    if (!parsed.ok()) return parsed.error();
+    nlohmann::json& j = *parsed;
     if (!j.is_object() || !j.contains("dfa") || !j.contains("class") || !j["class"].is_string())
         return make_error("certificate needs \"dfa\" and \"class\"");
     std::string cls = j["class"];

@@ -391,15 +391,14 @@ Result<std::pair<int, int>> parse_shard(const std::string& text) {
     const auto slash = text.find('/');
     Error bad = make_error("--shard expects i/n with 0 <= i < n, got '" + text + "'");
     if (slash == std::string::npos) return bad;
-    try {
-        std::size_t p1 = 0, p2 = 0;
-        const int i = std::stoi(text.substr(0, slash), &p1);
-        const int n = std::stoi(text.substr(slash + 1), &p2);
-        if (p1 != slash || p2 != text.size() - slash - 1 || n < 1 || i < 0 || i >= n) return bad;
-        return std::pair{i, n};
-    } catch (...) {
-        return bad;
-    }
+    // Plain decimal digits on both sides (no sign, space or other base), at most 9 of them.
+    auto number = [](const std::string& t) -> std::optional<int> {
+        if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+        return std::stoi(t);
+    };
+    const auto i = number(text.substr(0, slash)), n = number(text.substr(slash + 1));
+    if (!i || !n || *n < 1 || *i >= *n) return bad;
+    return std::pair{*i, *n};
 }
 
 Result<Plan> prepare(const VerifyOptions& options) {

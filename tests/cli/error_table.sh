@@ -49,6 +49,10 @@ open(sys.argv[1], "w").write(json.dumps(o, indent=2) + "\n")
 PY
 printf 'not a checkpoint\n' > r/checkpoint.pt
 mkdir nometa && echo 'x' > nometa/train.tsv
+printf '{"alphabet": ["a","b"], "initial": 0, "initial": 1, "accepting": [1], "transitions": [[1,0],[1,0]]}\n' > dup.json
+printf '\xef\xbb\xbfok\ta,b\tformula\tY a\n' > bom.suite
+printf '# no language\n' > empty.suite
+printf 'nosym\t\tformula\ttrue\n' > nosym.suite
 snapshot=$(find . -path ./err.txt -prune -o -print | sort)
 
 pattern='^\|[^|]*\| `(.+)` \| `(.+)` \| ([0-9]+) \|[[:space:]]*$'

@@ -379,4 +379,7 @@ TEST_CASE("language folder names are safe and distinct", "[report]") {
     CHECK_FALSE(parse_shard("3/3").ok());
     CHECK_FALSE(parse_shard("1").ok());
     CHECK_FALSE(parse_shard("-1/2").ok());
+    for (const char* lenient : {" 0/2", "+0/2", "0/ 2", "0x1/2", "1/0", "0/2 ", "0/9999999999"})
+        CHECK_FALSE(parse_shard(lenient).ok());
+    CHECK(parse_shard("0/2").ok());
 }
