@@ -1,7 +1,7 @@
 // The causal language model in LibTorch: token embedding, an absolute positional encoding (learned
 // or sinusoidal) or RoPE inside attention, pre-LN blocks of the recognizers (neural/model.hh:
 // global / k-local banded heads, standard or strict masks), final LN, output layer tied to the
-// embedding. PRIVATE, torch-only header: include it only from neural/lm/*.cc and tests/neural.
+// embedding (embeddings scaled by sqrt(d) at the input). PRIVATE, torch-only header: include it only from neural/lm/*.cc and tests/neural.
 #pragma once
 
 #include <torch/torch.h>

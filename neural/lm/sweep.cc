@@ -105,12 +105,14 @@ std::string sweep_markdown(const std::vector<SweepCell>& cells) {
                 continue;
             }
             const Stats s = stats(c->test_ppl);
-            md += " " + fixed(s.mean, 2) + " ± " + fixed(s.sd, 2) + " (n=" + std::to_string(c->test_ppl.size()) + ") |";
+            // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on " " + string.
+            md.append(" ").append(fixed(s.mean, 2)).append(" ± ").append(fixed(s.sd, 2));
+            md.append(" (n=").append(std::to_string(c->test_ppl.size())).append(") |");
             if (a == "global" || !g || g->test_ppl.empty()) {
                 md += " – |";
             } else {
                 const double d = s.mean - stats(g->test_ppl).mean;
-                md += std::string(" ") + (d >= 0 ? "+" : "−") + fixed(std::fabs(d), 2) + " |";
+                md.append(d >= 0 ? " +" : " −").append(fixed(std::fabs(d), 2)).append(" |");
             }
         }
         md += "\n";

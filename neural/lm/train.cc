@@ -26,11 +26,13 @@ LanguageModelImpl::LanguageModelImpl(const LmConfig& c, int vocab)
     const ArchSpec arch = *parse_arch(c.arch);
     embed = register_module("embed", torch::nn::Embedding(vocab, d_model));
     torch::NoGradGuard ng;
-    // GPT-2's initialization of the (tied) embedding: N(0, 0.02), so initial logits are small.
-    embed->weight.normal_(0.0, 0.02);
+    // Vaswani et al. 2017 §3.4 as in fairseq: token embeddings N(0, 1/d) scaled by sqrt(d) at the
+    // input, so that tokens and a sinusoidal table have comparable size; the tied output layer
+    // then starts with logits of unit scale. Learned positions start as N(0, 1/d), like fairseq's.
+    embed->weight.normal_(0.0, 1.0 / std::sqrt(static_cast<double>(d_model)));
     if (pe == "learned") {
         pos = register_module("pos", torch::nn::Embedding(context, d_model));
-        pos->weight.normal_(0.0, 0.02);
+        pos->weight.normal_(0.0, 1.0 / std::sqrt(static_cast<double>(d_model)));
     }
     for (int l = 0; l < c.layers; ++l)
         blocks.push_back(register_module(
@@ -42,7 +44,7 @@ LanguageModelImpl::LanguageModelImpl(const LmConfig& c, int vocab)
 
 torch::Tensor LanguageModelImpl::forward(const torch::Tensor& tokens) {
     const long n = tokens.size(1);
-    auto x = embed->forward(tokens);
+    auto x = embed->forward(tokens) * std::sqrt(static_cast<double>(d_model));
     if (pe == "learned") {
         if (n > context)
             throw std::length_error("a window of " + std::to_string(n) + " tokens exceeds the learned positional table (" +
