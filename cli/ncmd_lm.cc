@@ -173,6 +173,7 @@ LTLKIT_COMMAND(CommandDef{
         auto archs = std::make_shared<std::string>();
         auto pes = std::make_shared<std::string>("learned,rope,sinusoidal");
         auto seeds = std::make_shared<int>(2);
+        auto table_only = std::make_shared<bool>(false);
         add_corpus_options(*sweep, *scorpus);
         add_model_options(*sweep, *sc, false);
         sweep->add_option("--patterns", *patterns, "Attention patterns (default global,local,hybrid)");
@@ -180,6 +181,7 @@ LTLKIT_COMMAND(CommandDef{
         sweep->add_option("--archs", *archs, "Explicit list instead of --patterns x --ks (e.g. global,local-1,hybrid-1)");
         sweep->add_option("--pes", *pes, "Positional encodings (default learned,rope,sinusoidal)");
         sweep->add_option("--seeds", *seeds, "Seeds 1..S per cell (default 2)");
+        sweep->add_flag("--table-only", *table_only, "Train nothing: write the table and figure of the runs already finished");
         sweep->add_option("--out", *sout, "Sweep folder: one run folder per (pattern, encoding, seed), table.md, table.json, figure.svg")->required();
 
         return [=]() -> int {
@@ -204,6 +206,7 @@ LTLKIT_COMMAND(CommandDef{
             spec.base = sc->config();
             spec.out = *sout;
             spec.seeds = *seeds;
+            spec.table_only = *table_only;
             spec.pes = split_list(*pes);
             if (!archs->empty()) {
                 spec.archs = split_list(*archs);

@@ -147,6 +147,7 @@ struct SweepSpec {
     std::vector<std::string> pes;    // e.g. learned, rope, sinusoidal
     int seeds = 2;                   // seeds 1..seeds
     std::string out;
+    bool table_only = false;         // train nothing: the table of the runs already finished
 };
 // The architectures of patterns (global, local, hybrid) x ks, global once.
 std::vector<std::string> sweep_archs(const std::vector<std::string>& patterns, const std::vector<int>& ks);
@@ -157,7 +158,8 @@ struct SweepCell {
 };
 // Trains every missing run OUT/ARCH.PE.seedS (a run whose result.json holds the same training
 // config is skipped; an interrupted one resumes), rewriting OUT/table.md, table.json and
-// figure.svg after each run. `on_run(name, skipped)` is called before each run.
+// figure.svg after each run (with table_only: from the finished runs alone, training nothing).
+// `on_run(name, skipped)` is called before each run.
 Result<std::vector<SweepCell>> run_sweep(const SweepSpec& spec, const Corpus& corpus,
                                          const std::function<void(const std::string&, bool)>& on_run,
                                          const LmProgressFn& progress);

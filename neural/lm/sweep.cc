@@ -256,6 +256,7 @@ Result<std::vector<SweepCell>> run_sweep(const SweepSpec& spec, const Corpus& co
                         r.ok() && lm_training_key(r->config) == lm_training_key(c) && r->steps_done == c.steps &&
                         same_corpus(r->corpus_json, corpus))
                         done = *r;
+            if (spec.table_only && !done) continue;
             if (on_run) on_run(name, done.has_value());
             if (!done) {
                 auto r = train_lm(c, corpus, dir, progress);
@@ -271,6 +272,7 @@ Result<std::vector<SweepCell>> run_sweep(const SweepSpec& spec, const Corpus& co
             cell.test_bpc.push_back(done->test.bits_per_char());
             if (auto w = write_outputs(); !w.ok()) return w.error();
         }
+    if (auto w = write_outputs(); !w.ok()) return w.error();
     return cells;
 }
 

@@ -53,6 +53,10 @@ head -c 4 sw/figure.svg | grep -q '<svg' || fail "figure.svg is not SVG"
 "$bin" lm sweep "${small[@]}" --archs global,local-1,hybrid-1 --pes learned,rope --seeds 2 --out sw > sweep2.txt 2> sweep2.err || fail "lm sweep (again): exit $?"
 [[ $(grep -c '^done already:' sweep2.err) -eq 12 ]] || fail "second sweep retrained runs: $(cat sweep2.err)"
 cmp -s sw/table.md <(sed -n '/^|/p' sweep2.txt) || fail "second sweep printed another table"
+# --table-only trains nothing: a cell without finished runs stays empty.
+"$bin" lm sweep "${small[@]}" --archs global,local-2 --pes learned --seeds 1 --table-only --out sw > sweep3.txt 2>&1 || fail "lm sweep --table-only: exit $?"
+[[ ! -e sw/local-2.learned.seed1 ]] || fail "--table-only trained a run"
+grep -q '^| local-2 | – | – |' sw/table.md || fail "--table-only table: $(cat sw/table.md)"
 
 # Errors: one line, exit 2, nothing on stdout.
 check 2 "ltlkit: error: corpus/nope.txt: cannot open file" lm train --train corpus/nope.txt --valid corpus/valid.txt --test corpus/test.txt --out runs/x
