@@ -158,9 +158,11 @@ LTLKIT_COMMAND(CommandDef{
         auto erun = std::make_shared<std::string>();
         auto evalid = std::make_shared<std::string>(), etest = std::make_shared<std::string>();
         auto ejson = std::make_shared<bool>(false);
+        auto econtext = std::make_shared<int>(0);
         eval->add_option("RUNDIR", *erun, "Run folder written by `ltlkit lm train`")->required();
         eval->add_option("--valid", *evalid, "Validation text (default: the run's)");
         eval->add_option("--test", *etest, "Test text (default: the run's)");
+        eval->add_option("--context", *econtext, "Score windows of this many tokens (default: the training context; learned positions cannot go above it)");
         add_exec_options(*eval, *ec);
         eval->add_flag("--json", *ejson, "Print result.json on stdout");
         // sweep
@@ -198,7 +200,7 @@ LTLKIT_COMMAND(CommandDef{
                 if (!evalid->empty()) f.valid = *evalid;
                 if (!etest->empty()) f.test = *etest;
                 lm::LmConfig exec = ec->config();
-                auto r = take(lm::evaluate_lm(*erun, take(lm::read_corpus(f)), exec));
+                auto r = take(lm::evaluate_lm(*erun, take(lm::read_corpus(f)), exec, *econtext));
                 print_result(r, *erun, *ejson);
                 return 0;
             }

@@ -335,6 +335,7 @@ std::string lm_result_to_json(const LmResult& r) {
            {"valid", json::parse(score_to_json(r.valid))},
            {"test", json::parse(score_to_json(r.test))},
            {"unigram_valid_ppl", r.unigram_valid_ppl},
+           {"eval_context", r.eval_context > 0 ? r.eval_context : r.config.context},
            {"device", r.device}};
     return automata::json_with_checksum(j.dump(), 2);
 }
@@ -360,6 +361,7 @@ Result<LmResult> lm_result_from_json(const std::string& text) {
             s->nll = o.at("nll").get<double>();
         }
         r.unigram_valid_ppl = j.at("unigram_valid_ppl").get<double>();
+        r.eval_context = j.value("eval_context", r.config.context);
         r.device = j.at("device").get<std::string>();
     } catch (const std::exception& e) {
         return make_error(std::string("language-model result: ") + e.what());

@@ -116,6 +116,7 @@ struct LmResult {
     double final_loss = 0;    // mean training loss of the last logged window
     SplitScore valid, test;
     double unigram_valid_ppl = 0;  // add-one unigram of the training split, for reference
+    int eval_context = 0;          // evaluation windows (tokens); the training context when 0
     std::string device;
 };
 std::string lm_result_to_json(const LmResult& r);
@@ -134,8 +135,10 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
                           const LmProgressFn& progress = nullptr);
 // Re-evaluates RUNDIR's checkpoint on a corpus whose training split and tokenizer are the run's
 // (validation and test files may differ); rewrites result.json. threads/device/eval_tokens from
-// `exec`.
-Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, const LmConfig& exec);
+// `exec`. eval_context > 0: windows of that many tokens instead of the training context (an error
+// above the learned positional table's rows).
+Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, const LmConfig& exec,
+                             int eval_context = 0);
 // The config and corpus files recorded in RUNDIR/run.json.
 Result<std::pair<LmConfig, CorpusFiles>> read_lm_run(const std::string& rundir);
 

@@ -405,7 +405,8 @@ Result<std::pair<LmConfig, CorpusFiles>> read_lm_run(const std::string& rundir) 
     }
 }
 
-Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, const LmConfig& exec) {
+Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, const LmConfig& exec,
+                             int eval_context) {
     const auto wall0 = Clock::now();
     auto run = read_lm_run(rundir);
     if (!run.ok()) return run.error();
@@ -413,6 +414,12 @@ Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, co
     c.threads = exec.threads;
     c.device = exec.device;
     c.eval_tokens = exec.eval_tokens;
+    if (eval_context < 0) return make_error("--context must be positive");
+    const int window = eval_context > 0 ? eval_context : c.context;
+    if (c.pe == "learned" && window > c.context)
+        return make_error("--context " + std::to_string(window) + " exceeds the learned positional table of " + rundir +
+                          " (" + std::to_string(c.context) + " rows): learned positions cannot score longer windows "
+                          "than they were trained on");
     auto dev = device_for(c.device);
     if (!dev.ok()) return dev.error();
     torch::set_num_threads(c.threads);
@@ -438,8 +445,9 @@ Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, co
     r.train_seconds = ck->train_seconds;
     r.tokens_per_second = ck->train_seconds > 0 ? ck->tokens / ck->train_seconds : 0;
     r.device = dev->str();
-    r.valid = score_split(model, corpus.valid, c.context, c.eval_tokens, *dev);
-    r.test = score_split(model, corpus.test, c.context, c.eval_tokens, *dev);
+    r.eval_context = window;
+    r.valid = score_split(model, corpus.valid, window, c.eval_tokens, *dev);
+    r.test = score_split(model, corpus.test, window, c.eval_tokens, *dev);
     r.unigram_valid_ppl = unigram_ppl(corpus, corpus.valid, c.eval_tokens);
     r.wall_seconds = r.train_seconds + seconds_since(wall0);
     return finish(std::move(r), rundir);

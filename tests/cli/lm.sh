@@ -43,6 +43,11 @@ grep -q '"vocab_sha256"' runs/a/run.json || fail "run.json lacks the vocabulary 
 [[ $(head -n 2 out1.txt) == "$(head -n 2 out3.txt)" ]] || fail "lm eval disagrees with lm train"
 "$bin" lm eval runs/a --test corpus/train.txt --json > eval.json || fail "lm eval --test: exit $?"
 grep -q '"ppl_token"' eval.json || fail "lm eval --json prints no result"
+# Longer windows than trained: RoPE can score them; learned positions cannot (one-line error).
+"$bin" lm eval runs/a --context 64 --json > eval64.json || fail "lm eval --context 64 (rope): exit $?"
+grep -q '"eval_context": 64' eval64.json || fail "lm eval --context 64: eval_context not recorded"
+"$bin" lm train "${small[@]}" --arch global --pe learned --out runs/learned > /dev/null 2>&1 || fail "lm train (learned): exit $?"
+check 2 "ltlkit: error: --context 64 exceeds the learned positional table of runs/learned (32 rows)" lm eval runs/learned --context 64
 
 # Sweep: runs, table, figure; a second call skips every finished run.
 "$bin" lm sweep "${small[@]}" --archs global,local-1,hybrid-1 --pes learned,rope --seeds 2 --quiet --out sw > sweep1.txt 2>&1 || fail "lm sweep: exit $?"
