@@ -166,7 +166,7 @@ TEST_CASE("the WikiText-2 reader: words per line plus <eos>, <unk> kept, unseen 
     fs::remove_all(dir);
 }
 
-TEST_CASE("char and byte tokenizers count the same characters; bad corpora are one-line errors", "[lm]") {
+TEST_CASE("char and byte tokenizers count the same characters, and bad corpora are one-line errors", "[lm]") {
     const auto dir = testing::scratch("lm-char");
     const std::string text = "naïve café — déjà vu\nplain ascii line\n";
     auto chars = read_corpus(three_files(dir, text, text, text, "char"));
