@@ -230,10 +230,11 @@ Result<std::vector<SweepCell>> run_sweep(const SweepSpec& spec, const Corpus& co
             if (auto ok = check_lm_config(c); !ok.ok()) return ok.error();
             cells.push_back({a, pe, {}, {}, {}});
         }
-    std::error_code ec;
-    fs::create_directories(spec.out, ec);
-    if (ec) return io_error("cannot create " + spec.out + ": " + ec.message());
+    // The folder is created by the first run or table, so a sweep that fails at once leaves nothing.
     auto write_outputs = [&]() -> Result<bool> {
+        std::error_code ec;
+        fs::create_directories(spec.out, ec);
+        if (ec) return io_error("cannot create " + spec.out + ": " + ec.message());
         for (auto [name, text] : {std::pair{"table.md", sweep_markdown(cells)}, std::pair{"table.json", sweep_json(cells)},
                                   std::pair{"figure.svg", sweep_svg(cells)}}) {
             auto w = automata::write_file_atomic((fs::path(spec.out) / name).string(), text);
