@@ -45,6 +45,7 @@ const char* const kNeuralCommands[][2] = {
     {"eval", "Evaluate a trained run on long, boundary and adversarial words"},
     {"verify", "End to end: classify, predict, generate, train, evaluate, judge, report"},
     {"report", "Merge verification output folders (shards) into one report"},
+    {"lm", "Causal language models with global, local-K and hybrid-K attention (train, eval, sweep)"},
 };
 
 #ifndef LTLKIT_NEURAL_EXE

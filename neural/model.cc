@@ -231,6 +231,17 @@ torch::Tensor BlockImpl::forward_at(const torch::Tensor& x, const torch::Tensor&
     return ln2->forward(h + ff2->forward(torch::relu(ff1->forward(h))));
 }
 
+torch::Tensor sinusoidal_table(long n, int d_model, const torch::TensorOptions& o) {
+    auto p = torch::arange(1, n + 1, o).unsqueeze(1);
+    auto i2 = torch::arange(0, d_model, 2, o);
+    auto ang = p * torch::pow(10000.0, -i2 / static_cast<double>(d_model)).unsqueeze(0);
+    auto table = torch::zeros({n, d_model}, o);
+    table.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)}, ang.sin());
+    table.index_put_({torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)},
+                     ang.cos().narrow(1, 0, d_model / 2));
+    return table;
+}
+
 int learned_rows(const Config& c) {
     if (c.max_positions > 0) return c.max_positions;
     return std::max(c.train_max, c.test_max) + 1;
@@ -287,16 +298,7 @@ torch::Tensor TransformerRecognizer::embed_tokens(const torch::Tensor& tokens) {
                                     std::to_string(max_positions) + " rows)");
         x = x + pos->forward(torch::arange(n, tokens.options()));
     } else if (pe == "sinusoidal") {
-        // Vaswani et al. 2017 §3.5, positions 1..N.
-        auto o = x.options();
-        auto p = torch::arange(1, n + 1, o).unsqueeze(1);
-        auto i2 = torch::arange(0, d_model, 2, o);
-        auto ang = p * torch::pow(10000.0, -i2 / static_cast<double>(d_model)).unsqueeze(0);
-        auto table = torch::zeros({n, d_model}, o);
-        table.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, torch::indexing::None, 2)}, ang.sin());
-        table.index_put_({torch::indexing::Slice(), torch::indexing::Slice(1, torch::indexing::None, 2)},
-                         ang.cos().narrow(1, 0, d_model / 2));
-        x = x + table.unsqueeze(0);
+        x = x + sinusoidal_table(n, d_model, x.options()).unsqueeze(0);
     }
     return x;
 }

@@ -36,6 +36,9 @@ struct HeadGroup {
     int window = 0;  // 0 = global
 };
 
+// The sinusoidal positional table of Vaswani et al. 2017 §3.5 for positions 1..n, [n, d_model].
+torch::Tensor sinusoidal_table(long n, int d_model, const torch::TensorOptions& options);
+
 // The head groups of layer `layer` for an architecture (PROTOCOL.md: hybrid-k = ceil(h/2) global
 // heads then floor(h/2) k-local heads; by layer: local layers at even indices, global at odd).
 std::vector<HeadGroup> head_groups(const ArchSpec& arch, int heads, int layer, bool hybrid_by_layer);

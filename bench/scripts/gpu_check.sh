@@ -13,7 +13,10 @@
 #   3. a time-boxed sample of the standard profile (examples/lc26.suite, 3 architectures, one seed,
 #      parallel runs on one GPU): the tokens/s of each run, to cost the whole suite;
 #   4. `make run`'s quick verification on the GPU (wall time, verdicts);
-#   5. the CPU neural and CLI tests against this LibTorch version.
+#   5. the CPU neural and CLI tests against this LibTorch version;
+#   6. language models at GPT-2 small's shape (`ltlkit lm sweep --profile gpu`, word level, on the
+#      CMake documentation corpus of bench/scripts/lm_corpus.sh when /usr/share/cmake-*/Help exists),
+#      global and hybrid-1 with learned positions, time-boxed: tokens/s and perplexity so far.
 # Everything goes to OUTDIR: log.txt (all steps), build.txt, smi.csv, quick-report.md,
 # standard-results.jsonl.
 #
@@ -100,6 +103,16 @@ cp "$work/quick/report.md" "$out/quick-report.md" 2>/dev/null
 
 step "5. CPU neural and CLI tests with this LibTorch"
 (cd build-gpu && timeout 300 ctest -LE '^(long|cuda)$' -R '^(test_neural|cli: )' -j "$(nproc)" --timeout 240 2>&1 | tail -25)
+
+step "6. language models, GPT-2 small shape (lm sweep --profile gpu), ${sample_s} s"
+if bash bench/scripts/lm_corpus.sh "$work/lmcorpus"; then
+  timeout "$sample_s" build-gpu/cli/ltlkit lm sweep --profile gpu --tokenizer word --archs global,hybrid-1 \
+      --pes learned --seeds 1 --steps 2000 --eval-tokens 50000 --train "$work/lmcorpus/train.txt" \
+      --valid "$work/lmcorpus/valid.txt" --test "$work/lmcorpus/test.txt" --out "$work/lm" 2>&1 | tail -40
+  cp "$work/lm/table.md" "$out/lm-table.md" 2>/dev/null
+else
+  echo "no CMake documentation on this machine: language-model step skipped"
+fi
 
 fi
 step "done"

@@ -1,0 +1,245 @@
+// `ltlkit lm train|eval|sweep`: causal language models with global, local-K and hybrid-K attention
+// on WikiText-2 (word level) or any UTF-8 text (char or byte level). A thin layer over neural/lm/lm.hh.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "cli/command.hh"
+#include "automata/io.hh"
+#include "neural/lm/lm.hh"
+
+namespace ltlkit::cli {
+namespace {
+
+namespace lm = neural::lm;
+
+// Options that override the profile's value only when given.
+struct ConfigOptions {
+    std::string profile = "cpu";
+    std::vector<std::function<void(lm::LmConfig&)>> apply;
+    bool quiet = false;
+
+    template <class T>
+    void add(CLI::App& app, const std::string& name, T lm::LmConfig::*field, const std::string& help) {
+        auto value = std::make_shared<T>();
+        CLI::Option* o = app.add_option(name, *value, help);
+        apply.push_back([o, value, field](lm::LmConfig& c) {
+            if (o->count() > 0) c.*field = *value;
+        });
+    }
+    void flag(CLI::App& app, const std::string& name, bool lm::LmConfig::*field, const std::string& help) {
+        CLI::Option* o = app.add_flag(name, help);
+        apply.push_back([o, field](lm::LmConfig& c) {
+            if (o->count() > 0) c.*field = true;
+        });
+    }
+    lm::LmConfig config() const {
+        lm::LmConfig c = take(lm::lm_profile(profile));
+        for (const auto& f : apply) f(c);
+        take(lm::check_lm_config(c));
+        return c;
+    }
+};
+
+void add_exec_options(CLI::App& app, ConfigOptions& o) {
+    o.add(app, "--threads", &lm::LmConfig::threads, "CPU threads (default 1)");
+    o.add(app, "--device", &lm::LmConfig::device, "auto | cpu | cuda (profile gpu: cuda; otherwise auto)");
+    o.add(app, "--eval-tokens", &lm::LmConfig::eval_tokens, "Score at most this many tokens per split (default 0: all)");
+}
+
+void add_model_options(CLI::App& app, ConfigOptions& o, bool with_arch) {
+    app.add_option("--profile", o.profile, "cpu (default: 2 layers, d 128, 4 heads, context 128, batch 16, 400 steps) | gpu (GPT-2 small: 12 layers, d 768, 12 heads, context 512)");
+    if (with_arch) {
+        o.add(app, "--arch", &lm::LmConfig::arch, "global (default) | local-K | hybrid-K");
+        o.add(app, "--pe", &lm::LmConfig::pe, "Positional encoding: learned (default) | sinusoidal | rope | none");
+        o.add(app, "--seed", &lm::LmConfig::seed, "Seed of initialization and batches (default 1)");
+    }
+    o.add(app, "--layers", &lm::LmConfig::layers, "Transformer layers");
+    o.add(app, "--d-model", &lm::LmConfig::d_model, "Model width");
+    o.add(app, "--heads", &lm::LmConfig::heads, "Attention heads (hybrid-K: ceil(h/2) global, floor(h/2) K-local)");
+    o.add(app, "--d-ff", &lm::LmConfig::d_ff, "Feed-forward width");
+    o.add(app, "--context", &lm::LmConfig::context, "Tokens per training and evaluation window (learned PE rows)");
+    o.add(app, "--steps", &lm::LmConfig::steps, "Training steps");
+    o.add(app, "--batch", &lm::LmConfig::batch, "Windows per step");
+    o.add(app, "--lr", &lm::LmConfig::lr, "Peak Adam learning rate (warm-up, then cosine decay to 10%)");
+    o.add(app, "--warmup", &lm::LmConfig::warmup, "Warm-up steps");
+    o.add(app, "--checkpoint-every", &lm::LmConfig::checkpoint_every, "Steps between checkpoints (and at the end)");
+    o.add(app, "--log-every", &lm::LmConfig::log_every, "Steps between progress lines");
+    o.add(app, "--eval-every", &lm::LmConfig::eval_every, "Steps between validation losses in metrics.jsonl (default: at the end)");
+    o.flag(app, "--strict", &lm::LmConfig::strict, "Strict masks (j < i): position 1 attends to nothing (zero vector); default standard causal masks (j <= i)");
+    o.flag(app, "--hybrid-layers", &lm::LmConfig::hybrid_by_layer, "hybrid-K: alternate local and global layers (local first) instead of mixing heads");
+    add_exec_options(app, o);
+    app.add_flag("--quiet", o.quiet, "No progress lines");
+}
+
+struct CorpusOptions {
+    std::string wikitext, tokenizer;
+    lm::CorpusFiles files;
+};
+
+void add_corpus_options(CLI::App& app, CorpusOptions& o) {
+    app.add_option("--wikitext", o.wikitext, "Folder with WikiText-2's wiki.train.tokens, wiki.valid.tokens, wiki.test.tokens (word level)");
+    app.add_option("--train", o.files.train, "Training text (UTF-8)");
+    app.add_option("--valid", o.files.valid, "Validation text");
+    app.add_option("--test", o.files.test, "Test text");
+    app.add_option("--tokenizer", o.tokenizer, "word | char | byte (default: word for --wikitext, else char)");
+}
+
+lm::Corpus load_corpus(const CorpusOptions& o) {
+    lm::CorpusFiles f = o.files;
+    if (!o.wikitext.empty()) {
+        if (!f.train.empty() || !f.valid.empty() || !f.test.empty())
+            fail("give either --wikitext DIR or --train/--valid/--test, not both");
+        f = lm::wikitext_files(o.wikitext);
+    } else {
+        if (f.train.empty() && f.valid.empty() && f.test.empty())
+            fail("no corpus given: pass --wikitext DIR or --train FILE --valid FILE --test FILE");
+        if (f.train.empty() || f.valid.empty() || f.test.empty())
+            fail("--train, --valid and --test are all needed (one text file per split)");
+        f.tokenizer = "char";
+    }
+    if (!o.tokenizer.empty()) f.tokenizer = o.tokenizer;
+    return take(lm::read_corpus(f));
+}
+
+lm::LmProgressFn progress_printer(bool quiet, std::string prefix = "") {
+    if (quiet) return nullptr;
+    return [prefix](const lm::LmProgress& p) {
+        std::fprintf(stderr, "%sstep %d/%d  loss %.4f  lr %.2e  %.0f tok/s  eta %.0fs\n", prefix.c_str(), p.step,
+                     p.total, p.loss, p.lr, p.tokens_per_second, std::ceil(p.eta_seconds));
+    };
+}
+
+void print_result(const lm::LmResult& r, const std::string& rundir, bool json) {
+    if (json) {
+        std::cout << lm::lm_result_to_json(r);
+        return;
+    }
+    for (auto [name, s] : {std::pair{"valid", &r.valid}, std::pair{"test", &r.test}})
+        std::printf("%-5s perplexity %.3f per token, %.4f per character, %.4f bits per character (%ld tokens, %ld characters)\n",
+                    name, s->ppl_token(), s->ppl_char(), s->bits_per_char(), s->tokens, s->chars);
+    std::printf("unigram baseline: valid perplexity %.3f per token\n", r.unigram_valid_ppl);
+    std::printf("%d steps, %.1f s training, %.0f tokens/s, %ld parameters: %s/result.json\n", r.steps_done,
+                r.train_seconds, r.tokens_per_second, r.parameters, rundir.c_str());
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char ch : s + ",") {
+        if (ch == ',') {
+            if (!cur.empty()) out.push_back(cur);
+            cur.clear();
+        } else if (ch != ' ') {
+            cur += ch;
+        }
+    }
+    return out;
+}
+
+LTLKIT_COMMAND(CommandDef{
+    "lm", "Causal language models with global, local-K and hybrid-K attention (train, eval, sweep)",
+    [](CLI::App& app) -> Runner {
+        app.require_subcommand(1);
+        // train
+        auto* train = app.add_subcommand("train", "Train one language model and report validation and test perplexity");
+        auto tc = std::make_shared<ConfigOptions>();
+        auto tcorpus = std::make_shared<CorpusOptions>();
+        auto tout = std::make_shared<std::string>();
+        auto tjson = std::make_shared<bool>(false);
+        add_corpus_options(*train, *tcorpus);
+        add_model_options(*train, *tc, true);
+        train->add_option("--out", *tout, "Run folder (run.json, checkpoint.pt, metrics.jsonl, result.json); resumed when it holds a checkpoint")->required();
+        train->add_flag("--json", *tjson, "Print result.json on stdout");
+        // eval
+        auto* eval = app.add_subcommand("eval", "Re-evaluate a trained run (optionally on other validation/test files)");
+        auto ec = std::make_shared<ConfigOptions>();
+        auto erun = std::make_shared<std::string>();
+        auto evalid = std::make_shared<std::string>(), etest = std::make_shared<std::string>();
+        auto ejson = std::make_shared<bool>(false);
+        auto econtext = std::make_shared<int>(0);
+        eval->add_option("RUNDIR", *erun, "Run folder written by `ltlkit lm train`")->required();
+        eval->add_option("--valid", *evalid, "Validation text (default: the run's)");
+        eval->add_option("--test", *etest, "Test text (default: the run's)");
+        eval->add_option("--context", *econtext, "Score windows of this many tokens (default: the training context; learned positions cannot go above it)");
+        add_exec_options(*eval, *ec);
+        eval->add_flag("--json", *ejson, "Print result.json on stdout");
+        // sweep
+        auto* sweep = app.add_subcommand("sweep", "Train pattern x k x positional encoding x seed; table and figure of perplexities");
+        auto sc = std::make_shared<ConfigOptions>();
+        auto scorpus = std::make_shared<CorpusOptions>();
+        auto sout = std::make_shared<std::string>();
+        auto patterns = std::make_shared<std::string>("global,local,hybrid");
+        auto ks = std::make_shared<std::string>("1,2,4");
+        auto archs = std::make_shared<std::string>();
+        auto pes = std::make_shared<std::string>("learned,rope,sinusoidal");
+        auto seeds = std::make_shared<int>(2);
+        auto table_only = std::make_shared<bool>(false);
+        add_corpus_options(*sweep, *scorpus);
+        add_model_options(*sweep, *sc, false);
+        sweep->add_option("--patterns", *patterns, "Attention patterns (default global,local,hybrid)");
+        sweep->add_option("--ks", *ks, "Window sizes k of local and hybrid (default 1,2,4)");
+        sweep->add_option("--archs", *archs, "Explicit list instead of --patterns x --ks (e.g. global,local-1,hybrid-1)");
+        sweep->add_option("--pes", *pes, "Positional encodings (default learned,rope,sinusoidal)");
+        sweep->add_option("--seeds", *seeds, "Seeds 1..S per cell (default 2)");
+        sweep->add_flag("--table-only", *table_only, "Train nothing: write the table and figure of the runs already finished");
+        sweep->add_option("--out", *sout, "Sweep folder: one run folder per (pattern, encoding, seed), table.md, table.json, figure.svg")->required();
+
+        return [=]() -> int {
+            if (train->parsed()) {
+                const lm::LmConfig c = tc->config();
+                const lm::Corpus corpus = load_corpus(*tcorpus);
+                auto r = take(lm::train_lm(c, corpus, *tout, progress_printer(tc->quiet)));
+                print_result(r, *tout, *tjson);
+                return 0;
+            }
+            if (eval->parsed()) {
+                auto run = take(lm::read_lm_run(*erun));
+                lm::CorpusFiles f = run.second;
+                if (!evalid->empty()) f.valid = *evalid;
+                if (!etest->empty()) f.test = *etest;
+                lm::LmConfig exec = ec->config();
+                auto r = take(lm::evaluate_lm(*erun, take(lm::read_corpus(f)), exec, *econtext));
+                print_result(r, *erun, *ejson);
+                return 0;
+            }
+            lm::SweepSpec spec;
+            spec.base = sc->config();
+            spec.out = *sout;
+            spec.seeds = *seeds;
+            spec.table_only = *table_only;
+            spec.pes = split_list(*pes);
+            if (!archs->empty()) {
+                spec.archs = split_list(*archs);
+            } else {
+                std::vector<int> kv;
+                for (const auto& k : split_list(*ks)) {
+                    try {
+                        std::size_t used = 0;
+                        kv.push_back(std::stoi(k, &used));
+                        if (used != k.size() || kv.back() < 1) throw std::invalid_argument(k);
+                    } catch (const std::exception&) {
+                        fail("--ks: '" + k + "' is not a window size k >= 1");
+                    }
+                }
+                for (const auto& p : split_list(*patterns))
+                    if (p != "global" && p != "local" && p != "hybrid")
+                        fail("--patterns: unknown pattern '" + p + "' (expected global, local or hybrid)");
+                spec.archs = lm::sweep_archs(split_list(*patterns), kv);
+            }
+            const lm::Corpus corpus = load_corpus(*scorpus);
+            auto cells = take(lm::run_sweep(
+                spec, corpus,
+                [quiet = sc->quiet](const std::string& name, bool skipped) {
+                    if (!quiet) std::fprintf(stderr, "%s %s\n", skipped ? "done already:" : "run", name.c_str());
+                },
+                progress_printer(sc->quiet, "  ")));
+            std::cout << lm::sweep_markdown(cells);
+            std::cout << "table: " << *sout << "/table.md, " << *sout << "/table.json; figure: " << *sout << "/figure.svg\n";
+            return 0;
+        };
+    }});
+
+}  // namespace
+}  // namespace ltlkit::cli
