@@ -372,6 +372,7 @@ TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the dept
     // δ = 12,11,31,00, F = {1}: "the word leaves (ba(a|b))*" (docs/WINDOWS.md §7), hybrid_k:2.
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 1, 0, 0}, {1, 2, 1, 1, 3, 1, 0, 0});
     Certificate u = window_certificate("hybrid_k:2", false, "search_exhausted");
+    u.unknown = true;
     u.pairs = {{*parse_word(AB, "baababa"), *parse_word(AB, "baabab")}};
     u.extra_json = R"({"k": 2, "depth_lower_bound": 2})";
     CHECK(reverifies(u, d));

@@ -1,11 +1,13 @@
 #include "automata/algebra/classify.hh"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "automata/algebra/budget.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
@@ -105,26 +107,73 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     wo.search_budget = options.window_budget;
     wo.probe_depth = options.probe_depth;
     wo.probe_states = options.probe_states;
+    wo.memory_limit_bytes = options.window_memory_bytes;
+    const auto window_start = std::chrono::steady_clock::now();
+    std::size_t questions_left = 0;
+    for (const char* id : {"definite", "locally_r_trivial"})
+        if (out.classes[id] != false) questions_left += options.max_k >= 2 ? options.max_k - 1 : 0;
+    auto ask = [&](const std::string& id, bool hybrid, unsigned k) {
+        if (options.window_time_s > 0) {
+            const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - window_start).count();
+            wo.time_limit_s = std::max(options.window_time_s - used, 1e-3) / double(std::max<std::size_t>(questions_left, 1));
+        }
+        if (options.progress) wo.progress = [&](double sec, std::size_t rss) { options.progress(id, sec, rss); };
+        WindowDecision w = hybrid ? decide_hybrid_k(minimal, k, wo) : decide_local_k(minimal, k, wo);
+        release_free_memory();
+        return w;
+    };
+    // The input formula, when its syntax lies in the fragment, is its own certificate.
+    auto own_formula = [&](bool hybrid, unsigned k) -> std::optional<WindowDecision> {
+        if (options.source.is_null()) return std::nullopt;
+        for (const auto& a : ltl::atoms(options.source))
+            if (std::find(minimal.alphabet.begin(), minimal.alphabet.end(), a) == minimal.alphabet.end()) return std::nullopt;
+        const std::string frag = "LTL[" + std::string(hybrid ? "P," : "") + "Y<=" + std::to_string(k) + "]";
+        if (formula_in_window_fragment(options.source, k, hybrid))
+            return window_yes_by_formula(minimal, options.source, k, hybrid, wo, "the input formula lies in " + frag + " by its syntax");
+        const ltl::Formula unfolded = unfold_windows(options.source, k);
+        if (unfolded != options.source && formula_in_window_fragment(unfolded, k, hybrid))
+            return window_yes_by_formula(minimal, unfolded, k, hybrid, wo,
+                                         "the input formula with each Y<=qk written as q nested Y<=" + std::to_string(k) +
+                                             " lies in " + frag);
+        return std::nullopt;
+    };
     for (unsigned k = 2; k <= options.max_k; ++k) {
         const std::string lid = "local_k:" + std::to_string(k), hid = "hybrid_k:" + std::to_string(k);
+        const std::string ks = std::to_string(k);
         if (out.classes["definite"] == false) {
             out.local_k[k] = Answer::No;
             out.certificates[lid] = relabel(out.certificates["definite"], lid,
-                                            "not definite, and LTL[Y<=" + std::to_string(k) + "] ⊆ LTL[Y]");
+                                            "not definite, and LTL[Y<=" + ks + "] ⊆ LTL[Y]");
         } else {
-            WindowDecision w = decide_local_k(minimal, k, wo);
+            auto own = own_formula(false, k);
+            WindowDecision w = own ? std::move(*own) : ask(lid, false, k);
             out.local_k[k] = w.answer;
             out.certificates[lid] = w.certificate;
+            --questions_left;
         }
         if (out.classes["locally_r_trivial"] == false) {
             out.hybrid_k[k] = Answer::No;
             out.certificates[hid] = relabel(out.certificates["locally_r_trivial"], hid,
-                                            "not locally R-trivial, and LTL[P,Y<=" + std::to_string(k) + "] ⊆ LTL[P,Y]");
+                                            "not locally R-trivial, and LTL[P,Y<=" + ks + "] ⊆ LTL[P,Y]");
+        } else if (out.local_k[k] == Answer::Yes) {
+            // A formula of LTL[Y<=k] is one of LTL[P,Y<=k].
+            out.hybrid_k[k] = Answer::Yes;
+            out.certificates[hid] = relabel(out.certificates[lid], hid, "in LTL[Y<=" + ks + "] ⊆ LTL[P,Y<=" + ks + "]");
         } else {
-            WindowDecision w = decide_hybrid_k(minimal, k, wo);
+            auto own = own_formula(true, k);
+            WindowDecision w = own ? std::move(*own) : ask(hid, true, k);
             out.hybrid_k[k] = w.answer;
             out.certificates[hid] = w.certificate;
+            // A family that no formula of LTL[P,Y<=k] separates defeats every formula of LTL[Y<=k]
+            // too (a bisimulation for the window and past modalities is one for the window alone).
+            if (w.answer == Answer::No && out.local_k[k] == Answer::Unknown && w.certificate.family) {
+                out.local_k[k] = Answer::No;
+                Certificate c = relabel(w.certificate, lid, "not in LTL[P,Y<=" + ks + "] ⊇ LTL[Y<=" + ks + "]");
+                c.kind = "window_bisimulation";
+                out.certificates[lid] = c;
+            }
         }
+        if (out.classes["locally_r_trivial"] != false) --questions_left;
     }
     return out;
 }
@@ -237,7 +286,7 @@ std::string certificate_to_json(const Certificate& cert, const Dfa& dfa) {
     nlohmann::ordered_json j;
     j["dfa"] = nlohmann::ordered_json::parse(to_json(dfa));
     j["class"] = cert.class_id;
-    j["member"] = cert.member;
+    j["member"] = cert.unknown ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cert.member);
     j["kind"] = cert.kind;
     j["fact"] = cert.fact;
     if (cert.formula) j["formula"] = *cert.formula;
@@ -351,11 +400,13 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     if (!j.is_object()) return make_error("a certificate is a JSON object");
     for (const char* key : {"dfa", "class", "member", "kind"})
         if (!j.contains(key)) return make_error(std::string("certificate needs \"") + key + "\"");
-    if (!j["class"].is_string() || !j["member"].is_boolean() || !j["kind"].is_string())
-        return make_error("\"class\" and \"kind\" must be strings and \"member\" a boolean");
+    if (!j["class"].is_string() || !j["kind"].is_string())
+        return make_error("\"class\" and \"kind\" must be strings");
     const std::string cls = j["class"], kind = j["kind"];
-    const bool member = j["member"];
     const bool window = cls.rfind("local_k:", 0) == 0 || cls.rfind("hybrid_k:", 0) == 0;
+    if (window && kind == "search_exhausted") return check_window_certificate(text, explanation);
+    if (!j["member"].is_boolean()) return make_error("\"member\" must be a boolean");
+    const bool member = j["member"];
     const bool mine = kind == "suffix_family" || kind == "lrt_family";
     if (window && !mine) return check_window_certificate(text, explanation);
     auto dfa_r = dfa_from_json(j["dfa"].dump());

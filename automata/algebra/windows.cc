@@ -10,6 +10,7 @@
 #include "automata/algebra/windows.hh"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -20,6 +21,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "automata/algebra/budget.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/depth_probe.hh"
 #include "automata/algorithms.hh"
@@ -295,7 +297,7 @@ std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid,
     for (std::size_t plen = 1; plen <= b.max_p; ++plen) {
         for (const Word& p : words_between(sigma, plen, plen)) {
             if (!primitive(p)) continue;
-            if (*steps > budget) {
+            if (*steps > budget || budget_exhausted()) {
                 *exhausted = false;
                 return std::nullopt;
             }
@@ -484,7 +486,7 @@ public:
         for (std::size_t size = 2;; ++size) {
             *reached_size = size - 1;
             if (consistent()) return synthesize();
-            if (pool_.size() >= max_pool || *steps > budget) return {};
+            if (pool_.size() >= max_pool || *steps > budget || budget_exhausted()) return {};
             by_size_.emplace_back();
             // unary
             for (std::size_t idx : by_size_[size - 1]) {
@@ -501,7 +503,7 @@ public:
                 for (std::size_t i : by_size_[s1])
                     for (std::size_t j : by_size_[s2]) {
                         if (s1 == s2 && j <= i) continue;
-                        if (pool_.size() >= max_pool || *steps > budget) break;
+                        if (pool_.size() >= max_pool || *steps > budget || budget_exhausted()) break;
                         ++*steps;
                         const Bits& a = pool_[i].bits;
                         const Bits& b = pool_[j].bits;
@@ -659,6 +661,7 @@ YesSearchReport search_formula(const Dfa& minimal, unsigned k, bool hybrid, std:
     Sample sample = initial_sample(sigma, k, hybrid);
     const std::size_t max_pool = 6000;
     for (rep.rounds = 1; rep.rounds <= 12; ++rep.rounds) {
+        if (budget_exhausted()) return rep;
         FormulaSearch fs(minimal, sample, k, hybrid);
         std::size_t reached = 0;
         ltl::Formula f = fs.run(max_pool, budget, steps, &reached);
@@ -936,7 +939,7 @@ TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const
             tw.shift(st, nx);
             nx[W + 1] = static_cast<long>(past.update(static_cast<std::uint64_t>(st[W + 1]), fresh));
             if (index.count(nx)) continue;
-            if (states.size() >= max_states) {
+            if (states.size() >= max_states || budget_exhausted()) {
                 out.conflict = !out.conflicts.empty();
                 out.limit = !out.conflict;
                 out.states = states.size();
@@ -1009,6 +1012,7 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
         std::vector<std::vector<long>> typed;  // its level-D types (EOS last)
         std::vector<std::vector<std::vector<long>>> lower;  // its level-0..D-1 types
         for (std::size_t round = 1; round <= (pairs ? 20u : 30u); ++round) {
+            if (budget_exhausted()) return rep;
             ++rep.rounds;
             // 1. sample features: the EOS type (a class key) and the candidate past features
             const std::size_t n = sample.words.size();
@@ -1159,25 +1163,42 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
     return rep;
 }
 
+// A "yes" by a formula that was compiled back: the certificate, the formula printed up to the cap.
+WindowDecision formula_decision(ltl::Formula f, std::size_t size, unsigned k, bool hybrid, const std::string& fact,
+                                nlohmann::json extra, const WindowOptions& options) {
+    WindowDecision d;
+    Certificate& c = d.certificate;
+    c.class_id = class_id(hybrid, k);
+    d.answer = Answer::Yes;
+    c.member = true;
+    c.kind = "formula";
+    c.fact = fact;
+    if (size <= options.max_formula_size)
+        c.formula = ltl::to_string(f);
+    else
+        c.formula_omitted = "formula tree size " + std::to_string(size) + " exceeds the cap " +
+                            std::to_string(options.max_formula_size) + " (--formula-cap)";
+    extra["k"] = k;
+    extra["formula_size"] = size;
+    c.extra_json = extra.dump();
+    return d;
+}
+
 WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
+    SearchBudget budget;
+    if (options.time_limit_s > 0)
+        budget.deadline = SearchBudget::Clock::now() +
+                          std::chrono::duration_cast<SearchBudget::Clock::duration>(std::chrono::duration<double>(options.time_limit_s));
+    budget.memory_bytes = options.memory_limit_bytes;
+    budget.progress = options.progress;
+    BudgetScope scope(budget);
     WindowDecision d;
     Certificate& c = d.certificate;
     c.class_id = class_id(hybrid, k);
     const std::string frag = fragment_name(hybrid, k);
     // A "yes" by a formula that was compiled back: the certificate, the formula printed up to the cap.
     auto formula_yes = [&](ltl::Formula f, std::size_t size, const std::string& fact, nlohmann::json extra) {
-        d.answer = Answer::Yes;
-        c.member = true;
-        c.kind = "formula";
-        c.fact = fact;
-        if (size <= options.max_formula_size)
-            c.formula = ltl::to_string(f);
-        else
-            c.formula_omitted = "formula tree size " + std::to_string(size) + " exceeds the cap " +
-                                std::to_string(options.max_formula_size);
-        extra["k"] = k;
-        extra["formula_size"] = size;
-        c.extra_json = extra.dump();
+        d = formula_decision(f, size, k, hybrid, fact, std::move(extra), options);
         return d;
     };
     // An R-trivial language is in LTL[P] ⊆ LTL[P,Y<=k]: LC25 Lemma C.1's formula, compiled back.
@@ -1310,7 +1331,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     unsigned lower = 0;
     DepthProbe witness;
     for (unsigned depth = 1; depth <= options.probe_depth; ++depth) {
-        DepthProbe pr = probe_depth(minimal, k, hybrid, depth, options.probe_states);
+        DepthProbe pr = probe_depth(minimal, k, hybrid, depth, options.probe_states, true);
         probe_states += pr.states;
         if (pr.status == DepthProbe::Status::Conflict) {
             lower = depth;
@@ -1318,6 +1339,17 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
             continue;
         }
         if (pr.status == DepthProbe::Status::Separates) {
+            const std::size_t size = pr.formula.is_null() ? 0 : ltl::tree_size(pr.formula);
+            const std::string what = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
+                                     " EOS types of " + frag + " (exhaustive exploration of " + std::to_string(pr.states) +
+                                     " product states, " + std::to_string(pr.eos_types) + " EOS types)";
+            if (!pr.formula.is_null() && size <= options.max_formula_size) {
+                auto ok = formula_defines(pr.formula, minimal, nullptr);
+                if (ok && *ok)
+                    return formula_yes(pr.formula, size,
+                                       what + ", tree size " + std::to_string(size) + ", defines the language; compiled back",
+                                       nlohmann::json({{"type_depth", depth}, {"route", "depth_types"}}));
+            }
             d.answer = Answer::Yes;
             c.member = true;
             c.kind = "depth_types";
@@ -1325,8 +1357,9 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                      " determine membership on every word (exhaustive exploration of " + std::to_string(pr.states) +
                      " product states, " + std::to_string(pr.eos_types) +
                      " EOS types), so a formula of depth " + std::to_string(depth) + " defines the language";
-            c.formula_omitted = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
-                                " types is not printed; check-certificate re-runs the exploration";
+            c.formula_omitted = "the formula (" + what + ") has tree size " + std::to_string(size) + ", over the cap " +
+                                std::to_string(options.max_formula_size) +
+                                " (--formula-cap); check-certificate re-runs the exploration";
             c.extra_json = nlohmann::json({{"k", k}, {"depth", depth}, {"probe_states", pr.states}}).dump();
             return d;
         }
@@ -1352,9 +1385,16 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
         os << "; no defining formula has depth <= " << lower << " (the depth-" << lower << " EOS types of '"
            << format_word(minimal.alphabet, witness.accepted) << "' (accepted) and '"
            << format_word(minimal.alphabet, witness.rejected) << "' (rejected) are equal)";
-    if (lower < options.probe_depth)
+    const BudgetBound bound = budget_bound_reached();
+    if (lower < options.probe_depth && bound == BudgetBound::None)
         os << "; the depth-" << (lower + 1) << " probe stopped at " << options.probe_states << " product states";
+    if (bound == BudgetBound::Time)
+        os << "; stopped by the time budget: " << options.time_limit_s << " s for this question (raise --window-time)";
+    if (bound == BudgetBound::Memory)
+        os << "; stopped by the memory budget: " << (options.memory_limit_bytes >> 20)
+           << " MiB of resident memory (raise --window-memory)";
     c.fact = os.str();
+    c.unknown = true;
     if (lower > 0) c.pairs.emplace_back(witness.accepted, witness.rejected);
     nlohmann::json extra = {{"k", k},
                             {"bounds",
@@ -1368,6 +1408,10 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                               {"probe_depth", options.probe_depth},
                               {"probe_states", options.probe_states}}}};
     if (lower > 0) extra["depth_lower_bound"] = lower;
+    if (bound == BudgetBound::Time)
+        extra["budget"] = {{"bound", "time"}, {"seconds", options.time_limit_s}, {"option", "--window-time"}};
+    if (bound == BudgetBound::Memory)
+        extra["budget"] = {{"bound", "memory"}, {"bytes", options.memory_limit_bytes}, {"option", "--window-memory"}};
     c.extra_json = extra.dump();
     return d;
 }
@@ -1469,7 +1513,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
     rep.applicable = true;
     const long s = static_cast<long>(*sink);
     bool stop = false;
-    for (unsigned D = 1; D <= max_depth && !stop; ++D)
+    for (unsigned D = 1; D <= max_depth && !stop && !budget_exhausted(); ++D)
       for (int enrich = 0; enrich < 2 && !stop; ++enrich) {
         // the plain pass (window types) unless the extended call repeats the first call's work; the
         // extended call adds letters annotated with the set of letters before them
@@ -1499,7 +1543,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         bool limit = false;
         auto push = [&](std::size_t from, std::size_t c) {
             if (index.count(nx)) return;
-            if (rep.states + states.size() >= max_states) {
+            if (rep.states + states.size() >= max_states || budget_exhausted()) {
                 limit = true;
                 return;
             }
@@ -1672,6 +1716,50 @@ bool formula_in_window_fragment(ltl::Formula f, unsigned k, bool with_past) {
     }
 }
 
+ltl::Formula unfold_windows(ltl::Formula f, unsigned k) {
+    std::unordered_map<const void*, ltl::Formula> done;
+    for (ltl::Formula g : ltl::subformulas_postorder(f)) {
+        ltl::Formula c0 = g.arity() > 0 ? done.at(g.child(0).node()) : ltl::Formula();
+        ltl::Formula c1 = g.arity() > 1 ? done.at(g.child(1).node()) : ltl::Formula();
+        ltl::Formula r = g;
+        switch (g.op()) {
+            case ltl::Op::Not: r = ltl::Formula::neg(c0); break;
+            case ltl::Op::And: r = ltl::Formula::conj(c0, c1); break;
+            case ltl::Op::Or: r = ltl::Formula::disj(c0, c1); break;
+            case ltl::Op::Implies: r = ltl::Formula::implies(c0, c1); break;
+            case ltl::Op::Iff: r = ltl::Formula::iff(c0, c1); break;
+            case ltl::Op::Since: r = ltl::Formula::since(c0, c1); break;
+            case ltl::Op::Past: r = ltl::Formula::past(c0); break;
+            case ltl::Op::Yesterday: r = ltl::Formula::yesterday(c0); break;
+            case ltl::Op::Historically: r = ltl::Formula::historically(c0); break;
+            case ltl::Op::BoundedYesterday:
+                if (g.k() > k && g.k() % k == 0) {
+                    // Y<=qk φ = Y<=k (φ | Y<=k (φ | ... Y<=k φ)) with q windows: the windows chain back
+                    // over exactly the qk previous positions.
+                    r = ltl::Formula::bounded_yesterday(c0, k);
+                    for (unsigned i = 1; i < g.k() / k; ++i) r = ltl::Formula::bounded_yesterday(ltl::Formula::disj(c0, r), k);
+                } else {
+                    r = ltl::Formula::bounded_yesterday(c0, g.k());
+                }
+                break;
+            default: break;
+        }
+        done[g.node()] = r;
+    }
+    return done.at(f.node());
+}
+
+std::optional<WindowDecision> window_yes_by_formula(const Dfa& minimal, ltl::Formula f, unsigned k, bool hybrid,
+                                                    const WindowOptions& options, const std::string& why) {
+    if (!formula_in_window_fragment(f, k, hybrid)) return std::nullopt;
+    auto ok = formula_defines(f, minimal, nullptr);
+    if (!ok || !*ok) return std::nullopt;
+    const std::size_t size = ltl::tree_size(f);
+    return formula_decision(f, size, k, hybrid,
+                            why + " (tree size " + std::to_string(size) + "); compiled back, its minimal DFA is the language's",
+                            nlohmann::json({{"route", "input_formula"}}), options);
+}
+
 WindowDecision decide_local_k(const Dfa& minimal, unsigned k, const WindowOptions& options) {
     return decide(minimal, k, false, options);
 }
@@ -1714,9 +1802,12 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
     auto dfa = dfa_from_json(j["dfa"].dump());
     if (!dfa) return dfa.error();
     Dfa minimal = minimize(*dfa);
-    if (!j.contains("member") || !j["member"].is_boolean()) return make_error("certificate needs a boolean \"member\"");
-    bool member = j["member"];
-    std::string kind = j.value("kind", "");
+    std::string kind = j.contains("kind") && j["kind"].is_string() ? j["kind"].get<std::string>() : "";
+    const bool unknown = kind == "search_exhausted";
+    if (!j.contains("member") || !(unknown ? j["member"].is_null() : j["member"].is_boolean()))
+        return make_error(unknown ? "an unknown answer (kind search_exhausted) needs \"member\": null"
+                                  : "certificate needs a boolean \"member\"");
+    const bool member = !unknown && j["member"].get<bool>();
     auto read_count = [&](const char* key, std::size_t hi) -> Result<std::size_t> {
         if (!j.contains(key) || !j[key].is_number_unsigned() || j[key].get<std::size_t>() < 1 || j[key].get<std::size_t>() > hi)
             return make_error(std::string("certificate needs \"") + key + "\" between 1 and " + std::to_string(hi));
@@ -1740,7 +1831,7 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
             say("the exploration exceeded " + std::to_string(limit) + " product states");
         return false;
     }
-    if (!member && kind == "search_exhausted") {
+    if (unknown) {
         // "unknown": nothing is claimed but the depth lower bound, if any: an accepted and a rejected
         // word whose depth-D EOS types are equal (recomputed on the words themselves).
         if (!j.contains("depth_lower_bound")) {
