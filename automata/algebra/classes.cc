@@ -183,13 +183,95 @@ void DfaAnalysis::compute_pairs() {
     if (acyclic) longest_ = *std::max_element(lp.begin(), lp.end());
 }
 
-std::optional<std::size_t> DfaAnalysis::pair_graph_longest_path() {
+std::optional<std::size_t> DfaAnalysis::pair_graph_longest_path_by_tarjan() {
     compute_pairs();
     return longest_;
 }
 
+std::optional<std::size_t> DfaAnalysis::pair_graph_longest_path() {
+    if (n() < 2) return 0;
+    auto d = definite_degree_by_merging();
+    if (!d) return std::nullopt;
+    return *d - 1;
+}
+
+std::optional<std::size_t> DfaAnalysis::definite_degree_by_merging() {
+    if (merged_) return merge_degree_;
+    merged_ = true;
+    const std::size_t n = this->n(), k = dfa_.num_symbols();
+    if (n < 2) return merge_degree_ = 0;
+    // Predecessors (CSR).
+    std::vector<std::uint32_t> start(n + 1, 0), pred(n * k);
+    for (std::size_t q = 0; q < n; ++q)
+        for (std::size_t a = 0; a < k; ++a) ++start[dfa_.next(State(q), Symbol(a)) + 1];
+    for (std::size_t q = 0; q < n; ++q) start[q + 1] += start[q];
+    {
+        std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+        for (std::size_t q = 0; q < n; ++q)
+            for (std::size_t a = 0; a < k; ++a) pred[fill[dfa_.next(State(q), Symbol(a))]++] = std::uint32_t(q);
+    }
+    std::vector<std::uint32_t> label(n), parent(n);
+    std::vector<std::vector<std::uint32_t>> members(n);
+    for (std::size_t q = 0; q < n; ++q) label[q] = parent[q] = std::uint32_t(q), members[q] = {std::uint32_t(q)};
+    auto find = [&](std::uint32_t c) {
+        while (parent[c] != c) c = parent[c] = parent[parent[c]];
+        return c;
+    };
+    struct RowHash {
+        std::size_t operator()(const std::vector<std::uint32_t>& v) const noexcept {
+            std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+            for (auto x : v) h = (h ^ x) * 0xff51afd7ed558ccdULL, h ^= h >> 29;
+            return std::size_t(h);
+        }
+    };
+    // Row (successor classes per letter) -> a class with that row; entries whose row names a
+    // class merged away are never matched again.
+    std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, RowHash> table;
+    table.reserve(2 * n);
+    std::vector<std::uint32_t> dirty(n), next_dirty;
+    std::iota(dirty.begin(), dirty.end(), 0u);
+    std::vector<std::uint8_t> marked(n, 0);
+    std::vector<std::uint32_t> row(k);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> merges;
+    std::size_t live = n, rounds = 0;
+    while (!dirty.empty() && live > 1) {
+        ++rounds;
+        merges.clear();
+        for (std::uint32_t c : dirty) {
+            marked[c] = 0;
+            if (find(c) != c) continue;
+            const std::uint32_t q = members[c][0];
+            for (std::size_t a = 0; a < k; ++a) row[a] = label[dfa_.next(State(q), Symbol(a))];
+            auto [it, fresh] = table.try_emplace(row, c);
+            if (!fresh) merges.emplace_back(c, it->second);
+        }
+        next_dirty.clear();
+        for (auto [x, y] : merges) {
+            x = find(x), y = find(y);
+            if (x == y) continue;
+            if (members[x].size() < members[y].size()) std::swap(x, y);
+            parent[y] = x;
+            --live;
+            for (std::uint32_t m : members[y]) {
+                label[m] = x;
+                members[x].push_back(m);
+                for (std::uint32_t i = start[m]; i < start[m + 1]; ++i) {
+                    const std::uint32_t c = find(label[pred[i]]);
+                    if (!marked[c]) marked[c] = 1, next_dirty.push_back(c);
+                }
+            }
+            std::vector<std::uint32_t>().swap(members[y]);
+        }
+        for (auto& c : next_dirty) c = find(c);
+        dirty.swap(next_dirty);
+    }
+    if (live == 1) merge_degree_ = rounds;
+    return merge_degree_;
+}
+
 std::vector<std::pair<State, State>> DfaAnalysis::c_nodes(const std::function<bool(State, State)>& want, bool first) {
     std::vector<std::pair<State, State>> out;
+    if (definite_degree_by_merging()) return out;  // the pair graph is acyclic: no pair lies on a cycle
     const std::size_t n = this->n(), k = dfa_.num_symbols();
     if (first) {
         // Fast test: periodic points of one letter's map. Two points on one cycle of length c
@@ -846,12 +928,15 @@ void add_violation_pair(DfaAnalysis& A, ClassDecision& d) {
         return *parse_word(dfa.alphabet, j["words"][name].get<std::string>());
     };
     auto omega_word = [&](const Word& w) {
-        // w^m with τ(w)^m idempotent (m ≤ a bound, else w itself)
+        // w^m with τ(w)^m idempotent (m ≤ a bound, else w itself); τ(w)^m by one composition per m
+        const std::vector<State> t = transformation_of(dfa, w);
+        std::vector<State> tm = t;
         Word p = w;
         for (std::size_t m = 1; m <= 64; ++m) {
-            auto t = transformation_of(dfa, p);
-            Word pp = cat({&p, &p});
-            if (transformation_of(dfa, pp) == t) return p;
+            bool idempotent = true;
+            for (std::size_t q = 0; q < tm.size() && idempotent; ++q) idempotent = tm[tm[q]] == tm[q];
+            if (idempotent) return p;
+            for (auto& x : tm) x = t[x];
             p = cat({&p, &w});
         }
         return w;
@@ -930,6 +1015,57 @@ const std::vector<ClassRow>& class_table() {
         {"l_trivial", "L-trivial", "L-trivial syntactic monoid", "", "", nullptr, l_trivial_by_semigroup, certify_common},
     };
     return rows;
+}
+
+bool class_implies(const std::string& from, const std::string& to) {
+    // LTL[P,Y] ⊆ LTL[S] (Schützenberger: star-free = aperiodic); x·e = e for every idempotent e
+    // gives y·(xy)^ω = (xy)^ω, the identity of L-trivial monoids.
+    return (from == "locally_r_trivial" && to == "star_free") || (from == "definite" && to == "l_trivial");
+}
+
+std::optional<ClassDecision> decide_without_semigroup(const std::string& id, DfaAnalysis& A,
+                                                      const std::map<std::string, std::optional<bool>>& decided,
+                                                      const std::map<std::string, Certificate>& certificates) {
+    for (const char* from : {"locally_r_trivial", "definite"}) {
+        auto it = decided.find(from);
+        if (it == decided.end() || it->second != true || !class_implies(from, id)) continue;
+        Certificate c = base(id, true, "implied", std::string("in ") + from + ", which is included in " + id + ": " +
+                                                      certificates.at(from).fact);
+        c.extra_json = nlohmann::json{{"by", from}}.dump();
+        return yes(c);
+    }
+    if (id == "l_trivial") {
+        // Not aperiodic, so not L-trivial (an L-trivial monoid is aperiodic): star_free's violation.
+        auto it = decided.find("star_free");
+        auto cert = certificates.find("star_free");
+        if (it != decided.end() && it->second == false && cert != certificates.end() &&
+            cert->second.kind == "identity_violation" && cert->second.extra_json.find("\"aperiodic\"") != std::string::npos) {
+            Certificate c = cert->second;
+            c.class_id = id;
+            c.fact = "not aperiodic, so not L-trivial: " + c.fact;
+            return no(c);
+        }
+    }
+    if (id != "star_free" && id != "l_trivial") return std::nullopt;
+    const Dfa& d = A.dfa();
+    const std::size_t n = A.n();
+    for (std::size_t a = 0; a < d.num_symbols(); ++a) {
+        std::vector<std::uint8_t> state(n, 0);  // 0 new, 1 on the current path, 2 done
+        for (std::size_t s0 = 0; s0 < n; ++s0) {
+            std::vector<State> path;
+            State x = State(s0);
+            while (!state[x]) state[x] = 1, path.push_back(x), x = d.next(x, Symbol(a));
+            const bool cycle = state[x] == 1 && d.next(x, Symbol(a)) != x;
+            for (State z : path) state[z] = 2;
+            if (cycle)
+                return no(violation(d, id, "aperiodic",
+                                    "the letter " + d.alphabet[a] + " permutes a cycle of states (through state " +
+                                        std::to_string(x) + "): u^ω ≠ u^(ω+1) for u = " + d.alphabet[a] +
+                                        ", a non-trivial group in the syntactic monoid",
+                                    {{"u", Word{Symbol(a)}}}));
+        }
+    }
+    return std::nullopt;
 }
 
 const ClassRow* find_class(const std::string& id) {

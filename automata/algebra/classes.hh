@@ -41,6 +41,14 @@ public:
     Word loop_word(State p, State q);
     // The longest path (edges) of the pair graph when it is acyclic; nullopt when it has a cycle.
     std::optional<std::size_t> pair_graph_longest_path();
+    // The same by Tarjan's SCCs on the explicit pair graph (O(n²·|Σ|) time and memory): the
+    // reference route for tests and benchmarks.
+    std::optional<std::size_t> pair_graph_longest_path_by_tarjan();
+    // Definiteness by merging states (O(n·|Σ|²·log n)): round r merges the classes whose successor
+    // classes agree on every letter, so after r rounds two states are merged iff every word of
+    // length r leads them to one state. The language is definite iff a single class remains, and
+    // its degree is then the number of rounds. nullopt when it is not definite.
+    std::optional<std::size_t> definite_degree_by_merging();
 
     // Shortest word from `from` to `to` (nullopt when unreachable) and from the initial state.
     std::optional<Word> path(State from, State to) const;
@@ -59,6 +67,8 @@ private:
     std::optional<std::size_t> longest_;
     std::map<std::pair<State, State>, Word> fast_loops_;
     void compute_pairs();
+    bool merged_ = false;
+    std::optional<std::size_t> merge_degree_;
     void compute_reach();
 };
 
@@ -97,6 +107,17 @@ struct ClassRow {
 };
 
 const std::vector<ClassRow>& class_table();
+
+// Classes without a polynomial DFA criterion (star_free, l_trivial), decided where possible without
+// the syntactic semigroup: by an inclusion from a class already decided (`decided`, `certificates`;
+// kind "implied", field "by", re-checked by that class's DFA criterion), or refuted by a letter whose
+// map has a cycle of length >= 2 (a non-trivial group: the "aperiodic" identity fails). nullopt
+// when only the semigroup can tell.
+std::optional<ClassDecision> decide_without_semigroup(const std::string& id, DfaAnalysis& A,
+                                                      const std::map<std::string, std::optional<bool>>& decided,
+                                                      const std::map<std::string, Certificate>& certificates);
+// Does membership in `from` imply membership in `to` (the inclusions behind kind "implied")?
+bool class_implies(const std::string& from, const std::string& to);
 const ClassRow* find_class(const std::string& id);
 
 // Member formulas (compiled back in tests and by the checker).

@@ -84,6 +84,8 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
         ClassDecision d;
         if (row.by_dfa) {
             d = row.by_dfa(A);
+        } else if (auto quick = decide_without_semigroup(row.id, A, out.classes, out.certificates)) {
+            d = std::move(*quick);
         } else {
             auto have = need_semigroup();
             if (!have) return have.error();
@@ -327,13 +329,48 @@ T compose(const T& a, const T& b) {  // a then b
     return c;
 }
 
+// The idempotent power t^ω = t^m for any m that is at least every tail length and a multiple of
+// every cycle length: from q, the run enters its cycle (length c) after τ steps, and t^m(q) lies
+// (m − τ) mod c = (−τ) mod c steps past the entry. O(n) amortized (each state's tail walk is
+// shared through the memo of states already placed).
 std::optional<T> omega_of(const T& t) {
-    T p = t;
-    for (std::size_t i = 0; i < 2'000'000; ++i) {
-        if (compose(p, p) == p) return p;
-        p = compose(p, t);
+    const std::size_t n = t.size();
+    std::vector<std::int64_t> cyc_len(n, 0), cyc_pos(n, -1);  // for cycle states: length and position
+    std::vector<std::vector<State>> cycles;
+    std::vector<std::uint32_t> cycle_of(n, 0);
+    std::vector<std::uint8_t> seen(n, 0);
+    for (std::size_t s0 = 0; s0 < n; ++s0) {
+        std::vector<State> path;
+        State x = State(s0);
+        while (!seen[x]) seen[x] = 1, path.push_back(x), x = t[x];
+        auto at = std::find(path.begin(), path.end(), x);
+        if (at != path.end()) {  // a new cycle from x
+            std::vector<State> cyc(at, path.end());
+            for (std::size_t i = 0; i < cyc.size(); ++i)
+                cyc_pos[cyc[i]] = std::int64_t(i), cyc_len[cyc[i]] = std::int64_t(cyc.size()),
+                cycle_of[cyc[i]] = std::uint32_t(cycles.size());
+            cycles.push_back(std::move(cyc));
+        }
     }
-    return std::nullopt;
+    // tail length and entry point per state (memoized along the run)
+    std::vector<std::int64_t> tail(n, -1);
+    std::vector<State> entry(n);
+    for (std::size_t q = 0; q < n; ++q)
+        if (cyc_pos[q] >= 0) tail[q] = 0, entry[q] = State(q);
+    T e(n);
+    for (std::size_t s0 = 0; s0 < n; ++s0) {
+        std::vector<State> path;
+        State x = State(s0);
+        while (tail[x] < 0) path.push_back(x), x = t[x];
+        for (auto it = path.rbegin(); it != path.rend(); ++it) tail[*it] = tail[t[*it]] + 1, entry[*it] = entry[t[*it]];
+    }
+    for (std::size_t q = 0; q < n; ++q) {
+        const State en = entry[q];
+        const std::int64_t c = cyc_len[en];
+        const std::int64_t shift = ((-tail[q]) % c + c) % c;
+        e[q] = cycles[cycle_of[en]][std::size_t((cyc_pos[en] + shift) % c)];
+    }
+    return e;
 }
 
 struct Checker {
@@ -417,6 +454,17 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     std::string base = cls;
     if (window) base = cls.rfind("local_k:", 0) == 0 ? "definite" : "locally_r_trivial";
     if (!window && !find_class(cls)) return make_error("unknown class '" + cls + "'");
+    if (kind == "implied") {
+        if (!j.contains("by") || !j["by"].is_string()) return make_error("an implied membership needs \"by\"");
+        const std::string by = j["by"];
+        if (!member) return C.say("an inclusion proves membership, not its absence", false);
+        if (window || !class_implies(by, cls)) return C.say(by + " is not known to be included in " + cls, false);
+        const ClassRow* from = find_class(by);
+        if (!from || !from->by_dfa) return C.say(by + " has no DFA criterion to re-check", false);
+        DfaAnalysis A(d);
+        if (!from->by_dfa(A).member) return C.say("the DFA criterion says the language is not in " + by, false);
+        return C.say("the DFA criterion puts the language in " + by + ", which is included in " + cls, true);
+    }
 
     if (member) {
         if (j.contains("formula")) {
