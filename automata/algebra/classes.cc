@@ -88,11 +88,21 @@ bool DfaAnalysis::reaches(State p, State q) {
 
 // Tarjan's SCC algorithm (1972), iterative, on the implicit graph of unordered pairs {p ≠ q} with
 // edges {p,q} -> {p·a, q·a} when p·a ≠ q·a; also the longest path while the graph is acyclic.
-void DfaAnalysis::compute_pairs() {
-    if (pairs_done_) return;
-    pairs_done_ = true;
-    const std::size_t n = this->n(), k = dfa_.num_symbols();
+// With `blocks`, only the pairs of states that lie on cycles, and only the edges that keep each
+// state in its SCC: a cycle of the pair graph stays in SCC(p) × SCC(q) (p·w = p, q·w = q), so the
+// pairs on cycles are the same, and a partially ordered part of the DFA costs nothing. Without it,
+// the whole graph, and the longest path when it is acyclic.
+void DfaAnalysis::compute_pairs(bool blocks) {
+    if (pairs_mode_ == 2 || (pairs_mode_ == 1 && blocks)) return;
+    pairs_mode_ = blocks ? 1 : 2;
+    pair_states_.clear();
+    for (std::size_t q = 0; q < this->n(); ++q)
+        if (!blocks || on_cycle_[q]) pair_states_.push_back(State(q));
+    std::vector<std::int64_t> at(this->n(), -1);
+    for (std::size_t i = 0; i < pair_states_.size(); ++i) at[pair_states_[i]] = std::int64_t(i);
+    const std::size_t n = pair_states_.size(), k = dfa_.num_symbols();
     if (n < 2) {
+        pair_cyclic_.clear();
         longest_ = 0;
         return;
     }
@@ -117,12 +127,15 @@ void DfaAnalysis::compute_pairs() {
         p = State(v - qq * (qq - 1) / 2);
     };
     auto succ = [&](std::uint32_t v, std::size_t a) -> std::int64_t {
-        State p, q;
-        unpack(v, p, q);
-        State x = dfa_.next(p, Symbol(a)), y = dfa_.next(q, Symbol(a));
+        State i, j;
+        unpack(v, i, j);
+        const State p = pair_states_[i], q = pair_states_[j];
+        const State x = dfa_.next(p, Symbol(a)), y = dfa_.next(q, Symbol(a));
         if (x == y) return -1;
-        if (x > y) std::swap(x, y);
-        return std::int64_t(tri(x, y));
+        if (blocks && (scc_[x] != scc_[p] || scc_[y] != scc_[q])) return -1;
+        State ix = State(at[x]), iy = State(at[y]);
+        if (ix > iy) std::swap(ix, iy);
+        return std::int64_t(tri(ix, iy));
     };
     bool acyclic = true;
     std::uint32_t counter = 0;
@@ -180,11 +193,11 @@ void DfaAnalysis::compute_pairs() {
             }
         }
     }
-    if (acyclic) longest_ = *std::max_element(lp.begin(), lp.end());
+    if (acyclic && !blocks) longest_ = *std::max_element(lp.begin(), lp.end());
 }
 
 std::optional<std::size_t> DfaAnalysis::pair_graph_longest_path_by_tarjan() {
-    compute_pairs();
+    compute_pairs(false);
     return longest_;
 }
 
@@ -321,11 +334,12 @@ std::vector<std::pair<State, State>> DfaAnalysis::c_nodes(const std::function<bo
                 }
         }
     }
-    compute_pairs();
-    for (State q = 1; q < n; ++q)
-        for (State p = 0; p < q; ++p)
-            if (pair_cyclic_[tri(p, q)] && want(p, q)) {
-                out.emplace_back(p, q);
+    compute_pairs(true);
+    const std::size_t m = pair_cyclic_.empty() ? 0 : pair_states_.size();
+    for (State j = 1; j < m; ++j)
+        for (State i = 0; i < j; ++i)
+            if (pair_cyclic_[tri(i, j)] && want(pair_states_[i], pair_states_[j])) {
+                out.emplace_back(pair_states_[i], pair_states_[j]);
                 if (first) return out;
             }
     return out;
@@ -1020,19 +1034,35 @@ const std::vector<ClassRow>& class_table() {
 bool class_implies(const std::string& from, const std::string& to) {
     // LTL[P,Y] ⊆ LTL[S] (Schützenberger: star-free = aperiodic); x·e = e for every idempotent e
     // gives y·(xy)^ω = (xy)^ω, the identity of L-trivial monoids.
-    return (from == "locally_r_trivial" && to == "star_free") || (from == "definite" && to == "l_trivial");
+    // J-trivial (piecewise testable, Simon) is R-trivial and L-trivial.
+    return (from == "locally_r_trivial" && to == "star_free") || (from == "definite" && to == "l_trivial") ||
+           (from == "piecewise_testable" && to == "l_trivial");
+}
+
+bool class_excludes(const std::string& in, const std::string& not_in, const std::string& cls) {
+    // R-trivial and L-trivial is J-trivial, i.e. piecewise testable (Simon).
+    return cls == "l_trivial" && in == "r_trivial" && not_in == "piecewise_testable";
 }
 
 std::optional<ClassDecision> decide_without_semigroup(const std::string& id, DfaAnalysis& A,
                                                       const std::map<std::string, std::optional<bool>>& decided,
                                                       const std::map<std::string, Certificate>& certificates) {
-    for (const char* from : {"locally_r_trivial", "definite"}) {
+    for (const char* from : {"locally_r_trivial", "definite", "piecewise_testable"}) {
         auto it = decided.find(from);
         if (it == decided.end() || it->second != true || !class_implies(from, id)) continue;
         Certificate c = base(id, true, "implied", std::string("in ") + from + ", which is included in " + id + ": " +
                                                       certificates.at(from).fact);
         c.extra_json = nlohmann::json{{"by", from}}.dump();
         return yes(c);
+    }
+    if (id == "l_trivial" && decided.count("r_trivial") && decided.at("r_trivial") == true &&
+        decided.count("piecewise_testable") && decided.at("piecewise_testable") == false) {
+        Certificate c = base(id, false, "excluded",
+                             "R-trivial (" + certificates.at("r_trivial").fact + ") but not piecewise testable (" +
+                                 certificates.at("piecewise_testable").fact +
+                                 "), and an R-trivial L-trivial monoid is J-trivial, i.e. piecewise testable (Simon)");
+        c.extra_json = nlohmann::json{{"in", "r_trivial"}, {"not_in", "piecewise_testable"}}.dump();
+        return no(c);
     }
     if (id == "l_trivial") {
         // Not aperiodic, so not L-trivial (an L-trivial monoid is aperiodic): star_free's violation.

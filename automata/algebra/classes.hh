@@ -62,11 +62,12 @@ private:
     std::vector<std::uint8_t> on_cycle_;
     std::size_t num_scc_ = 0;
     std::vector<std::vector<std::uint64_t>> reach_;  // per SCC: bitset of SCCs reachable from it
-    bool pairs_done_ = false;
+    int pairs_mode_ = 0;  // 0 none, 1 states on cycles by SCC blocks, 2 every state
+    std::vector<State> pair_states_;  // the states the pair indices refer to (ascending)
     std::vector<std::uint8_t> pair_cyclic_;  // triangular index: {p<q} on a cycle
     std::optional<std::size_t> longest_;
     std::map<std::pair<State, State>, Word> fast_loops_;
-    void compute_pairs();
+    void compute_pairs(bool blocks);
     bool merged_ = false;
     std::optional<std::size_t> merge_degree_;
     void compute_reach();
@@ -118,6 +119,8 @@ std::optional<ClassDecision> decide_without_semigroup(const std::string& id, Dfa
                                                       const std::map<std::string, Certificate>& certificates);
 // Does membership in `from` imply membership in `to` (the inclusions behind kind "implied")?
 bool class_implies(const std::string& from, const std::string& to);
+// Do membership in `in` and non-membership in `not_in` imply non-membership in `cls` (kind "excluded")?
+bool class_excludes(const std::string& in, const std::string& not_in, const std::string& cls);
 const ClassRow* find_class(const std::string& id);
 
 // Member formulas (compiled back in tests and by the checker).

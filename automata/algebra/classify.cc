@@ -465,6 +465,20 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
         if (!from->by_dfa(A).member) return C.say("the DFA criterion says the language is not in " + by, false);
         return C.say("the DFA criterion puts the language in " + by + ", which is included in " + cls, true);
     }
+    if (kind == "excluded") {
+        if (!j.contains("in") || !j["in"].is_string() || !j.contains("not_in") || !j["not_in"].is_string())
+            return make_error("an excluded membership needs \"in\" and \"not_in\"");
+        const std::string in = j["in"], not_in = j["not_in"];
+        if (member) return C.say("an exclusion proves non-membership, not membership", false);
+        if (window || !class_excludes(in, not_in, cls)) return C.say(in + " without " + not_in + " is not known to exclude " + cls, false);
+        const ClassRow* a = find_class(in);
+        const ClassRow* b = find_class(not_in);
+        if (!a || !b || !a->by_dfa || !b->by_dfa) return C.say("no DFA criteria to re-check " + in + " and " + not_in, false);
+        DfaAnalysis A(d);
+        if (!a->by_dfa(A).member) return C.say("the DFA criterion says the language is not in " + in, false);
+        if (b->by_dfa(A).member) return C.say("the DFA criterion says the language is in " + not_in, false);
+        return C.say("the DFA criteria put the language in " + in + " and not in " + not_in + ", which excludes " + cls, true);
+    }
 
     if (member) {
         if (j.contains("formula")) {

@@ -1716,6 +1716,10 @@ bool formula_in_window_fragment(ltl::Formula f, unsigned k, bool with_past) {
     }
 }
 
+// Beyond this many nested windows the unfolded formula is not built (its monitor would pass the
+// compile-back limit of formula_defines anyway).
+constexpr unsigned kMaxUnfoldedWindows = 100'000;
+
 ltl::Formula unfold_windows(ltl::Formula f, unsigned k) {
     std::unordered_map<const void*, ltl::Formula> done;
     for (ltl::Formula g : ltl::subformulas_postorder(f)) {
@@ -1733,7 +1737,7 @@ ltl::Formula unfold_windows(ltl::Formula f, unsigned k) {
             case ltl::Op::Yesterday: r = ltl::Formula::yesterday(c0); break;
             case ltl::Op::Historically: r = ltl::Formula::historically(c0); break;
             case ltl::Op::BoundedYesterday:
-                if (g.k() > k && g.k() % k == 0) {
+                if (g.k() > k && g.k() % k == 0 && g.k() / k <= kMaxUnfoldedWindows) {
                     // Y<=qk φ = Y<=k (φ | Y<=k (φ | ... Y<=k φ)) with q windows: the windows chain back
                     // over exactly the qk previous positions.
                     r = ltl::Formula::bounded_yesterday(c0, k);
