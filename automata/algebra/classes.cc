@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <numeric>
 #include <sstream>
 #include <unordered_map>
@@ -412,7 +413,11 @@ std::optional<Word> DfaAnalysis::path(State from, State to) const {
 }
 
 Word DfaAnalysis::separator(State p, State q) const {
-    if (dfa_.is_accepting(p) != dfa_.is_accepting(q)) return {};
+    return separator_within(p, q, std::numeric_limits<std::size_t>::max()).value_or(Word{});
+}
+
+std::optional<Word> DfaAnalysis::separator_within(State p, State q, std::size_t max_pairs) const {
+    if (dfa_.is_accepting(p) != dfa_.is_accepting(q)) return Word{};
     const std::size_t n = this->n(), k = dfa_.num_symbols();
     std::unordered_map<std::uint64_t, std::pair<std::uint64_t, Symbol>> parent;
     std::deque<std::uint64_t> queue;
@@ -426,6 +431,7 @@ Word DfaAnalysis::separator(State p, State q) const {
             State x = dfa_.next(State(v / n), Symbol(a)), y = dfa_.next(State(v % n), Symbol(a));
             std::uint64_t w = std::uint64_t(x) * n + y;
             if (parent.count(w)) continue;
+            if (parent.size() >= max_pairs) return std::nullopt;
             parent[w] = {v, Symbol(a)};
             if (dfa_.is_accepting(x) != dfa_.is_accepting(y)) {
                 Word word;
@@ -446,7 +452,10 @@ std::optional<std::pair<Word, Word>> separating_context(const Dfa& d, const Word
         if (a == b) continue;
         auto c = A.path(d.initial, State(q));
         if (!c) continue;
-        Word sep = A.separator(a, b);
+        // A concrete pair is an extra of the certificate: not worth a quadratic search of the pairs.
+        auto sep_found = A.separator_within(a, b, 64 * d.num_states() * std::max<std::size_t>(d.num_symbols(), 1));
+        if (!sep_found) return std::nullopt;
+        const Word& sep = *sep_found;
         Word u = cat({&*c, &w1, &sep}), v = cat({&*c, &w2, &sep});
         if (d.accepts(u) == d.accepts(v)) continue;
         if (!d.accepts(u)) std::swap(u, v);
@@ -579,9 +588,13 @@ ClassDecision definite_by_semigroup(const SemigroupAnalysis& S) {
 
 ClassDecision r_trivial_by_dfa(DfaAnalysis& A) {
     const Dfa& d = A.dfa();
-    for (State s = 0; s < A.n(); ++s)
-        for (State t = 0; t < A.n(); ++t)
-            if (s != t && A.scc(s) == A.scc(t)) {
+    // The least state s of a non-trivial SCC and the least other state t of its SCC.
+    std::unordered_map<std::size_t, std::size_t> scc_size;
+    for (State q = 0; q < A.n(); ++q) ++scc_size[A.scc(q)];
+    State s = 0;
+    while (s < A.n() && scc_size[A.scc(s)] < 2) ++s;
+    for (State t = 0; s < A.n() && t < A.n(); ++t)
+        if (t != s && A.scc(t) == A.scc(s)) {
                 Word u = *A.path(s, t), v = *A.path(t, s);
                 WordFamily f;
                 f.x = A.access(s);

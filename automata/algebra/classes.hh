@@ -55,6 +55,8 @@ public:
     Word access(State q) const { return *path(dfa_.initial, q); }
     // Shortest word w with exactly one of p·w, q·w accepting (p ≠ q in a minimal DFA).
     Word separator(State p, State q) const;
+    // The same, giving up (nullopt) once the search has visited max_pairs pairs of states.
+    std::optional<Word> separator_within(State p, State q, std::size_t max_pairs) const;
 
 private:
     const Dfa& dfa_;
