@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
     Rng rng(16);
     run("random DFA", random_minimal(rng, n, 3));
     std::size_t L = 1;
-    while ((std::size_t(2) << (L + 1)) <= n) ++L;  // 2^(L+1) - 1 prefix states before minimization
+    while ((std::size_t(2) << (L + 1)) - 1 <= 2 * n) ++L;  // 2^(L+1) - 1 prefix states before minimization
     run(("shift register, last " + std::to_string(L) + " symbols").c_str(), shift_register(rng, 2, L));
     return 0;
 }
