@@ -21,6 +21,8 @@ using namespace ltlkit::automata::algebra;
 
 namespace {
 
+bool classify_only = false;
+
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 Dfa random_minimal(Rng& rng, std::size_t n, std::size_t k) {
@@ -100,6 +102,7 @@ void run(const char* name, const Dfa& d) {
         for (const auto& [id, v] : c->classes)
             std::printf("| %s = %s (%s) | | | |\n", id.c_str(), v ? (*v ? "yes" : "no") : "null",
                         c->certificates.count(id) ? c->certificates.at(id).kind.c_str() : "-");
+    if (classify_only) return;
     // Definiteness: merging vs Tarjan on the pair graph.
     {
         DfaAnalysis A(d), B(d);
@@ -137,6 +140,8 @@ void run(const char* name, const Dfa& d) {
 
 int main(int argc, char** argv) {
     const std::size_t n = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 10000;
+    // --classify-only: just the classify rows (for profiling)
+    classify_only = argc > 2 && std::string(argv[2]) == "--classify-only";
     Rng rng(16);
     run("random DFA", random_minimal(rng, n, 3));
     std::size_t L = 1;

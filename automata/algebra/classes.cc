@@ -1202,12 +1202,26 @@ std::optional<ltl::Formula> definite_formula(const Dfa& d, std::size_t max_nodes
     DfaAnalysis A(d);
     if (!A.pair_graph_longest_path()) return std::nullopt;
     const std::size_t n = d.num_states(), k = d.num_symbols();
-    // F depends on v only through the tuple (q·v)_q, and tuple(av)[q] = tuple(v)[q·a]: memoize.
-    std::map<std::vector<State>, Formula> memo;
+    // F depends on v only through the tuple (q·v)_q, and tuple(av)[q] = tuple(v)[q·a]: memoize. The
+    // memo keeps a hash of the tuple and the word v itself (at most the degree long), not the tuple
+    // (n states): a hit is confirmed by running the stored word from every state.
+    std::unordered_map<std::uint64_t, std::vector<std::pair<Word, Formula>>> memo;
+    auto hash_of = [](const std::vector<State>& tv) {
+        std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+        for (State x : tv) h = (h ^ x) * 0xff51afd7ed558ccdULL, h ^= h >> 29;
+        return h;
+    };
     std::size_t nodes = 0;
     bool too_big = false;
+    Word v;  // the word whose transformation is the current tuple (v = a·v' going down)
     std::function<Formula(const std::vector<State>&)> F = [&](const std::vector<State>& tv) -> Formula {
-        if (auto it = memo.find(tv); it != memo.end()) return it->second;
+        const std::uint64_t h = hash_of(tv);
+        auto& bucket = memo[h];
+        for (const auto& [w, g] : bucket) {
+            bool same = true;
+            for (State q = 0; q < n && same; ++q) same = d.run(q, w) == tv[q];
+            if (same) return g;
+        }
         if (++nodes > max_nodes) {
             too_big = true;
             return Formula::ff();
@@ -1223,7 +1237,9 @@ std::optional<ltl::Formula> definite_formula(const Dfa& d, std::size_t max_nodes
             for (std::size_t a = 0; a < k; ++a) {
                 std::vector<State> ta(n);
                 for (State q = 0; q < n; ++q) ta[q] = tv[d.next(q, Symbol(a))];
+                v.insert(v.begin(), Symbol(a));
                 Formula g = F(ta);
+                v.erase(v.begin());
                 if (g.op() == ltl::Op::False) continue;
                 auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == g; });
                 if (it == groups.end()) groups.push_back({g, {Symbol(a)}});
@@ -1231,7 +1247,7 @@ std::optional<ltl::Formula> definite_formula(const Dfa& d, std::size_t max_nodes
             }
             for (const auto& [g, as] : groups) f = mk_or(f, Formula::yesterday(mk_and(letters(d, as), g)));
         }
-        memo[tv] = f;
+        memo[h].emplace_back(v, f);
         return f;
     };
     std::vector<State> id(n);
