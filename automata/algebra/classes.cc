@@ -950,6 +950,12 @@ void add_violation_pair(DfaAnalysis& A, ClassDecision& d) {
     // A pair of words that the violated identity would make equal.
     auto j = nlohmann::json::parse(d.certificate.extra_json);
     const Dfa& dfa = A.dfa();
+    // The pair costs runs of the words (up to 64 powers of them) from every state: skip it where that
+    // exceeds 2·10^7 steps (the violation itself is checked on transformations, pair or not).
+    std::size_t letters_in_words = 0;
+    for (auto it = j["words"].begin(); it != j["words"].end(); ++it)
+        letters_in_words += it.value().get<std::string>().size();
+    if (letters_in_words * dfa.num_states() > 20'000'000) return;
     auto word = [&](const char* name) -> Word {
         if (!j["words"].contains(name)) return {};
         return *parse_word(dfa.alphabet, j["words"][name].get<std::string>());
@@ -1001,13 +1007,17 @@ void attach_formula(ClassDecision& d, const std::optional<ltl::Formula>& f, cons
 
 void certify_definite(DfaAnalysis& A, ClassDecision& d, const ClassifyOptions& o) {
     if (d.member && d.certificate.kind == "pair_graph_acyclic") {
-        auto f = definite_formula(A.dfa(), std::max<std::size_t>(o.formula_cap, 1000));
+        const std::size_t cap = std::max<std::size_t>(o.formula_cap, 1000);
+        auto f = definite_formula(A.dfa(), cap);
         if (f) attach_formula(d, f, o, "the Y-chain");
         else {
+            const std::size_t work_cap = kDefiniteFormulaWork / std::max<std::size_t>(A.n(), 1);
             d.certificate.kind = "formula";
-            d.certificate.formula_omitted = "the Y-chain decision tree has more than " +
-                                            std::to_string(std::max<std::size_t>(o.formula_cap, 1000)) +
-                                            " distinct nodes (--formula-cap)";
+            d.certificate.formula_omitted =
+                "the Y-chain decision tree has more than " + std::to_string(std::min(cap, work_cap)) + " distinct nodes" +
+                (work_cap < cap ? " (10^8 state entries over " + std::to_string(A.n()) + " states; --formula-cap is " +
+                                      std::to_string(o.formula_cap) + ")"
+                                : std::string(" (--formula-cap)"));
         }
     }
     certify_common(A, d, o);
@@ -1199,29 +1209,36 @@ std::optional<ltl::Formula> partially_ordered_formula(const Dfa& d) {
 // when the symbols from i on are v; it is constant when all states {q·v} agree, else
 // (¬Y⊤ ∧ [q0·v ∈ F]) ∨ ∨_a Y(a ∧ F(av)).
 std::optional<ltl::Formula> definite_formula(const Dfa& d, std::size_t max_nodes) {
+    // Each node costs a tuple of n states: at most kDefiniteFormulaWork tuple entries in all.
+    max_nodes = std::min(max_nodes, kDefiniteFormulaWork / std::max<std::size_t>(d.num_states(), 1));
     DfaAnalysis A(d);
     if (!A.pair_graph_longest_path()) return std::nullopt;
     const std::size_t n = d.num_states(), k = d.num_symbols();
     // F depends on v only through the tuple (q·v)_q, and tuple(av)[q] = tuple(v)[q·a]: memoize. The
-    // memo keeps a hash of the tuple and the word v itself (at most the degree long), not the tuple
-    // (n states): a hit is confirmed by running the stored word from every state.
-    std::unordered_map<std::uint64_t, std::vector<std::pair<Word, Formula>>> memo;
+    // memo is keyed by two independent 64-bit hashes of the tuple instead of the tuple (n states per
+    // node); a collision of both would give a wrong formula, which compiling it back (check-certificate,
+    // the tests) would expose.
+    struct Key128 {
+        std::uint64_t a, b;
+        bool operator==(const Key128&) const = default;
+    };
+    struct Key128Hash {
+        std::size_t operator()(const Key128& k) const noexcept { return std::size_t(k.a ^ (k.b * 0x9e3779b97f4a7c15ULL)); }
+    };
+    std::unordered_map<Key128, Formula, Key128Hash> memo;
     auto hash_of = [](const std::vector<State>& tv) {
-        std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-        for (State x : tv) h = (h ^ x) * 0xff51afd7ed558ccdULL, h ^= h >> 29;
-        return h;
+        std::uint64_t h1 = 0x9e3779b97f4a7c15ULL, h2 = 0xc2b2ae3d27d4eb4fULL;
+        for (State x : tv) {
+            h1 = (h1 ^ x) * 0xff51afd7ed558ccdULL, h1 ^= h1 >> 29;
+            h2 = (h2 + x + 0x165667b19e3779f9ULL) * 0xc4ceb9fe1a85ec53ULL, h2 ^= h2 >> 31;
+        }
+        return Key128{h1, h2};
     };
     std::size_t nodes = 0;
     bool too_big = false;
-    Word v;  // the word whose transformation is the current tuple (v = a·v' going down)
     std::function<Formula(const std::vector<State>&)> F = [&](const std::vector<State>& tv) -> Formula {
-        const std::uint64_t h = hash_of(tv);
-        auto& bucket = memo[h];
-        for (const auto& [w, g] : bucket) {
-            bool same = true;
-            for (State q = 0; q < n && same; ++q) same = d.run(q, w) == tv[q];
-            if (same) return g;
-        }
+        const Key128 h = hash_of(tv);
+        if (auto it = memo.find(h); it != memo.end()) return it->second;
         if (++nodes > max_nodes) {
             too_big = true;
             return Formula::ff();
@@ -1237,9 +1254,7 @@ std::optional<ltl::Formula> definite_formula(const Dfa& d, std::size_t max_nodes
             for (std::size_t a = 0; a < k; ++a) {
                 std::vector<State> ta(n);
                 for (State q = 0; q < n; ++q) ta[q] = tv[d.next(q, Symbol(a))];
-                v.insert(v.begin(), Symbol(a));
                 Formula g = F(ta);
-                v.erase(v.begin());
                 if (g.op() == ltl::Op::False) continue;
                 auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == g; });
                 if (it == groups.end()) groups.push_back({g, {Symbol(a)}});
@@ -1247,7 +1262,7 @@ std::optional<ltl::Formula> definite_formula(const Dfa& d, std::size_t max_nodes
             }
             for (const auto& [g, as] : groups) f = mk_or(f, Formula::yesterday(mk_and(letters(d, as), g)));
         }
-        memo[h].emplace_back(v, f);
+        memo.emplace(h, f);
         return f;
     };
     std::vector<State> id(n);

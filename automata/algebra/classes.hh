@@ -131,6 +131,9 @@ const ClassRow* find_class(const std::string& id);
 std::optional<ltl::Formula> partially_ordered_formula(const Dfa& minimal);
 // A definite language of degree d as a Boolean combination of Y-chains of depth ≤ d (a decision
 // tree over the last d symbols); nullopt when not definite or above max_nodes decision nodes.
+// Each node of the decision tree costs a tuple of n states: at most this many tuple entries in all,
+// so max_nodes is lowered to kDefiniteFormulaWork / n on large DFAs.
+constexpr std::size_t kDefiniteFormulaWork = 100'000'000;
 std::optional<ltl::Formula> definite_formula(const Dfa& minimal, std::size_t max_nodes = 1'000'000);
 
 // Concrete [accepted, rejected] pair from two words with different transformations: a context

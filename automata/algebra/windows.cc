@@ -1716,9 +1716,9 @@ bool formula_in_window_fragment(ltl::Formula f, unsigned k, bool with_past) {
     }
 }
 
-// Beyond this many nested windows the unfolded formula is not built (its monitor would pass the
-// compile-back limit of formula_defines anyway).
-constexpr unsigned kMaxUnfoldedWindows = 100'000;
+// Beyond this many nested windows the unfolded formula is not built: compiling it back costs
+// (states × subformulas), quadratic in the window.
+constexpr unsigned kMaxUnfoldedWindows = 1'000;
 
 ltl::Formula unfold_windows(ltl::Formula f, unsigned k) {
     std::unordered_map<const void*, ltl::Formula> done;

@@ -44,7 +44,7 @@ WindowDecision decide_local_k(const Dfa& minimal, unsigned k, const WindowOption
 WindowDecision decide_hybrid_k(const Dfa& minimal, unsigned k, const WindowOptions& options = {});
 
 // The formula with every Y<=m, m a multiple of k, written with windows k only: Y<=qk φ is
-// Y<=k (φ | Y<=k (φ | ... Y<=k φ)) with q windows (q <= 100,000). Other subformulas are kept.
+// Y<=k (φ | Y<=k (φ | ... Y<=k φ)) with q windows (q <= 1,000). Other subformulas are kept.
 ltl::Formula unfold_windows(ltl::Formula f, unsigned k);
 
 // A "yes" whose certificate is the given formula, when its syntax lies in the fragment and it defines
