@@ -160,7 +160,14 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
         } else if (out.local_k[k] == Answer::Yes) {
             // A formula of LTL[Y<=k] is one of LTL[P,Y<=k].
             out.hybrid_k[k] = Answer::Yes;
-            out.certificates[hid] = relabel(out.certificates[lid], hid, "in LTL[Y<=" + ks + "] ⊆ LTL[P,Y<=" + ks + "]");
+            Certificate c = relabel(out.certificates[lid], hid, "in LTL[Y<=" + ks + "] ⊆ LTL[P,Y<=" + ks + "]");
+            if (c.kind == "depth_types") {
+                // The window types alone separate; the checker re-runs that (smaller) exploration.
+                auto extra = nlohmann::json::parse(c.extra_json);
+                extra["types"] = "window";
+                c.extra_json = extra.dump();
+            }
+            out.certificates[hid] = c;
         } else {
             auto own = own_formula(true, k);
             WindowDecision w = own ? std::move(*own) : ask(hid, true, k);

@@ -1192,6 +1192,14 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     budget.memory_bytes = options.memory_limit_bytes;
     budget.progress = options.progress;
     BudgetScope scope(budget);
+    // The searches get the first half of the question's time, so that the exact depth probe, which
+    // decides some languages in a fraction of a second where every search fails, always runs.
+    std::optional<BudgetScope> search_scope;
+    if (options.time_limit_s > 0) {
+        SearchBudget first_half = budget;
+        first_half.deadline = SearchBudget::Clock::now() + (budget.deadline - SearchBudget::Clock::now()) / 2;
+        search_scope.emplace(first_half);
+    }
     WindowDecision d;
     Certificate& c = d.certificate;
     c.class_id = class_id(hybrid, k);
@@ -1324,6 +1332,8 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                                                {"mixed", ext.mixed}}));
         }
     }
+    const bool searches_cut = budget_bound_reached() != BudgetBound::None;
+    search_scope.reset();
     // Neither certificate was found: probe the depth-d EOS types exactly (depth_probe.hh). A
     // conflict at depth d proves that no defining formula has depth <= d; separation at depth d
     // proves membership (the type exploration is the certificate, re-run by the checker).
@@ -1388,6 +1398,9 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     const BudgetBound bound = budget_bound_reached();
     if (lower < options.probe_depth && bound == BudgetBound::None)
         os << "; the depth-" << (lower + 1) << " probe stopped at " << options.probe_states << " product states";
+    if (searches_cut && bound == BudgetBound::None)
+        os << "; the searches stopped at half of the question's budget (" << options.time_limit_s
+           << " s, --window-time; " << (options.memory_limit_bytes >> 20) << " MiB, --window-memory), the rest went to the probe";
     if (bound == BudgetBound::Time)
         os << "; stopped by the time budget: " << options.time_limit_s << " s for this question (raise --window-time)";
     if (bound == BudgetBound::Memory)
@@ -1822,10 +1835,15 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
         auto depth = read_count("depth", 64);
         if (!depth) return depth.error();
         const std::size_t limit = 5'000'000;
-        DepthProbe pr = probe_depth(minimal, k, hybrid, static_cast<unsigned>(*depth), limit);
+        // "types": "window" on a hybrid class: the LTL[Y<=k] types separate, and equal LTL[P,Y<=k]
+        // types are equal LTL[Y<=k] types, so those separate too.
+        const bool window_types = hybrid && j.contains("types") && j["types"] == "window";
+        const bool probe_past = hybrid && !window_types;
+        DepthProbe pr = probe_depth(minimal, k, probe_past, static_cast<unsigned>(*depth), limit);
         if (pr.status == DepthProbe::Status::Separates) {
-            say("the depth-" + std::to_string(*depth) + " EOS types of " + fragment_name(hybrid, k) +
-                " determine membership on every word (" + std::to_string(pr.states) + " product states explored)");
+            say("the depth-" + std::to_string(*depth) + " EOS types of " + fragment_name(probe_past, k) +
+                " determine membership on every word (" + std::to_string(pr.states) + " product states explored)" +
+                (window_types ? ", so do those of " + fragment_name(true, k) : std::string()));
             return true;
         }
         if (pr.status == DepthProbe::Status::Conflict)

@@ -168,6 +168,21 @@ for f in own.certs/*.json own.certs/w100/local_k-2.json own.certs/w100/local_k-4
     "$bin" check-certificate "$f" >/dev/null || fail "certificate $f does not re-verify"
 done
 
+# Y<=5 a over {a,b,c}, k = 3: every search fails, the depth probe (after the searches' half of the
+# question's time) separates at depth 3; the hybrid answer is the local one, its certificate re-runs
+# the window-type exploration.
+rm -rf y5.certs
+"$bin" classify 'Y<=5 a' --alphabet a,b,c --max-k 3 --window-time 20 --json --certificates y5.certs >out.json 2>/dev/null || fail "classify Y<=5 a"
+python3 -c "
+import json; j = json.load(open('out.json'))
+assert j['local_k']['3'] == 'yes' and j['hybrid_k']['3'] == 'yes', (j['local_k'], j['hybrid_k'])
+c = j['certificates']['hybrid_k:3']
+assert c['kind'] == 'depth_types' and c['types'] == 'window' and 'formula_omitted' in c, c
+" || fail "Y<=5 a: local_k:3 by the depth probe, hybrid_k:3 by inclusion"
+for f in y5.certs/local_k-3.json y5.certs/hybrid_k-3.json; do
+    "$bin" check-certificate "$f" >/dev/null || fail "certificate $f does not re-verify"
+done
+
 # The window budget: with 0.3 s for all questions a hard language answers unknown, names the bound
 # and the option in the fact and in JSON, and writes "member": null (neither member nor not).
 "$bin" classify 'H(Y a -> P(b & Y Y c))' --alphabet a,b,c --window-time 0.3 --json --certificates budget.certs >out.json 2>err.txt \
