@@ -433,6 +433,7 @@ std::optional<std::vector<std::size_t>> greedy_features(const std::vector<std::u
         std::size_t best = SIZE_MAX, best_conf = current;
         std::vector<int> best_cls;
         for (std::size_t idx = 0; idx < feats.size(); ++idx) {
+            if (budget_exhausted()) return std::nullopt;  // no choice within the budget
             for (std::size_t w = 0; w < n; ++w) c2[w] = cls[w] * 2 + feats[idx].val[w];
             std::size_t conf = conflicts(c2, 2 * classes);
             if (conf < best_conf || (conf == best_conf && best != SIZE_MAX && feats[idx].size < feats[best].size)) {
@@ -628,6 +629,7 @@ Result<bool> formula_defines(ltl::Formula f, const Dfa& minimal, Word* counterex
 
 
 constexpr unsigned kTypeDepth = 3;  // window depths of the typed route
+constexpr std::size_t kProbeFormulaDag = 2'000;  // depth-probe formulas compiled back up to this DAG size
 constexpr unsigned kSinkDepth = 6;  // window depths of the sink route
 
 struct TypedSearchReport {
@@ -1353,7 +1355,10 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
             const std::string what = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
                                      " EOS types of " + frag + " (exhaustive exploration of " + std::to_string(pr.states) +
                                      " product states, " + std::to_string(pr.eos_types) + " EOS types)";
-            if (!pr.formula.is_null() && size <= options.max_formula_size) {
+            // Compiling back costs (product states × subformulas) and is not interruptible: only
+            // for formulas of at most kProbeFormulaDag distinct subformulas.
+            const std::size_t dag = pr.formula.is_null() ? 0 : ltl::dag_size(pr.formula);
+            if (!pr.formula.is_null() && size <= options.max_formula_size && dag <= kProbeFormulaDag) {
                 auto ok = formula_defines(pr.formula, minimal, nullptr);
                 if (ok && *ok)
                     return formula_yes(pr.formula, size,
@@ -1367,9 +1372,13 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                      " determine membership on every word (exhaustive exploration of " + std::to_string(pr.states) +
                      " product states, " + std::to_string(pr.eos_types) +
                      " EOS types), so a formula of depth " + std::to_string(depth) + " defines the language";
-            c.formula_omitted = "the formula (" + what + ") has tree size " + std::to_string(size) + ", over the cap " +
-                                std::to_string(options.max_formula_size) +
-                                " (--formula-cap); check-certificate re-runs the exploration";
+            c.formula_omitted = size > options.max_formula_size
+                                    ? "the formula (" + what + ") has tree size " + std::to_string(size) + ", over the cap " +
+                                          std::to_string(options.max_formula_size) +
+                                          " (--formula-cap); check-certificate re-runs the exploration"
+                                    : "the formula (" + what + ") has " + std::to_string(dag) +
+                                          " distinct subformulas, over the " + std::to_string(kProbeFormulaDag) +
+                                          " compiled back within a question; check-certificate re-runs the exploration";
             c.extra_json = nlohmann::json({{"k", k}, {"depth", depth}, {"probe_states", pr.states}}).dump();
             return d;
         }
