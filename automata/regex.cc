@@ -574,6 +574,175 @@ bool match(const Ast& a, const Word& w, std::size_t i, std::size_t j) {
     return false;
 }
 
+// --- compositional automaton: one minimal DFA per node of the tree, built bottom-up by the
+// textbook constructions (Thompson-style ε-NFAs and the subset construction for concatenation and
+// iteration, the product for | and &, complement for !), independent of the derivatives above.
+
+struct Nfa {
+    std::size_t sigma = 0;
+    std::vector<std::vector<std::vector<State>>> next;  // [state][symbol] -> targets
+    std::vector<std::vector<State>> eps;
+    std::vector<std::uint8_t> accepting;
+    State initial = 0;
+    State add() {
+        next.emplace_back(sigma);
+        eps.emplace_back();
+        accepting.push_back(0);
+        return State(next.size() - 1);
+    }
+    State embed(const Dfa& d) {  // copies d's states; returns the image of d.initial
+        const State base = State(next.size());
+        for (std::size_t q = 0; q < d.num_states(); ++q) {
+            State x = add();
+            accepting[x] = d.accepting[q];
+            for (std::size_t a = 0; a < sigma; ++a) next[x][a].push_back(base + d.next(State(q), Symbol(a)));
+        }
+        return base + d.initial;
+    }
+};
+
+Result<Dfa> determinize(const Nfa& n, const std::vector<std::string>& alphabet, std::size_t max_states) {
+    auto closure = [&](std::vector<State> set) {
+        std::vector<State> todo = set;
+        std::set<State> seen(set.begin(), set.end());
+        while (!todo.empty()) {
+            State x = todo.back();
+            todo.pop_back();
+            for (State y : n.eps[x])
+                if (seen.insert(y).second) todo.push_back(y);
+        }
+        return std::vector<State>(seen.begin(), seen.end());
+    };
+    Dfa d;
+    d.alphabet = alphabet;
+    std::map<std::vector<State>, State> id;
+    std::vector<std::vector<State>> sets{closure({n.initial})};
+    id.emplace(sets[0], 0);
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        const std::vector<State> cur = sets[i];
+        bool acc = false;
+        for (State x : cur) acc = acc || n.accepting[x];
+        d.accepting.push_back(acc);
+        for (std::size_t a = 0; a < n.sigma; ++a) {
+            std::vector<State> to;
+            for (State x : cur) to.insert(to.end(), n.next[x][a].begin(), n.next[x][a].end());
+            to = closure(std::move(to));
+            auto [it, fresh] = id.emplace(to, State(sets.size()));
+            if (fresh) {
+                if (sets.size() >= max_states)
+                    return limit_error("the regex's compositional automaton needs more than " + std::to_string(max_states) +
+                                       " states (--max-states)");
+                sets.push_back(std::move(to));
+            }
+            d.delta.push_back(it->second);
+        }
+    }
+    return minimize(d);
+}
+
+Result<Dfa> compose_dfa(const Ast& a, const std::vector<std::string>& alphabet, std::size_t max_states) {
+    const std::size_t sigma = alphabet.size();
+    auto letters = [&](auto&& accepts_symbol) {  // 0 -symbol-> 1 (accepting), everything else -> 2
+        Dfa d;
+        d.alphabet = alphabet;
+        d.accepting = {0, 1, 0};
+        for (State q = 0; q < 3; ++q)
+            for (std::size_t c = 0; c < sigma; ++c) d.delta.push_back(q == 0 && accepts_symbol(Symbol(c)) ? 1 : 2);
+        return minimize(d);
+    };
+    std::vector<Dfa> kids;
+    for (const auto& k : a.kids) {
+        auto d = compose_dfa(*k, alphabet, max_states);
+        if (!d) return d.error();
+        kids.push_back(std::move(*d));
+    }
+    Nfa n;
+    n.sigma = sigma;
+    switch (a.kind) {
+        case Kind::Empty: {
+            Dfa d;
+            d.alphabet = alphabet;
+            d.accepting = {0};
+            d.delta.assign(sigma, 0);
+            return d;
+        }
+        case Kind::Eps: {
+            n.initial = n.add();
+            n.accepting[n.initial] = 1;
+            return determinize(n, alphabet, max_states);
+        }
+        case Kind::Sym: return letters([&](Symbol c) { return c == a.sym; });
+        case Kind::Any: return letters([&](Symbol c) { return c < a.sym; });
+        case Kind::Not: {
+            Dfa d = kids[0];
+            for (auto& f : d.accepting) f = !f;
+            return minimize(d);
+        }
+        case Kind::Or:
+        case Kind::And: {
+            Dfa acc = kids[0];
+            for (std::size_t i = 1; i < kids.size(); ++i) {
+                n = Nfa{};
+                n.sigma = sigma;
+                // product, as an NFA with one successor per symbol (determinize keeps it as is)
+                std::map<std::pair<State, State>, State> id;
+                std::vector<std::pair<State, State>> todo{{acc.initial, kids[i].initial}};
+                id.emplace(todo[0], n.add());
+                for (std::size_t t = 0; t < todo.size(); ++t) {
+                    auto [p, q] = todo[t];
+                    const State x = id.at({p, q});
+                    const bool fp = acc.accepting[p], fq = kids[i].accepting[q];
+                    n.accepting[x] = a.kind == Kind::Or ? (fp || fq) : (fp && fq);
+                    for (std::size_t c = 0; c < sigma; ++c) {
+                        std::pair<State, State> to{acc.next(p, Symbol(c)), kids[i].next(q, Symbol(c))};
+                        auto it = id.find(to);
+                        if (it == id.end()) {
+                            it = id.emplace(to, n.add()).first;
+                            todo.push_back(to);
+                        }
+                        n.next[x][c].push_back(it->second);
+                    }
+                }
+                n.initial = 0;
+                auto d = determinize(n, alphabet, max_states);
+                if (!d) return d.error();
+                acc = std::move(*d);
+            }
+            return acc;
+        }
+        case Kind::Concat: {
+            State first = n.embed(kids[0]);
+            n.initial = first;
+            std::vector<State> ends;
+            for (std::size_t q = 0; q < n.accepting.size(); ++q)
+                if (n.accepting[q]) ends.push_back(State(q));
+            for (std::size_t i = 1; i < kids.size(); ++i) {
+                const std::size_t from = n.accepting.size();
+                const State start = n.embed(kids[i]);
+                for (State e : ends) n.accepting[e] = 0, n.eps[e].push_back(start);
+                ends.clear();
+                for (std::size_t q = from; q < n.accepting.size(); ++q)
+                    if (n.accepting[q]) ends.push_back(State(q));
+            }
+            return determinize(n, alphabet, max_states);
+        }
+        case Kind::Star:
+        case Kind::Plus:
+        case Kind::Opt: {
+            const State hub = n.add();  // accepting for * and ?, the entry of every iteration
+            n.initial = hub;
+            n.accepting[hub] = a.kind != Kind::Plus;
+            const State start = n.embed(kids[0]);
+            n.eps[hub].push_back(start);
+            if (a.kind != Kind::Opt)
+                for (std::size_t q = start; q < n.accepting.size(); ++q)
+                    if (n.accepting[q]) n.eps[q].push_back(hub);
+            return determinize(n, alphabet, max_states);
+        }
+    }
+    return make_error("unknown regex node");
+}
+
 }  // namespace
 
 Result<Dfa> compile_regex(const std::string& regex, const std::vector<std::string>& alphabet,
@@ -610,8 +779,24 @@ Result<Dfa> compile_regex(const std::string& regex, const std::vector<std::strin
     return minimize(d);
 }
 
+Result<Dfa> compile_regex_compositionally(const std::string& regex, const std::vector<std::string>& alphabet,
+                                          std::size_t max_states) {
+    auto parsed = parse_regex(regex, alphabet);
+    if (!parsed.ok()) return parsed.error();
+    return compose_dfa(*parsed.value().ast, parsed.value().alphabet, max_states);
+}
+
 Result<bool> regex_matches_reference(const std::string& regex, const std::vector<std::string>& alphabet,
                                      const Word& w) {
+    auto d = compile_regex_compositionally(regex, alphabet);
+    if (!d.ok()) return d.error();
+    for (Symbol s : w)
+        if (s >= d->num_symbols()) return make_error("symbol index " + std::to_string(s) + " is outside the alphabet");
+    return d->accepts(w);
+}
+
+Result<bool> regex_matches_backtracking(const std::string& regex, const std::vector<std::string>& alphabet,
+                                        const Word& w) {
     auto parsed = parse_regex(regex, alphabet);
     if (!parsed.ok()) return parsed.error();
     const std::size_t sigma = parsed.value().alphabet.size();

@@ -21,10 +21,20 @@ namespace ltlkit::automata {
 Result<Dfa> compile_regex(const std::string& regex, const std::vector<std::string>& alphabet,
                           std::size_t max_states = 1'000'000);
 
-// Backtracking matcher of the same syntax, used as the independent reference in tests.
-// (Exponential; only for short words.) Symbols of w index the same alphabet compile_regex uses:
-// `alphabet` when non-empty, else the sorted letters of the regex.
+// The same language by another route: one minimal DFA per node of the syntax tree, built bottom-up
+// (ε-NFAs and the subset construction for concatenation and iteration, products for | and &,
+// complement for !), independent of the derivatives. Exit code 3 beyond max_states (--max-states).
+Result<Dfa> compile_regex_compositionally(const std::string& regex, const std::vector<std::string>& alphabet,
+                                          std::size_t max_states = 1'000'000);
+
+// Membership by the compositional DFA: the independent reference of `accepts --check` and the
+// tests, linear in |w| once the automaton is built. Symbols of w index the same alphabet
+// compile_regex uses: `alphabet` when non-empty, else the sorted letters of the regex.
 Result<bool> regex_matches_reference(const std::string& regex,
                                      const std::vector<std::string>& alphabet, const Word& w);
+
+// A third route for tests on short words: plain backtracking over every split (exponential).
+Result<bool> regex_matches_backtracking(const std::string& regex,
+                                        const std::vector<std::string>& alphabet, const Word& w);
 
 }  // namespace ltlkit::automata

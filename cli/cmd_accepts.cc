@@ -34,7 +34,7 @@ struct Verdicts {
 };
 
 // --check: an independent route to the same answer. Formulas: the direct semantics; regexes:
-// the backtracking matcher; DFA files: the DFA as read, before minimization.
+// the compositional DFA (one automaton per operator, not derivatives); DFA files: the DFA as read.
 void check_word(const automata::Language& l, const automata::Word& w, bool got) {
     const auto symbols = automata::word_symbols(l.dfa.alphabet, w);
     bool expected = got;
@@ -48,7 +48,7 @@ void check_word(const automata::Language& l, const automata::Word& w, bool got) 
             auto r = automata::regex_matches_reference(l.spec.text, l.spec.alphabet, w);
             if (!r.ok()) fail(r.error());  // symbols index the same alphabet as the DFA's
             expected = *r;
-            route = "the backtracking regex matcher";
+            route = "the compositional regex automaton";
             break;
         }
         case automata::InputKind::DfaFile: {
@@ -85,7 +85,7 @@ LTLKIT_COMMAND(CommandDef{
                        "Read formulas from FILE ('-' = stdin), one per line; every word is checked against each "
                        "(output: FORMULA<TAB>WORD<TAB>1|0)");
         app.add_flag("--check", a->check,
-                     "Also evaluate each word directly (formula semantics at EOS, backtracking regex matcher, "
+                     "Also evaluate each word directly (formula semantics at EOS, the regex compiled operator by operator, "
                      "or the unminimized DFA) and fail with exit 4 on any disagreement");
         app.add_flag("--json", a->json, "One JSON object per language: input, alphabet, alphabet_inferred, results [{word, symbols, accepted}]");
         app.footer(

@@ -27,6 +27,8 @@ struct ClassifyArgs {
     std::size_t window_budget = 200'000;
     unsigned probe_depth = 8;
     std::size_t probe_states = 500'000;
+    double window_time = 4;
+    std::size_t window_memory_mb = 400;
     bool json = false;
     std::string certificates;
     std::string input;
@@ -163,7 +165,15 @@ LTLKIT_COMMAND(CommandDef{
                        "Depths 1..D of the exact depth probe behind an unknown window answer (docs/WINDOWS.md §4; default 8)")
             ->check(CLI::Range(0u, 64u));
         app.add_option("--probe-states", a->probe_states,
-                       "Product states the depth probe explores per depth (default 500000; ~20 us and ~200 bytes each)");
+                       "Product states the depth probe explores per depth (default 500000)");
+        app.add_option("--window-time", a->window_time,
+                       "Wall seconds shared by the local_k / hybrid_k questions, each an equal share of what is left; a "
+                       "question out of time answers unknown and says so (default 4; 0 = no limit)")
+            ->check(CLI::Range(0.0, 1e6));
+        app.add_option("--window-memory", a->window_memory_mb,
+                       "Resident memory (MiB) of the process beyond which a local_k / hybrid_k question stops and answers "
+                       "unknown (default 400; 0 = no limit)")
+            ->check(CLI::Range(std::size_t(0), std::size_t(1) << 30));
         app.add_flag("--json", a->json,
                      "Print one JSON object (alphabet, alphabet_inferred, fragment, states, classes, definite_degree, "
                      "local_k, hybrid_k, predictions, prediction_reasons, witnesses, certificates); with --input, "
@@ -189,8 +199,18 @@ LTLKIT_COMMAND(CommandDef{
             o.window_budget = a->window_budget;
             o.probe_depth = a->probe_depth;
             o.probe_states = a->probe_states;
+            o.window_time_s = a->window_time;
+            o.window_memory_bytes = a->window_memory_mb << 20;
+            o.progress = [](const std::string& question, double seconds, std::size_t rss) {
+                std::cerr << "ltlkit: classify: " << question << ": still searching after " << int(seconds) << " s, "
+                          << (rss >> 20) << " MiB resident\n";
+            };
             std::vector<Classification> results;
-            for (const auto& L : langs) results.push_back(take(classify(L.dfa, o)));
+            for (const auto& L : langs) {
+                ClassifyOptions lo = o;
+                if (L.formula) lo.source = *L.formula;  // a formula already in a window fragment is its own certificate
+                results.push_back(take(classify(L.dfa, lo)));
+            }
             if (!a->certificates.empty()) {
                 for (std::size_t i = 0; i < langs.size(); ++i) {
                     std::filesystem::path dir(a->certificates);

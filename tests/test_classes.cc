@@ -193,3 +193,78 @@ TEST_CASE("Member formulas (LC25 Lemma C.1 for LTL[P], Y-chains for definite) co
     CHECK(po >= 30);
     CHECK(def >= 30);
 }
+
+namespace {
+
+// The shift register of the last d symbols over sigma letters, random acceptance: definite of
+// degree <= d.
+Dfa shift_register(Rng& rng, std::size_t sigma, std::size_t d) {
+    std::size_t n = 1;
+    for (std::size_t i = 0; i < d; ++i) n *= sigma;
+    Dfa s;
+    for (std::size_t a = 0; a < sigma; ++a) s.alphabet.push_back(std::string(1, char('a' + a)));
+    s.initial = 0;
+    s.delta.resize(n * sigma);
+    s.accepting.resize(n);
+    for (std::size_t q = 0; q < n; ++q) {
+        s.accepting[q] = rng.below(2);
+        for (std::size_t a = 0; a < sigma; ++a) s.delta[q * sigma + a] = State((q * sigma + a) % n);
+    }
+    return minimize(s);
+}
+
+}  // namespace
+
+TEST_CASE("Definiteness by merging states agrees with Tarjan on the pair graph (degree and verdict)", "[classes]") {
+    Rng rng(1604);
+    auto dfas = random_minimal_dfas(77, 1500);
+    for (int i = 0; i < 300; ++i) dfas.push_back(shift_register(rng, 2 + rng.below(2), 1 + rng.below(5)));
+    std::size_t definite = 0;
+    for (const Dfa& d : dfas) {
+        DfaAnalysis merging(d), tarjan(d);
+        auto by_merging = merging.pair_graph_longest_path();
+        auto by_tarjan = tarjan.pair_graph_longest_path_by_tarjan();
+        INFO(to_json(d));
+        REQUIRE(by_merging.has_value() == by_tarjan.has_value());
+        if (by_tarjan) {
+            ++definite;
+            CHECK(*by_merging == *by_tarjan);
+            // A definite DFA has no pair on a cycle of the pair graph.
+            CHECK(merging.c_nodes([](State, State) { return true; }, false).empty());
+        }
+    }
+    CHECK(definite >= 300);
+}
+
+TEST_CASE("star_free and l_trivial without the semigroup agree with the semigroup identities", "[classes]") {
+    auto dfas = random_minimal_dfas(4242, 1500);
+    Rng rng(4243);
+    for (int i = 0; i < 100; ++i) dfas.push_back(shift_register(rng, 2, 1 + rng.below(4)));
+    std::size_t decided = 0, compared = 0;
+    for (const Dfa& d : dfas) {
+        auto S = SemigroupAnalysis::of(d, 20'000);
+        if (!S) continue;
+        DfaAnalysis A(d);
+        std::map<std::string, std::optional<bool>> classes;
+        std::map<std::string, Certificate> certs;
+        for (const auto& row : class_table()) {
+            ClassDecision truth = row.by_semigroup(**S);
+            std::optional<ClassDecision> quick;
+            if (!row.by_dfa) quick = decide_without_semigroup(row.id, A, classes, certs);
+            if (quick) {
+                ++decided;
+                INFO(row.id << " " << quick->certificate.fact << " " << to_json(d));
+                CHECK(quick->member == truth.member);
+                std::string why;
+                auto ok = check_certificate_json(certificate_to_json(quick->certificate, d), &why);
+                INFO(why);
+                CHECK((ok.ok() && *ok));
+            }
+            ++compared;
+            classes[row.id] = truth.member;
+            certs[row.id] = quick ? quick->certificate : truth.certificate;
+        }
+    }
+    CHECK(decided >= 500);
+    CHECK(compared > 0);
+}

@@ -261,3 +261,41 @@ TEST_CASE("long chains of postfix operators and of nullable terms do not recurse
     Dfa loop = compile_ok("(" + std::string(50000, 'a') + ")*", {"a"});  // concat(suffix, loop)
     CHECK(loop.num_states() == 50000);
 }
+
+TEST_CASE("three routes agree: derivative DFA, compositional DFA, backtracking, on random regexes and words", "[regex]") {
+    std::mt19937_64 rng(16016);
+    const std::vector<std::string> alphabet = {"a", "b", "c"};
+    const auto words = all_words(3, 4);
+    for (int i = 0; i < 150; ++i) {
+        std::string re = random_regex(rng, alphabet, 1 + i % 4);
+        INFO("regex: " << re);
+        Dfa d = compile_ok(re, alphabet);
+        auto c = compile_regex_compositionally(re, alphabet);
+        REQUIRE(c.ok());
+        CHECK(!distinguishing_word(d, *c));
+        for (const Word& w : words) {
+            auto back = regex_matches_backtracking(re, alphabet, w);
+            REQUIRE(back.ok());
+            REQUIRE(c->accepts(w) == back.value());
+        }
+    }
+}
+
+TEST_CASE("the reference matcher is linear in the word: .*a.*a.*a.*a.*b on 2,001 letters", "[regex]") {
+    const std::vector<std::string> ab = {"a", "b"};
+    Word w(2001, 0);
+    w.back() = 1;
+    auto r = regex_matches_reference(".*a.*a.*a.*a.*b", ab, w);
+    REQUIRE(r.ok());
+    CHECK(*r);
+    w.back() = 0;
+    CHECK(!*regex_matches_reference(".*a.*a.*a.*a.*b", ab, w));
+    // Long random words against the derivative DFA.
+    std::mt19937_64 rng(5);
+    Dfa d = compile_ok("(a|b)*ab(a|b)*&!(.*bbb.*)", ab);
+    for (int i = 0; i < 20; ++i) {
+        Word u(5000);
+        for (auto& s : u) s = Symbol(rng() % 2);
+        CHECK(*regex_matches_reference("(a|b)*ab(a|b)*&!(.*bbb.*)", ab, u) == d.accepts(u));
+    }
+}

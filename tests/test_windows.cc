@@ -7,6 +7,9 @@
 #include <random>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
+#include "automata/algebra/classify.hh"
 #include "automata/algebra/depth_probe.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
@@ -372,6 +375,7 @@ TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the dept
     // δ = 12,11,31,00, F = {1}: "the word leaves (ba(a|b))*" (docs/WINDOWS.md §7), hybrid_k:2.
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 1, 0, 0}, {1, 2, 1, 1, 3, 1, 0, 0});
     Certificate u = window_certificate("hybrid_k:2", false, "search_exhausted");
+    u.unknown = true;
     u.pairs = {{*parse_word(AB, "baababa"), *parse_word(AB, "baabab")}};
     u.extra_json = R"({"k": 2, "depth_lower_bound": 2})";
     CHECK(reverifies(u, d));
@@ -610,4 +614,97 @@ TEST_CASE("The sink route vs the depth probe and the direct semantics on random 
     }
     CHECK(found >= 25);
     CHECK(mixed_found >= 5);
+}
+
+TEST_CASE("Depth probe formulas: on separation the characteristic-formula disjunction compiles to the language", "[windows]") {
+    // Two routes: the exhaustive exploration says the depth-D EOS types decide membership; the
+    // formula built from those types, compiled by the monitor construction, must define the DFA.
+    std::mt19937_64 rng(16);
+    int built = 0;
+    for (unsigned k = 2; k <= 3; ++k)
+        for (bool hybrid : {false, true}) {
+            ltl::Fragment fr{hybrid ? ltl::FragmentKind::PYLeqK : ltl::FragmentKind::YLeqK, k};
+            for (int i = 0; i < 8; ++i) {
+                ltl::Formula f = testing::random_formula(rng, fr, AB, 2);
+                auto c = compile(f, AB);
+                REQUIRE(c.ok());
+                Dfa d = minimize(*c);
+                const auto D = static_cast<unsigned>(std::max<std::size_t>(1, ltl::temporal_depth(f)));
+                DepthProbe pr = probe_depth(d, k, hybrid, D, 50'000, true);
+                if (pr.status != DepthProbe::Status::Separates) continue;
+                INFO(ltl::to_string(f) << " k = " << k << (hybrid ? " hybrid" : " local") << " depth " << D);
+                REQUIRE(!pr.formula.is_null());
+                CHECK(formula_in_window_fragment(pr.formula, k, hybrid));
+                CHECK(ltl::temporal_depth(pr.formula) <= D);
+                auto g = compile(pr.formula, AB);
+                REQUIRE(g.ok());
+                CHECK(!distinguishing_word(minimize(*g), d));
+                ++built;
+            }
+        }
+    CHECK(built >= 16);
+}
+
+TEST_CASE("Unfolded windows: Y<=qk as q nested Y<=k defines the same language and lies in the k fragment", "[windows]") {
+    std::mt19937_64 rng(1616);
+    const std::vector<std::string> abc = {"a", "b", "c"};
+    for (unsigned k = 2; k <= 4; ++k)
+        for (unsigned q = 1; q <= 4; ++q)
+            for (int i = 0; i < 3; ++i) {
+                ltl::Formula inner = testing::random_formula(rng, ltl::Fragment{ltl::FragmentKind::P, 0}, abc, 2);
+                ltl::Formula f = ltl::Formula::bounded_yesterday(inner, q * k);
+                if (i == 2) f = ltl::Formula::conj(f, ltl::Formula::bounded_yesterday(ltl::Formula::atom("c"), k));
+                ltl::Formula u = unfold_windows(f, k);
+                INFO(ltl::to_string(f) << " -> " << ltl::to_string(u));
+                CHECK(formula_in_window_fragment(u, k, true));
+                auto a = compile(f, abc), b = compile(u, abc);
+                REQUIRE(a.ok());
+                REQUIRE(b.ok());
+                CHECK(!distinguishing_word(minimize(*a), minimize(*b)));
+            }
+    // A window that k does not divide stays as written.
+    ltl::Formula y5 = ltl::Formula::bounded_yesterday(ltl::Formula::atom("a"), 5);
+    CHECK(unfold_windows(y5, 2) == y5);
+}
+
+TEST_CASE("classify: the answers agree (local yes gives hybrid yes, hybrid no gives local no) and unknowns are null", "[windows]") {
+    // Two routes for hybrid_k: the classifier's (which may take the local certificate) and a direct
+    // decide_hybrid_k; where both answer yes/no they agree, and a local yes is never a hybrid no.
+    std::mt19937_64 rng(2016);
+    const std::vector<std::string> abc = {"a", "b", "c"};
+    int agreed = 0;
+    for (int i = 0; i < 12; ++i) {
+        ltl::Formula f = testing::random_formula(rng, ltl::Fragment{ltl::FragmentKind::YLeqK, 2}, abc, 3);
+        auto c = compile(f, abc);
+        REQUIRE(c.ok());
+        Dfa d = minimize(*c);
+        ClassifyOptions o;
+        o.max_k = 3;
+        o.window_time_s = 20;
+        o.source = f;
+        auto cl = classify(d, o);
+        REQUIRE(cl.ok());
+        INFO(ltl::to_string(f));
+        CHECK(cl->local_k.at(2) == Answer::Yes);  // written in LTL[Y<=2]
+        for (unsigned k = 2; k <= 3; ++k) {
+            if (cl->local_k.at(k) == Answer::Yes) CHECK(cl->hybrid_k.at(k) == Answer::Yes);
+            if (cl->hybrid_k.at(k) == Answer::No) CHECK(cl->local_k.at(k) == Answer::No);
+            for (const char* p : {"local_k:", "hybrid_k:"}) {
+                const Certificate& cert = cl->certificates.at(p + std::to_string(k));
+                auto j = nlohmann::json::parse(certificate_to_json(cert, d));
+                if (cert.kind == "search_exhausted") CHECK(j["member"].is_null());
+                else CHECK(j["member"].is_boolean());
+                if (j["member"] == true) CHECK((j.contains("formula") || j.contains("formula_omitted")));
+                if (j["member"].is_boolean()) CHECK(reverifies(cert, d));
+            }
+            WindowOptions wo;
+            wo.time_limit_s = 20;
+            WindowDecision direct = decide_hybrid_k(d, k, wo);
+            if (direct.answer != Answer::Unknown && cl->hybrid_k.at(k) != Answer::Unknown) {
+                ++agreed;
+                CHECK(direct.answer == cl->hybrid_k.at(k));
+            }
+        }
+    }
+    CHECK(agreed >= 12);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <numeric>
 #include <sstream>
 #include <unordered_map>
@@ -88,11 +89,21 @@ bool DfaAnalysis::reaches(State p, State q) {
 
 // Tarjan's SCC algorithm (1972), iterative, on the implicit graph of unordered pairs {p ≠ q} with
 // edges {p,q} -> {p·a, q·a} when p·a ≠ q·a; also the longest path while the graph is acyclic.
-void DfaAnalysis::compute_pairs() {
-    if (pairs_done_) return;
-    pairs_done_ = true;
-    const std::size_t n = this->n(), k = dfa_.num_symbols();
+// With `blocks`, only the pairs of states that lie on cycles, and only the edges that keep each
+// state in its SCC: a cycle of the pair graph stays in SCC(p) × SCC(q) (p·w = p, q·w = q), so the
+// pairs on cycles are the same, and a partially ordered part of the DFA costs nothing. Without it,
+// the whole graph, and the longest path when it is acyclic.
+void DfaAnalysis::compute_pairs(bool blocks) {
+    if (pairs_mode_ == 2 || (pairs_mode_ == 1 && blocks)) return;
+    pairs_mode_ = blocks ? 1 : 2;
+    pair_states_.clear();
+    for (std::size_t q = 0; q < this->n(); ++q)
+        if (!blocks || on_cycle_[q]) pair_states_.push_back(State(q));
+    std::vector<std::int64_t> at(this->n(), -1);
+    for (std::size_t i = 0; i < pair_states_.size(); ++i) at[pair_states_[i]] = std::int64_t(i);
+    const std::size_t n = pair_states_.size(), k = dfa_.num_symbols();
     if (n < 2) {
+        pair_cyclic_.clear();
         longest_ = 0;
         return;
     }
@@ -117,12 +128,15 @@ void DfaAnalysis::compute_pairs() {
         p = State(v - qq * (qq - 1) / 2);
     };
     auto succ = [&](std::uint32_t v, std::size_t a) -> std::int64_t {
-        State p, q;
-        unpack(v, p, q);
-        State x = dfa_.next(p, Symbol(a)), y = dfa_.next(q, Symbol(a));
+        State i, j;
+        unpack(v, i, j);
+        const State p = pair_states_[i], q = pair_states_[j];
+        const State x = dfa_.next(p, Symbol(a)), y = dfa_.next(q, Symbol(a));
         if (x == y) return -1;
-        if (x > y) std::swap(x, y);
-        return std::int64_t(tri(x, y));
+        if (blocks && (scc_[x] != scc_[p] || scc_[y] != scc_[q])) return -1;
+        State ix = State(at[x]), iy = State(at[y]);
+        if (ix > iy) std::swap(ix, iy);
+        return std::int64_t(tri(ix, iy));
     };
     bool acyclic = true;
     std::uint32_t counter = 0;
@@ -180,16 +194,98 @@ void DfaAnalysis::compute_pairs() {
             }
         }
     }
-    if (acyclic) longest_ = *std::max_element(lp.begin(), lp.end());
+    if (acyclic && !blocks) longest_ = *std::max_element(lp.begin(), lp.end());
+}
+
+std::optional<std::size_t> DfaAnalysis::pair_graph_longest_path_by_tarjan() {
+    compute_pairs(false);
+    return longest_;
 }
 
 std::optional<std::size_t> DfaAnalysis::pair_graph_longest_path() {
-    compute_pairs();
-    return longest_;
+    if (n() < 2) return 0;
+    auto d = definite_degree_by_merging();
+    if (!d) return std::nullopt;
+    return *d - 1;
+}
+
+std::optional<std::size_t> DfaAnalysis::definite_degree_by_merging() {
+    if (merged_) return merge_degree_;
+    merged_ = true;
+    const std::size_t n = this->n(), k = dfa_.num_symbols();
+    if (n < 2) return merge_degree_ = 0;
+    // Predecessors (CSR).
+    std::vector<std::uint32_t> start(n + 1, 0), pred(n * k);
+    for (std::size_t q = 0; q < n; ++q)
+        for (std::size_t a = 0; a < k; ++a) ++start[dfa_.next(State(q), Symbol(a)) + 1];
+    for (std::size_t q = 0; q < n; ++q) start[q + 1] += start[q];
+    {
+        std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+        for (std::size_t q = 0; q < n; ++q)
+            for (std::size_t a = 0; a < k; ++a) pred[fill[dfa_.next(State(q), Symbol(a))]++] = std::uint32_t(q);
+    }
+    std::vector<std::uint32_t> label(n), parent(n);
+    std::vector<std::vector<std::uint32_t>> members(n);
+    for (std::size_t q = 0; q < n; ++q) label[q] = parent[q] = std::uint32_t(q), members[q] = {std::uint32_t(q)};
+    auto find = [&](std::uint32_t c) {
+        while (parent[c] != c) c = parent[c] = parent[parent[c]];
+        return c;
+    };
+    struct RowHash {
+        std::size_t operator()(const std::vector<std::uint32_t>& v) const noexcept {
+            std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+            for (auto x : v) h = (h ^ x) * 0xff51afd7ed558ccdULL, h ^= h >> 29;
+            return std::size_t(h);
+        }
+    };
+    // Row (successor classes per letter) -> a class with that row; entries whose row names a
+    // class merged away are never matched again.
+    std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, RowHash> table;
+    table.reserve(2 * n);
+    std::vector<std::uint32_t> dirty(n), next_dirty;
+    std::iota(dirty.begin(), dirty.end(), 0u);
+    std::vector<std::uint8_t> marked(n, 0);
+    std::vector<std::uint32_t> row(k);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> merges;
+    std::size_t live = n, rounds = 0;
+    while (!dirty.empty() && live > 1) {
+        ++rounds;
+        merges.clear();
+        for (std::uint32_t c : dirty) {
+            marked[c] = 0;
+            if (find(c) != c) continue;
+            const std::uint32_t q = members[c][0];
+            for (std::size_t a = 0; a < k; ++a) row[a] = label[dfa_.next(State(q), Symbol(a))];
+            auto [it, fresh] = table.try_emplace(row, c);
+            if (!fresh) merges.emplace_back(c, it->second);
+        }
+        next_dirty.clear();
+        for (auto [x, y] : merges) {
+            x = find(x), y = find(y);
+            if (x == y) continue;
+            if (members[x].size() < members[y].size()) std::swap(x, y);
+            parent[y] = x;
+            --live;
+            for (std::uint32_t m : members[y]) {
+                label[m] = x;
+                members[x].push_back(m);
+                for (std::uint32_t i = start[m]; i < start[m + 1]; ++i) {
+                    const std::uint32_t c = find(label[pred[i]]);
+                    if (!marked[c]) marked[c] = 1, next_dirty.push_back(c);
+                }
+            }
+            std::vector<std::uint32_t>().swap(members[y]);
+        }
+        for (auto& c : next_dirty) c = find(c);
+        dirty.swap(next_dirty);
+    }
+    if (live == 1) merge_degree_ = rounds;
+    return merge_degree_;
 }
 
 std::vector<std::pair<State, State>> DfaAnalysis::c_nodes(const std::function<bool(State, State)>& want, bool first) {
     std::vector<std::pair<State, State>> out;
+    if (definite_degree_by_merging()) return out;  // the pair graph is acyclic: no pair lies on a cycle
     const std::size_t n = this->n(), k = dfa_.num_symbols();
     if (first) {
         // Fast test: periodic points of one letter's map. Two points on one cycle of length c
@@ -239,11 +335,12 @@ std::vector<std::pair<State, State>> DfaAnalysis::c_nodes(const std::function<bo
                 }
         }
     }
-    compute_pairs();
-    for (State q = 1; q < n; ++q)
-        for (State p = 0; p < q; ++p)
-            if (pair_cyclic_[tri(p, q)] && want(p, q)) {
-                out.emplace_back(p, q);
+    compute_pairs(true);
+    const std::size_t m = pair_cyclic_.empty() ? 0 : pair_states_.size();
+    for (State j = 1; j < m; ++j)
+        for (State i = 0; i < j; ++i)
+            if (pair_cyclic_[tri(i, j)] && want(pair_states_[i], pair_states_[j])) {
+                out.emplace_back(pair_states_[i], pair_states_[j]);
                 if (first) return out;
             }
     return out;
@@ -316,7 +413,11 @@ std::optional<Word> DfaAnalysis::path(State from, State to) const {
 }
 
 Word DfaAnalysis::separator(State p, State q) const {
-    if (dfa_.is_accepting(p) != dfa_.is_accepting(q)) return {};
+    return separator_within(p, q, std::numeric_limits<std::size_t>::max()).value_or(Word{});
+}
+
+std::optional<Word> DfaAnalysis::separator_within(State p, State q, std::size_t max_pairs) const {
+    if (dfa_.is_accepting(p) != dfa_.is_accepting(q)) return Word{};
     const std::size_t n = this->n(), k = dfa_.num_symbols();
     std::unordered_map<std::uint64_t, std::pair<std::uint64_t, Symbol>> parent;
     std::deque<std::uint64_t> queue;
@@ -330,6 +431,7 @@ Word DfaAnalysis::separator(State p, State q) const {
             State x = dfa_.next(State(v / n), Symbol(a)), y = dfa_.next(State(v % n), Symbol(a));
             std::uint64_t w = std::uint64_t(x) * n + y;
             if (parent.count(w)) continue;
+            if (parent.size() >= max_pairs) return std::nullopt;
             parent[w] = {v, Symbol(a)};
             if (dfa_.is_accepting(x) != dfa_.is_accepting(y)) {
                 Word word;
@@ -350,7 +452,10 @@ std::optional<std::pair<Word, Word>> separating_context(const Dfa& d, const Word
         if (a == b) continue;
         auto c = A.path(d.initial, State(q));
         if (!c) continue;
-        Word sep = A.separator(a, b);
+        // A concrete pair is an extra of the certificate: not worth a quadratic search of the pairs.
+        auto sep_found = A.separator_within(a, b, 64 * d.num_states() * std::max<std::size_t>(d.num_symbols(), 1));
+        if (!sep_found) return std::nullopt;
+        const Word& sep = *sep_found;
         Word u = cat({&*c, &w1, &sep}), v = cat({&*c, &w2, &sep});
         if (d.accepts(u) == d.accepts(v)) continue;
         if (!d.accepts(u)) std::swap(u, v);
@@ -483,9 +588,13 @@ ClassDecision definite_by_semigroup(const SemigroupAnalysis& S) {
 
 ClassDecision r_trivial_by_dfa(DfaAnalysis& A) {
     const Dfa& d = A.dfa();
-    for (State s = 0; s < A.n(); ++s)
-        for (State t = 0; t < A.n(); ++t)
-            if (s != t && A.scc(s) == A.scc(t)) {
+    // The least state s of a non-trivial SCC and the least other state t of its SCC.
+    std::unordered_map<std::size_t, std::size_t> scc_size;
+    for (State q = 0; q < A.n(); ++q) ++scc_size[A.scc(q)];
+    State s = 0;
+    while (s < A.n() && scc_size[A.scc(s)] < 2) ++s;
+    for (State t = 0; s < A.n() && t < A.n(); ++t)
+        if (t != s && A.scc(t) == A.scc(s)) {
                 Word u = *A.path(s, t), v = *A.path(t, s);
                 WordFamily f;
                 f.x = A.access(s);
@@ -841,17 +950,26 @@ void add_violation_pair(DfaAnalysis& A, ClassDecision& d) {
     // A pair of words that the violated identity would make equal.
     auto j = nlohmann::json::parse(d.certificate.extra_json);
     const Dfa& dfa = A.dfa();
+    // The pair costs runs of the words (up to 64 powers of them) from every state: skip it where that
+    // exceeds 2·10^7 steps (the violation itself is checked on transformations, pair or not).
+    std::size_t letters_in_words = 0;
+    for (auto it = j["words"].begin(); it != j["words"].end(); ++it)
+        letters_in_words += it.value().get<std::string>().size();
+    if (letters_in_words * dfa.num_states() > 20'000'000) return;
     auto word = [&](const char* name) -> Word {
         if (!j["words"].contains(name)) return {};
         return *parse_word(dfa.alphabet, j["words"][name].get<std::string>());
     };
     auto omega_word = [&](const Word& w) {
-        // w^m with τ(w)^m idempotent (m ≤ a bound, else w itself)
+        // w^m with τ(w)^m idempotent (m ≤ a bound, else w itself); τ(w)^m by one composition per m
+        const std::vector<State> t = transformation_of(dfa, w);
+        std::vector<State> tm = t;
         Word p = w;
         for (std::size_t m = 1; m <= 64; ++m) {
-            auto t = transformation_of(dfa, p);
-            Word pp = cat({&p, &p});
-            if (transformation_of(dfa, pp) == t) return p;
+            bool idempotent = true;
+            for (std::size_t q = 0; q < tm.size() && idempotent; ++q) idempotent = tm[tm[q]] == tm[q];
+            if (idempotent) return p;
+            for (auto& x : tm) x = t[x];
             p = cat({&p, &w});
         }
         return w;
@@ -889,13 +1007,17 @@ void attach_formula(ClassDecision& d, const std::optional<ltl::Formula>& f, cons
 
 void certify_definite(DfaAnalysis& A, ClassDecision& d, const ClassifyOptions& o) {
     if (d.member && d.certificate.kind == "pair_graph_acyclic") {
-        auto f = definite_formula(A.dfa(), std::max<std::size_t>(o.formula_cap, 1000));
+        const std::size_t cap = std::max<std::size_t>(o.formula_cap, 1000);
+        auto f = definite_formula(A.dfa(), cap);
         if (f) attach_formula(d, f, o, "the Y-chain");
         else {
+            const std::size_t work_cap = kDefiniteFormulaWork / std::max<std::size_t>(A.n(), 1);
             d.certificate.kind = "formula";
-            d.certificate.formula_omitted = "the Y-chain decision tree has more than " +
-                                            std::to_string(std::max<std::size_t>(o.formula_cap, 1000)) +
-                                            " distinct nodes (--formula-cap)";
+            d.certificate.formula_omitted =
+                "the Y-chain decision tree has more than " + std::to_string(std::min(cap, work_cap)) + " distinct nodes" +
+                (work_cap < cap ? " (10^8 state entries over " + std::to_string(A.n()) + " states; --formula-cap is " +
+                                      std::to_string(o.formula_cap) + ")"
+                                : std::string(" (--formula-cap)"));
         }
     }
     certify_common(A, d, o);
@@ -930,6 +1052,73 @@ const std::vector<ClassRow>& class_table() {
         {"l_trivial", "L-trivial", "L-trivial syntactic monoid", "", "", nullptr, l_trivial_by_semigroup, certify_common},
     };
     return rows;
+}
+
+bool class_implies(const std::string& from, const std::string& to) {
+    // LTL[P,Y] ⊆ LTL[S] (Schützenberger: star-free = aperiodic); x·e = e for every idempotent e
+    // gives y·(xy)^ω = (xy)^ω, the identity of L-trivial monoids.
+    // J-trivial (piecewise testable, Simon) is R-trivial and L-trivial.
+    return (from == "locally_r_trivial" && to == "star_free") || (from == "definite" && to == "l_trivial") ||
+           (from == "piecewise_testable" && to == "l_trivial");
+}
+
+bool class_excludes(const std::string& in, const std::string& not_in, const std::string& cls) {
+    // R-trivial and L-trivial is J-trivial, i.e. piecewise testable (Simon).
+    return cls == "l_trivial" && in == "r_trivial" && not_in == "piecewise_testable";
+}
+
+std::optional<ClassDecision> decide_without_semigroup(const std::string& id, DfaAnalysis& A,
+                                                      const std::map<std::string, std::optional<bool>>& decided,
+                                                      const std::map<std::string, Certificate>& certificates) {
+    for (const char* from : {"locally_r_trivial", "definite", "piecewise_testable"}) {
+        auto it = decided.find(from);
+        if (it == decided.end() || it->second != true || !class_implies(from, id)) continue;
+        Certificate c = base(id, true, "implied", std::string("in ") + from + ", which is included in " + id + ": " +
+                                                      certificates.at(from).fact);
+        c.extra_json = nlohmann::json{{"by", from}}.dump();
+        return yes(c);
+    }
+    if (id == "l_trivial" && decided.count("r_trivial") && decided.at("r_trivial") == true &&
+        decided.count("piecewise_testable") && decided.at("piecewise_testable") == false) {
+        Certificate c = base(id, false, "excluded",
+                             "R-trivial (" + certificates.at("r_trivial").fact + ") but not piecewise testable (" +
+                                 certificates.at("piecewise_testable").fact +
+                                 "), and an R-trivial L-trivial monoid is J-trivial, i.e. piecewise testable (Simon)");
+        c.extra_json = nlohmann::json{{"in", "r_trivial"}, {"not_in", "piecewise_testable"}}.dump();
+        return no(c);
+    }
+    if (id == "l_trivial") {
+        // Not aperiodic, so not L-trivial (an L-trivial monoid is aperiodic): star_free's violation.
+        auto it = decided.find("star_free");
+        auto cert = certificates.find("star_free");
+        if (it != decided.end() && it->second == false && cert != certificates.end() &&
+            cert->second.kind == "identity_violation" && cert->second.extra_json.find("\"aperiodic\"") != std::string::npos) {
+            Certificate c = cert->second;
+            c.class_id = id;
+            c.fact = "not aperiodic, so not L-trivial: " + c.fact;
+            return no(c);
+        }
+    }
+    if (id != "star_free" && id != "l_trivial") return std::nullopt;
+    const Dfa& d = A.dfa();
+    const std::size_t n = A.n();
+    for (std::size_t a = 0; a < d.num_symbols(); ++a) {
+        std::vector<std::uint8_t> state(n, 0);  // 0 new, 1 on the current path, 2 done
+        for (std::size_t s0 = 0; s0 < n; ++s0) {
+            std::vector<State> path;
+            State x = State(s0);
+            while (!state[x]) state[x] = 1, path.push_back(x), x = d.next(x, Symbol(a));
+            const bool cycle = state[x] == 1 && d.next(x, Symbol(a)) != x;
+            for (State z : path) state[z] = 2;
+            if (cycle)
+                return no(violation(d, id, "aperiodic",
+                                    "the letter " + d.alphabet[a] + " permutes a cycle of states (through state " +
+                                        std::to_string(x) + "): u^ω ≠ u^(ω+1) for u = " + d.alphabet[a] +
+                                        ", a non-trivial group in the syntactic monoid",
+                                    {{"u", Word{Symbol(a)}}}));
+        }
+    }
+    return std::nullopt;
 }
 
 const ClassRow* find_class(const std::string& id) {
@@ -1020,15 +1209,36 @@ std::optional<ltl::Formula> partially_ordered_formula(const Dfa& d) {
 // when the symbols from i on are v; it is constant when all states {q·v} agree, else
 // (¬Y⊤ ∧ [q0·v ∈ F]) ∨ ∨_a Y(a ∧ F(av)).
 std::optional<ltl::Formula> definite_formula(const Dfa& d, std::size_t max_nodes) {
+    // Each node costs a tuple of n states: at most kDefiniteFormulaWork tuple entries in all.
+    max_nodes = std::min(max_nodes, kDefiniteFormulaWork / std::max<std::size_t>(d.num_states(), 1));
     DfaAnalysis A(d);
     if (!A.pair_graph_longest_path()) return std::nullopt;
     const std::size_t n = d.num_states(), k = d.num_symbols();
-    // F depends on v only through the tuple (q·v)_q, and tuple(av)[q] = tuple(v)[q·a]: memoize.
-    std::map<std::vector<State>, Formula> memo;
+    // F depends on v only through the tuple (q·v)_q, and tuple(av)[q] = tuple(v)[q·a]: memoize. The
+    // memo is keyed by two independent 64-bit hashes of the tuple instead of the tuple (n states per
+    // node); a collision of both would give a wrong formula, which compiling it back (check-certificate,
+    // the tests) would expose.
+    struct Key128 {
+        std::uint64_t a, b;
+        bool operator==(const Key128&) const = default;
+    };
+    struct Key128Hash {
+        std::size_t operator()(const Key128& k) const noexcept { return std::size_t(k.a ^ (k.b * 0x9e3779b97f4a7c15ULL)); }
+    };
+    std::unordered_map<Key128, Formula, Key128Hash> memo;
+    auto hash_of = [](const std::vector<State>& tv) {
+        std::uint64_t h1 = 0x9e3779b97f4a7c15ULL, h2 = 0xc2b2ae3d27d4eb4fULL;
+        for (State x : tv) {
+            h1 = (h1 ^ x) * 0xff51afd7ed558ccdULL, h1 ^= h1 >> 29;
+            h2 = (h2 + x + 0x165667b19e3779f9ULL) * 0xc4ceb9fe1a85ec53ULL, h2 ^= h2 >> 31;
+        }
+        return Key128{h1, h2};
+    };
     std::size_t nodes = 0;
     bool too_big = false;
     std::function<Formula(const std::vector<State>&)> F = [&](const std::vector<State>& tv) -> Formula {
-        if (auto it = memo.find(tv); it != memo.end()) return it->second;
+        const Key128 h = hash_of(tv);
+        if (auto it = memo.find(h); it != memo.end()) return it->second;
         if (++nodes > max_nodes) {
             too_big = true;
             return Formula::ff();
@@ -1052,7 +1262,7 @@ std::optional<ltl::Formula> definite_formula(const Dfa& d, std::size_t max_nodes
             }
             for (const auto& [g, as] : groups) f = mk_or(f, Formula::yesterday(mk_and(letters(d, as), g)));
         }
-        memo[tv] = f;
+        memo.emplace(h, f);
         return f;
     };
     std::vector<State> id(n);

@@ -41,12 +41,22 @@ public:
     Word loop_word(State p, State q);
     // The longest path (edges) of the pair graph when it is acyclic; nullopt when it has a cycle.
     std::optional<std::size_t> pair_graph_longest_path();
+    // The same by Tarjan's SCCs on the explicit pair graph (O(n²·|Σ|) time and memory): the
+    // reference route for tests and benchmarks.
+    std::optional<std::size_t> pair_graph_longest_path_by_tarjan();
+    // Definiteness by merging states (O(n·|Σ|²·log n)): round r merges the classes whose successor
+    // classes agree on every letter, so after r rounds two states are merged iff every word of
+    // length r leads them to one state. The language is definite iff a single class remains, and
+    // its degree is then the number of rounds. nullopt when it is not definite.
+    std::optional<std::size_t> definite_degree_by_merging();
 
     // Shortest word from `from` to `to` (nullopt when unreachable) and from the initial state.
     std::optional<Word> path(State from, State to) const;
     Word access(State q) const { return *path(dfa_.initial, q); }
     // Shortest word w with exactly one of p·w, q·w accepting (p ≠ q in a minimal DFA).
     Word separator(State p, State q) const;
+    // The same, giving up (nullopt) once the search has visited max_pairs pairs of states.
+    std::optional<Word> separator_within(State p, State q, std::size_t max_pairs) const;
 
 private:
     const Dfa& dfa_;
@@ -54,11 +64,14 @@ private:
     std::vector<std::uint8_t> on_cycle_;
     std::size_t num_scc_ = 0;
     std::vector<std::vector<std::uint64_t>> reach_;  // per SCC: bitset of SCCs reachable from it
-    bool pairs_done_ = false;
+    int pairs_mode_ = 0;  // 0 none, 1 states on cycles by SCC blocks, 2 every state
+    std::vector<State> pair_states_;  // the states the pair indices refer to (ascending)
     std::vector<std::uint8_t> pair_cyclic_;  // triangular index: {p<q} on a cycle
     std::optional<std::size_t> longest_;
     std::map<std::pair<State, State>, Word> fast_loops_;
-    void compute_pairs();
+    void compute_pairs(bool blocks);
+    bool merged_ = false;
+    std::optional<std::size_t> merge_degree_;
     void compute_reach();
 };
 
@@ -97,6 +110,19 @@ struct ClassRow {
 };
 
 const std::vector<ClassRow>& class_table();
+
+// Classes without a polynomial DFA criterion (star_free, l_trivial), decided where possible without
+// the syntactic semigroup: by an inclusion from a class already decided (`decided`, `certificates`;
+// kind "implied", field "by", re-checked by that class's DFA criterion), or refuted by a letter whose
+// map has a cycle of length >= 2 (a non-trivial group: the "aperiodic" identity fails). nullopt
+// when only the semigroup can tell.
+std::optional<ClassDecision> decide_without_semigroup(const std::string& id, DfaAnalysis& A,
+                                                      const std::map<std::string, std::optional<bool>>& decided,
+                                                      const std::map<std::string, Certificate>& certificates);
+// Does membership in `from` imply membership in `to` (the inclusions behind kind "implied")?
+bool class_implies(const std::string& from, const std::string& to);
+// Do membership in `in` and non-membership in `not_in` imply non-membership in `cls` (kind "excluded")?
+bool class_excludes(const std::string& in, const std::string& not_in, const std::string& cls);
 const ClassRow* find_class(const std::string& id);
 
 // Member formulas (compiled back in tests and by the checker).
@@ -105,6 +131,9 @@ const ClassRow* find_class(const std::string& id);
 std::optional<ltl::Formula> partially_ordered_formula(const Dfa& minimal);
 // A definite language of degree d as a Boolean combination of Y-chains of depth ≤ d (a decision
 // tree over the last d symbols); nullopt when not definite or above max_nodes decision nodes.
+// Each node of the decision tree costs a tuple of n states: at most this many tuple entries in all,
+// so max_nodes is lowered to kDefiniteFormulaWork / n on large DFAs.
+constexpr std::size_t kDefiniteFormulaWork = 100'000'000;
 std::optional<ltl::Formula> definite_formula(const Dfa& minimal, std::size_t max_nodes = 1'000'000);
 
 // Concrete [accepted, rejected] pair from two words with different transformations: a context

@@ -1,11 +1,13 @@
 #include "automata/algebra/classify.hh"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "automata/algebra/budget.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
@@ -83,6 +85,8 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
         ClassDecision d;
         if (row.by_dfa) {
             d = row.by_dfa(A);
+        } else if (auto quick = decide_without_semigroup(row.id, A, out.classes, out.certificates)) {
+            d = std::move(*quick);
         } else {
             auto have = need_semigroup();
             if (!have) return have.error();
@@ -106,26 +110,80 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     wo.search_budget = options.window_budget;
     wo.probe_depth = options.probe_depth;
     wo.probe_states = options.probe_states;
+    wo.memory_limit_bytes = options.window_memory_bytes;
+    const auto window_start = std::chrono::steady_clock::now();
+    std::size_t questions_left = 0;
+    for (const char* id : {"definite", "locally_r_trivial"})
+        if (out.classes[id] != false) questions_left += options.max_k >= 2 ? options.max_k - 1 : 0;
+    auto ask = [&](const std::string& id, bool hybrid, unsigned k) {
+        if (options.window_time_s > 0) {
+            const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - window_start).count();
+            wo.time_limit_s = std::max(options.window_time_s - used, 1e-3) / double(std::max<std::size_t>(questions_left, 1));
+        }
+        if (options.progress) wo.progress = [&](double sec, std::size_t rss) { options.progress(id, sec, rss); };
+        WindowDecision w = hybrid ? decide_hybrid_k(minimal, k, wo) : decide_local_k(minimal, k, wo);
+        release_free_memory();
+        return w;
+    };
+    // The input formula, when its syntax lies in the fragment, is its own certificate.
+    auto own_formula = [&](bool hybrid, unsigned k) -> std::optional<WindowDecision> {
+        if (options.source.is_null()) return std::nullopt;
+        for (const auto& a : ltl::atoms(options.source))
+            if (std::find(minimal.alphabet.begin(), minimal.alphabet.end(), a) == minimal.alphabet.end()) return std::nullopt;
+        const std::string frag = "LTL[" + std::string(hybrid ? "P," : "") + "Y<=" + std::to_string(k) + "]";
+        if (formula_in_window_fragment(options.source, k, hybrid))
+            return window_yes_by_formula(minimal, options.source, k, hybrid, wo, "the input formula lies in " + frag + " by its syntax");
+        const ltl::Formula unfolded = unfold_windows(options.source, k);
+        if (unfolded != options.source && formula_in_window_fragment(unfolded, k, hybrid))
+            return window_yes_by_formula(minimal, unfolded, k, hybrid, wo,
+                                         "the input formula with each Y<=qk written as q nested Y<=" + std::to_string(k) +
+                                             " lies in " + frag);
+        return std::nullopt;
+    };
     for (unsigned k = 2; k <= options.max_k; ++k) {
         const std::string lid = "local_k:" + std::to_string(k), hid = "hybrid_k:" + std::to_string(k);
+        const std::string ks = std::to_string(k);
         if (out.classes["definite"] == false) {
             out.local_k[k] = Answer::No;
             out.certificates[lid] = relabel(out.certificates["definite"], lid,
-                                            "not definite, and LTL[Y<=" + std::to_string(k) + "] ⊆ LTL[Y]");
+                                            "not definite, and LTL[Y<=" + ks + "] ⊆ LTL[Y]");
         } else {
-            WindowDecision w = decide_local_k(minimal, k, wo);
+            auto own = own_formula(false, k);
+            WindowDecision w = own ? std::move(*own) : ask(lid, false, k);
             out.local_k[k] = w.answer;
             out.certificates[lid] = w.certificate;
+            --questions_left;
         }
         if (out.classes["locally_r_trivial"] == false) {
             out.hybrid_k[k] = Answer::No;
             out.certificates[hid] = relabel(out.certificates["locally_r_trivial"], hid,
-                                            "not locally R-trivial, and LTL[P,Y<=" + std::to_string(k) + "] ⊆ LTL[P,Y]");
+                                            "not locally R-trivial, and LTL[P,Y<=" + ks + "] ⊆ LTL[P,Y]");
+        } else if (out.local_k[k] == Answer::Yes) {
+            // A formula of LTL[Y<=k] is one of LTL[P,Y<=k].
+            out.hybrid_k[k] = Answer::Yes;
+            Certificate c = relabel(out.certificates[lid], hid, "in LTL[Y<=" + ks + "] ⊆ LTL[P,Y<=" + ks + "]");
+            if (c.kind == "depth_types") {
+                // The window types alone separate; the checker re-runs that (smaller) exploration.
+                auto extra = nlohmann::json::parse(c.extra_json);
+                extra["types"] = "window";
+                c.extra_json = extra.dump();
+            }
+            out.certificates[hid] = c;
         } else {
-            WindowDecision w = decide_hybrid_k(minimal, k, wo);
+            auto own = own_formula(true, k);
+            WindowDecision w = own ? std::move(*own) : ask(hid, true, k);
             out.hybrid_k[k] = w.answer;
             out.certificates[hid] = w.certificate;
+            // A family that no formula of LTL[P,Y<=k] separates defeats every formula of LTL[Y<=k]
+            // too (a bisimulation for the window and past modalities is one for the window alone).
+            if (w.answer == Answer::No && out.local_k[k] == Answer::Unknown && w.certificate.family) {
+                out.local_k[k] = Answer::No;
+                Certificate c = relabel(w.certificate, lid, "not in LTL[P,Y<=" + ks + "] ⊇ LTL[Y<=" + ks + "]");
+                c.kind = "window_bisimulation";
+                out.certificates[lid] = c;
+            }
         }
+        if (out.classes["locally_r_trivial"] != false) --questions_left;
     }
     return out;
 }
@@ -280,7 +338,7 @@ std::string certificate_to_json(const Certificate& cert, const Dfa& dfa) {
     nlohmann::ordered_json j;
     j["dfa"] = nlohmann::ordered_json::parse(to_json(dfa));
     j["class"] = cert.class_id;
-    j["member"] = cert.member;
+    j["member"] = cert.unknown ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cert.member);
     j["kind"] = cert.kind;
     j["fact"] = cert.fact;
     if (cert.formula) j["formula"] = *cert.formula;
@@ -321,13 +379,48 @@ T compose(const T& a, const T& b) {  // a then b
     return c;
 }
 
+// The idempotent power t^ω = t^m for any m that is at least every tail length and a multiple of
+// every cycle length: from q, the run enters its cycle (length c) after τ steps, and t^m(q) lies
+// (m − τ) mod c = (−τ) mod c steps past the entry. O(n) amortized (each state's tail walk is
+// shared through the memo of states already placed).
 std::optional<T> omega_of(const T& t) {
-    T p = t;
-    for (std::size_t i = 0; i < 2'000'000; ++i) {
-        if (compose(p, p) == p) return p;
-        p = compose(p, t);
+    const std::size_t n = t.size();
+    std::vector<std::int64_t> cyc_len(n, 0), cyc_pos(n, -1);  // for cycle states: length and position
+    std::vector<std::vector<State>> cycles;
+    std::vector<std::uint32_t> cycle_of(n, 0);
+    std::vector<std::uint8_t> seen(n, 0);
+    for (std::size_t s0 = 0; s0 < n; ++s0) {
+        std::vector<State> path;
+        State x = State(s0);
+        while (!seen[x]) seen[x] = 1, path.push_back(x), x = t[x];
+        auto at = std::find(path.begin(), path.end(), x);
+        if (at != path.end()) {  // a new cycle from x
+            std::vector<State> cyc(at, path.end());
+            for (std::size_t i = 0; i < cyc.size(); ++i)
+                cyc_pos[cyc[i]] = std::int64_t(i), cyc_len[cyc[i]] = std::int64_t(cyc.size()),
+                cycle_of[cyc[i]] = std::uint32_t(cycles.size());
+            cycles.push_back(std::move(cyc));
+        }
     }
-    return std::nullopt;
+    // tail length and entry point per state (memoized along the run)
+    std::vector<std::int64_t> tail(n, -1);
+    std::vector<State> entry(n);
+    for (std::size_t q = 0; q < n; ++q)
+        if (cyc_pos[q] >= 0) tail[q] = 0, entry[q] = State(q);
+    T e(n);
+    for (std::size_t s0 = 0; s0 < n; ++s0) {
+        std::vector<State> path;
+        State x = State(s0);
+        while (tail[x] < 0) path.push_back(x), x = t[x];
+        for (auto it = path.rbegin(); it != path.rend(); ++it) tail[*it] = tail[t[*it]] + 1, entry[*it] = entry[t[*it]];
+    }
+    for (std::size_t q = 0; q < n; ++q) {
+        const State en = entry[q];
+        const std::int64_t c = cyc_len[en];
+        const std::int64_t shift = ((-tail[q]) % c + c) % c;
+        e[q] = cycles[cycle_of[en]][std::size_t((cyc_pos[en] + shift) % c)];
+    }
+    return e;
 }
 
 struct Checker {
@@ -391,11 +484,13 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     if (!j.is_object()) return make_error("a certificate is a JSON object");
     for (const char* key : {"dfa", "class", "member", "kind"})
         if (!j.contains(key)) return make_error(std::string("certificate needs \"") + key + "\"");
-    if (!j["class"].is_string() || !j["member"].is_boolean() || !j["kind"].is_string())
-        return make_error("\"class\" and \"kind\" must be strings and \"member\" a boolean");
+    if (!j["class"].is_string() || !j["kind"].is_string())
+        return make_error("\"class\" and \"kind\" must be strings");
     const std::string cls = j["class"], kind = j["kind"];
-    const bool member = j["member"];
     const bool window = cls.rfind("local_k:", 0) == 0 || cls.rfind("hybrid_k:", 0) == 0;
+    if (window && kind == "search_exhausted") return check_window_certificate(text, explanation);
+    if (!j["member"].is_boolean()) return make_error("\"member\" must be a boolean");
+    const bool member = j["member"];
     const bool mine = kind == "suffix_family" || kind == "lrt_family";
     if (window && !mine) return check_window_certificate(text, explanation);
     auto dfa_r = dfa_from_json(j["dfa"].dump());
@@ -406,6 +501,31 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     std::string base = cls;
     if (window) base = cls.rfind("local_k:", 0) == 0 ? "definite" : "locally_r_trivial";
     if (!window && !find_class(cls)) return make_error("unknown class '" + cls + "'");
+    if (kind == "implied") {
+        if (!j.contains("by") || !j["by"].is_string()) return make_error("an implied membership needs \"by\"");
+        const std::string by = j["by"];
+        if (!member) return C.say("an inclusion proves membership, not its absence", false);
+        if (window || !class_implies(by, cls)) return C.say(by + " is not known to be included in " + cls, false);
+        const ClassRow* from = find_class(by);
+        if (!from || !from->by_dfa) return C.say(by + " has no DFA criterion to re-check", false);
+        DfaAnalysis A(d);
+        if (!from->by_dfa(A).member) return C.say("the DFA criterion says the language is not in " + by, false);
+        return C.say("the DFA criterion puts the language in " + by + ", which is included in " + cls, true);
+    }
+    if (kind == "excluded") {
+        if (!j.contains("in") || !j["in"].is_string() || !j.contains("not_in") || !j["not_in"].is_string())
+            return make_error("an excluded membership needs \"in\" and \"not_in\"");
+        const std::string in = j["in"], not_in = j["not_in"];
+        if (member) return C.say("an exclusion proves non-membership, not membership", false);
+        if (window || !class_excludes(in, not_in, cls)) return C.say(in + " without " + not_in + " is not known to exclude " + cls, false);
+        const ClassRow* a = find_class(in);
+        const ClassRow* b = find_class(not_in);
+        if (!a || !b || !a->by_dfa || !b->by_dfa) return C.say("no DFA criteria to re-check " + in + " and " + not_in, false);
+        DfaAnalysis A(d);
+        if (!a->by_dfa(A).member) return C.say("the DFA criterion says the language is not in " + in, false);
+        if (b->by_dfa(A).member) return C.say("the DFA criterion says the language is in " + not_in, false);
+        return C.say("the DFA criteria put the language in " + in + " and not in " + not_in + ", which excludes " + cls, true);
+    }
 
     if (member) {
         if (j.contains("formula")) {

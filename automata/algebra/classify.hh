@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,6 +40,7 @@ struct WordFamily {
 struct Certificate {
     std::string class_id;   // "definite", ..., or "local_k:2" / "hybrid_k:3"
     bool member = false;
+    bool unknown = false;   // neither member nor non-member: written as "member": null
     std::string kind;       // how it is proved, e.g. "scc_trivial", "common_loop", "formula", ...
     std::string fact;       // one line a person can read
     std::optional<std::string> formula;          // member formula of the fragment (ASCII syntax)
@@ -58,6 +60,16 @@ struct ClassifyOptions {
     std::size_t window_budget = 200'000;   // search steps per windows question (WindowOptions)
     unsigned probe_depth = 8;               // depth probe behind an unknown window answer (WindowOptions)
     std::size_t probe_states = 500'000;
+    // Budget shared by all window questions (local_k, hybrid_k): wall seconds in all (0 = none), each
+    // question getting an equal share of what is left, and the resident memory of the process
+    // (0 = none). A question that reaches a bound answers unknown and names it.
+    double window_time_s = 4;
+    std::size_t window_memory_bytes = std::size_t(400) << 20;
+    // Called about once a second while a window question runs longer than a second.
+    std::function<void(const std::string& question, double seconds, std::size_t resident_bytes)> progress;
+    // The formula the language was written as (null: none). A formula that lies in LTL[Y<=k] or
+    // LTL[P,Y<=k] by its syntax is that question's certificate, compiled back like every other.
+    ltl::Formula source;
 };
 
 struct Classification {

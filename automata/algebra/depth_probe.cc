@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "automata/algebra/budget.hh"
+
 namespace ltlkit::automata::algebra {
 
 namespace {
@@ -75,7 +77,8 @@ std::int32_t type_of(Interner& types, unsigned j, std::int32_t label, const std:
 
 }  // namespace
 
-DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned depth, std::size_t max_states) {
+DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned depth, std::size_t max_states,
+                       bool build_formula) {
     DepthProbe out;
     out.depth = depth;
     const std::size_t sigma = dfa.num_symbols();
@@ -144,7 +147,7 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
                 if (with_past) nx[1 + W + j] = sets.add(st[1 + W + j], fresh[j]);
             }
             if (index.find(nx) != index.end()) continue;
-            if (states.size() >= max_states) {
+            if (states.size() >= max_states || budget_exhausted()) {
                 out.status = DepthProbe::Status::Limit;
                 out.states = states.size();
                 out.eos_types = eos_seen.size();
@@ -160,6 +163,49 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
     out.status = DepthProbe::Status::Separates;
     out.states = states.size();
     out.eos_types = eos_seen.size();
+    if (build_formula) {
+        std::vector<const Vec*> sig(types.ids.size());
+        for (const auto& [v, id] : types.ids) sig[static_cast<std::size_t>(id)] = &v;
+        std::vector<ltl::Formula> chi(sig.size());
+        std::vector<ltl::Formula> letter(sigma);
+        for (std::size_t c = 0; c < sigma; ++c) letter[c] = ltl::Formula::atom(dfa.alphabet[c]);
+        auto any = [](std::vector<ltl::Formula> fs) {
+            ltl::Formula f = fs.empty() ? ltl::Formula::ff() : fs[0];
+            for (std::size_t i = 1; i < fs.size(); ++i) f = ltl::Formula::disj(f, fs[i]);
+            return f;
+        };
+        // Children are interned before their parents, so ids increase along every signature:
+        // one pass in id order builds every formula after those it refers to.
+        for (std::size_t id = 0; id < sig.size(); ++id) {
+            const Vec& v = *sig[id];
+            if (v[0] == 0) {
+                chi[id] = letter[static_cast<std::size_t>(v[1])];
+                continue;
+            }
+            std::vector<ltl::Formula> parts;
+            if (v[1] != eos_label) parts.push_back(letter[static_cast<std::size_t>(v[1])]);
+            auto all_and_only = [&](const Vec& members, auto&& modality) {
+                std::vector<ltl::Formula> alts;
+                for (std::int32_t t : members) {
+                    alts.push_back(chi[static_cast<std::size_t>(t)]);
+                    parts.push_back(modality(chi[static_cast<std::size_t>(t)]));
+                }
+                parts.push_back(ltl::Formula::neg(modality(ltl::Formula::neg(any(alts)))));
+            };
+            all_and_only(Vec(v.begin() + 3, v.end()), [&](ltl::Formula f) { return ltl::Formula::bounded_yesterday(f, k); });
+            if (v[2] >= 0)
+                all_and_only(sets.sets[static_cast<std::size_t>(v[2])], [](ltl::Formula f) { return ltl::Formula::past(f); });
+            ltl::Formula f = parts[0];
+            for (std::size_t i = 1; i < parts.size(); ++i) f = ltl::Formula::conj(f, parts[i]);
+            chi[id] = f;
+        }
+        std::vector<ltl::Formula> acc, rej;
+        for (const auto& [t, e] : eos_seen) (e.first ? acc : rej).push_back(chi[static_cast<std::size_t>(t)]);
+        auto by_id = [](ltl::Formula a, ltl::Formula b) { return a.id() < b.id(); };
+        std::sort(acc.begin(), acc.end(), by_id);
+        std::sort(rej.begin(), rej.end(), by_id);
+        out.formula = acc.size() <= rej.size() ? any(acc) : ltl::Formula::neg(any(rej));
+    }
     return out;
 }
 

@@ -12,8 +12,11 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "automata/dfa.hh"
+#include "ltl/formula.hh"
 
 namespace ltlkit::automata::algebra {
 
@@ -24,10 +27,17 @@ struct DepthProbe {
     Word accepted, rejected;  // Conflict: shortest-first pair with equal depth-d EOS types
     std::size_t states = 0;   // product states explored
     std::size_t eos_types = 0;
+    // Separates, when an alphabet was given: the defining formula, the disjunction of the
+    // characteristic formulas of the accepted EOS types (or the negated disjunction of the rejected
+    // ones, whichever has fewer terms); a type's formula fixes its label, says that every type of
+    // its window occurs in the window (Y<=k) and nothing else does, and the same for P.
+    ltl::Formula formula;
 };
 
 // Explores at most max_states product states (Status::Limit beyond).
-DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned depth, std::size_t max_states);
+// Stops early (Status::Limit) when the installed search budget (budget.hh) runs out.
+DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned depth, std::size_t max_states,
+                       bool build_formula = false);
 
 // Do the EOS positions of u and v have the same depth-d type? Computed on the words themselves.
 bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool with_past, unsigned depth);

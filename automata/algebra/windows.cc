@@ -10,6 +10,7 @@
 #include "automata/algebra/windows.hh"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -20,6 +21,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "automata/algebra/budget.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/depth_probe.hh"
 #include "automata/algorithms.hh"
@@ -296,7 +298,7 @@ std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid,
     for (std::size_t plen = 1; plen <= b.max_p; ++plen) {
         for (const Word& p : words_between(sigma, plen, plen)) {
             if (!primitive(p)) continue;
-            if (*steps > budget) {
+            if (*steps > budget || budget_exhausted()) {
                 *exhausted = false;
                 return std::nullopt;
             }
@@ -432,6 +434,7 @@ std::optional<std::vector<std::size_t>> greedy_features(const std::vector<std::u
         std::size_t best = SIZE_MAX, best_conf = current;
         std::vector<int> best_cls;
         for (std::size_t idx = 0; idx < feats.size(); ++idx) {
+            if (budget_exhausted()) return std::nullopt;  // no choice within the budget
             for (std::size_t w = 0; w < n; ++w) c2[w] = cls[w] * 2 + feats[idx].val[w];
             std::size_t conf = conflicts(c2, 2 * classes);
             if (conf < best_conf || (conf == best_conf && best != SIZE_MAX && feats[idx].size < feats[best].size)) {
@@ -485,7 +488,7 @@ public:
         for (std::size_t size = 2;; ++size) {
             *reached_size = size - 1;
             if (consistent()) return synthesize();
-            if (pool_.size() >= max_pool || *steps > budget) return {};
+            if (pool_.size() >= max_pool || *steps > budget || budget_exhausted()) return {};
             by_size_.emplace_back();
             // unary
             for (std::size_t idx : by_size_[size - 1]) {
@@ -502,7 +505,7 @@ public:
                 for (std::size_t i : by_size_[s1])
                     for (std::size_t j : by_size_[s2]) {
                         if (s1 == s2 && j <= i) continue;
-                        if (pool_.size() >= max_pool || *steps > budget) break;
+                        if (pool_.size() >= max_pool || *steps > budget || budget_exhausted()) break;
                         ++*steps;
                         const Bits& a = pool_[i].bits;
                         const Bits& b = pool_[j].bits;
@@ -627,6 +630,7 @@ Result<bool> formula_defines(ltl::Formula f, const Dfa& minimal, Word* counterex
 
 
 constexpr unsigned kTypeDepth = 3;  // window depths of the typed route
+constexpr std::size_t kProbeFormulaDag = 2'000;  // depth-probe formulas compiled back up to this DAG size
 constexpr unsigned kSinkDepth = 6;  // window depths of the sink route
 
 struct TypedSearchReport {
@@ -660,6 +664,7 @@ YesSearchReport search_formula(const Dfa& minimal, unsigned k, bool hybrid, std:
     Sample sample = initial_sample(sigma, k, hybrid);
     const std::size_t max_pool = 6000;
     for (rep.rounds = 1; rep.rounds <= 12; ++rep.rounds) {
+        if (budget_exhausted()) return rep;
         FormulaSearch fs(minimal, sample, k, hybrid);
         std::size_t reached = 0;
         ltl::Formula f = fs.run(max_pool, budget, steps, &reached);
@@ -937,7 +942,7 @@ TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const
             tw.shift(st, nx);
             nx[W + 1] = static_cast<long>(past.update(static_cast<std::uint64_t>(st[W + 1]), fresh));
             if (index.count(nx)) continue;
-            if (states.size() >= max_states) {
+            if (states.size() >= max_states || budget_exhausted()) {
                 out.conflict = !out.conflicts.empty();
                 out.limit = !out.conflict;
                 out.states = states.size();
@@ -1010,6 +1015,7 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
         std::vector<std::vector<long>> typed;  // its level-D types (EOS last)
         std::vector<std::vector<std::vector<long>>> lower;  // its level-0..D-1 types
         for (std::size_t round = 1; round <= (pairs ? 20u : 30u); ++round) {
+            if (budget_exhausted()) return rep;
             ++rep.rounds;
             // 1. sample features: the EOS type (a class key) and the candidate past features
             const std::size_t n = sample.words.size();
@@ -1160,25 +1166,50 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
     return rep;
 }
 
+// A "yes" by a formula that was compiled back: the certificate, the formula printed up to the cap.
+WindowDecision formula_decision(ltl::Formula f, std::size_t size, unsigned k, bool hybrid, const std::string& fact,
+                                nlohmann::json extra, const WindowOptions& options) {
+    WindowDecision d;
+    Certificate& c = d.certificate;
+    c.class_id = class_id(hybrid, k);
+    d.answer = Answer::Yes;
+    c.member = true;
+    c.kind = "formula";
+    c.fact = fact;
+    if (size <= options.max_formula_size)
+        c.formula = ltl::to_string(f);
+    else
+        c.formula_omitted = "formula tree size " + std::to_string(size) + " exceeds the cap " +
+                            std::to_string(options.max_formula_size) + " (--formula-cap)";
+    extra["k"] = k;
+    extra["formula_size"] = size;
+    c.extra_json = extra.dump();
+    return d;
+}
+
 WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
+    SearchBudget budget;
+    if (options.time_limit_s > 0)
+        budget.deadline = SearchBudget::Clock::now() +
+                          std::chrono::duration_cast<SearchBudget::Clock::duration>(std::chrono::duration<double>(options.time_limit_s));
+    budget.memory_bytes = options.memory_limit_bytes;
+    budget.progress = options.progress;
+    BudgetScope scope(budget);
+    // The searches get the first half of the question's time, so that the exact depth probe, which
+    // decides some languages in a fraction of a second where every search fails, always runs.
+    std::optional<BudgetScope> search_scope;
+    if (options.time_limit_s > 0) {
+        SearchBudget first_half = budget;
+        first_half.deadline = SearchBudget::Clock::now() + (budget.deadline - SearchBudget::Clock::now()) / 2;
+        search_scope.emplace(first_half);
+    }
     WindowDecision d;
     Certificate& c = d.certificate;
     c.class_id = class_id(hybrid, k);
     const std::string frag = fragment_name(hybrid, k);
     // A "yes" by a formula that was compiled back: the certificate, the formula printed up to the cap.
     auto formula_yes = [&](ltl::Formula f, std::size_t size, const std::string& fact, nlohmann::json extra) {
-        d.answer = Answer::Yes;
-        c.member = true;
-        c.kind = "formula";
-        c.fact = fact;
-        if (size <= options.max_formula_size)
-            c.formula = ltl::to_string(f);
-        else
-            c.formula_omitted = "formula tree size " + std::to_string(size) + " exceeds the cap " +
-                                std::to_string(options.max_formula_size);
-        extra["k"] = k;
-        extra["formula_size"] = size;
-        c.extra_json = extra.dump();
+        d = formula_decision(f, size, k, hybrid, fact, std::move(extra), options);
         return d;
     };
     // An R-trivial language is in LTL[P] ⊆ LTL[P,Y<=k]: LC25 Lemma C.1's formula, compiled back.
@@ -1304,6 +1335,8 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                                                {"mixed", ext.mixed}}));
         }
     }
+    const bool searches_cut = budget_bound_reached() != BudgetBound::None;
+    search_scope.reset();
     // Neither certificate was found: probe the depth-d EOS types exactly (depth_probe.hh). A
     // conflict at depth d proves that no defining formula has depth <= d; separation at depth d
     // proves membership (the type exploration is the certificate, re-run by the checker).
@@ -1311,7 +1344,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     unsigned lower = 0;
     DepthProbe witness;
     for (unsigned depth = 1; depth <= options.probe_depth; ++depth) {
-        DepthProbe pr = probe_depth(minimal, k, hybrid, depth, options.probe_states);
+        DepthProbe pr = probe_depth(minimal, k, hybrid, depth, options.probe_states, true);
         probe_states += pr.states;
         if (pr.status == DepthProbe::Status::Conflict) {
             lower = depth;
@@ -1319,6 +1352,20 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
             continue;
         }
         if (pr.status == DepthProbe::Status::Separates) {
+            const std::size_t size = pr.formula.is_null() ? 0 : ltl::tree_size(pr.formula);
+            const std::string what = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
+                                     " EOS types of " + frag + " (exhaustive exploration of " + std::to_string(pr.states) +
+                                     " product states, " + std::to_string(pr.eos_types) + " EOS types)";
+            // Compiling back costs (product states × subformulas) and is not interruptible: only
+            // for formulas of at most kProbeFormulaDag distinct subformulas.
+            const std::size_t dag = pr.formula.is_null() ? 0 : ltl::dag_size(pr.formula);
+            if (!pr.formula.is_null() && size <= options.max_formula_size && dag <= kProbeFormulaDag) {
+                auto ok = formula_defines(pr.formula, minimal, nullptr);
+                if (ok && *ok)
+                    return formula_yes(pr.formula, size,
+                                       what + ", tree size " + std::to_string(size) + ", defines the language; compiled back",
+                                       nlohmann::json({{"type_depth", depth}, {"route", "depth_types"}}));
+            }
             d.answer = Answer::Yes;
             c.member = true;
             c.kind = "depth_types";
@@ -1326,8 +1373,13 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                      " determine membership on every word (exhaustive exploration of " + std::to_string(pr.states) +
                      " product states, " + std::to_string(pr.eos_types) +
                      " EOS types), so a formula of depth " + std::to_string(depth) + " defines the language";
-            c.formula_omitted = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
-                                " types is not printed; check-certificate re-runs the exploration";
+            c.formula_omitted = size > options.max_formula_size
+                                    ? "the formula (" + what + ") has tree size " + std::to_string(size) + ", over the cap " +
+                                          std::to_string(options.max_formula_size) +
+                                          " (--formula-cap); check-certificate re-runs the exploration"
+                                    : "the formula (" + what + ") has " + std::to_string(dag) +
+                                          " distinct subformulas, over the " + std::to_string(kProbeFormulaDag) +
+                                          " compiled back within a question; check-certificate re-runs the exploration";
             c.extra_json = nlohmann::json({{"k", k}, {"depth", depth}, {"probe_states", pr.states}}).dump();
             return d;
         }
@@ -1353,9 +1405,19 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
         os << "; no defining formula has depth <= " << lower << " (the depth-" << lower << " EOS types of '"
            << format_word(minimal.alphabet, witness.accepted) << "' (accepted) and '"
            << format_word(minimal.alphabet, witness.rejected) << "' (rejected) are equal)";
-    if (lower < options.probe_depth)
+    const BudgetBound bound = budget_bound_reached();
+    if (lower < options.probe_depth && bound == BudgetBound::None)
         os << "; the depth-" << (lower + 1) << " probe stopped at " << options.probe_states << " product states";
+    if (searches_cut && bound == BudgetBound::None)
+        os << "; the searches stopped at half of the question's budget (" << options.time_limit_s
+           << " s, --window-time; " << (options.memory_limit_bytes >> 20) << " MiB, --window-memory), the rest went to the probe";
+    if (bound == BudgetBound::Time)
+        os << "; stopped by the time budget: " << options.time_limit_s << " s for this question (raise --window-time)";
+    if (bound == BudgetBound::Memory)
+        os << "; stopped by the memory budget: " << (options.memory_limit_bytes >> 20)
+           << " MiB of resident memory (raise --window-memory)";
     c.fact = os.str();
+    c.unknown = true;
     if (lower > 0) c.pairs.emplace_back(witness.accepted, witness.rejected);
     nlohmann::json extra = {{"k", k},
                             {"bounds",
@@ -1369,6 +1431,10 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                               {"probe_depth", options.probe_depth},
                               {"probe_states", options.probe_states}}}};
     if (lower > 0) extra["depth_lower_bound"] = lower;
+    if (bound == BudgetBound::Time)
+        extra["budget"] = {{"bound", "time"}, {"seconds", options.time_limit_s}, {"option", "--window-time"}};
+    if (bound == BudgetBound::Memory)
+        extra["budget"] = {{"bound", "memory"}, {"bytes", options.memory_limit_bytes}, {"option", "--window-memory"}};
     c.extra_json = extra.dump();
     return d;
 }
@@ -1470,7 +1536,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
     rep.applicable = true;
     const long s = static_cast<long>(*sink);
     bool stop = false;
-    for (unsigned D = 1; D <= max_depth && !stop; ++D)
+    for (unsigned D = 1; D <= max_depth && !stop && !budget_exhausted(); ++D)
       for (int enrich = 0; enrich < 2 && !stop; ++enrich) {
         // the plain pass (window types) unless the extended call repeats the first call's work; the
         // extended call adds letters annotated with the set of letters before them
@@ -1500,7 +1566,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         bool limit = false;
         auto push = [&](std::size_t from, std::size_t c) {
             if (index.count(nx)) return;
-            if (rep.states + states.size() >= max_states) {
+            if (rep.states + states.size() >= max_states || budget_exhausted()) {
                 limit = true;
                 return;
             }
@@ -1673,6 +1739,54 @@ bool formula_in_window_fragment(ltl::Formula f, unsigned k, bool with_past) {
     }
 }
 
+// Beyond this many nested windows the unfolded formula is not built: compiling it back costs
+// (states × subformulas), quadratic in the window.
+constexpr unsigned kMaxUnfoldedWindows = 1'000;
+
+ltl::Formula unfold_windows(ltl::Formula f, unsigned k) {
+    std::unordered_map<const void*, ltl::Formula> done;
+    for (ltl::Formula g : ltl::subformulas_postorder(f)) {
+        ltl::Formula c0 = g.arity() > 0 ? done.at(g.child(0).node()) : ltl::Formula();
+        ltl::Formula c1 = g.arity() > 1 ? done.at(g.child(1).node()) : ltl::Formula();
+        ltl::Formula r = g;
+        switch (g.op()) {
+            case ltl::Op::Not: r = ltl::Formula::neg(c0); break;
+            case ltl::Op::And: r = ltl::Formula::conj(c0, c1); break;
+            case ltl::Op::Or: r = ltl::Formula::disj(c0, c1); break;
+            case ltl::Op::Implies: r = ltl::Formula::implies(c0, c1); break;
+            case ltl::Op::Iff: r = ltl::Formula::iff(c0, c1); break;
+            case ltl::Op::Since: r = ltl::Formula::since(c0, c1); break;
+            case ltl::Op::Past: r = ltl::Formula::past(c0); break;
+            case ltl::Op::Yesterday: r = ltl::Formula::yesterday(c0); break;
+            case ltl::Op::Historically: r = ltl::Formula::historically(c0); break;
+            case ltl::Op::BoundedYesterday:
+                if (g.k() > k && g.k() % k == 0 && g.k() / k <= kMaxUnfoldedWindows) {
+                    // Y<=qk φ = Y<=k (φ | Y<=k (φ | ... Y<=k φ)) with q windows: the windows chain back
+                    // over exactly the qk previous positions.
+                    r = ltl::Formula::bounded_yesterday(c0, k);
+                    for (unsigned i = 1; i < g.k() / k; ++i) r = ltl::Formula::bounded_yesterday(ltl::Formula::disj(c0, r), k);
+                } else {
+                    r = ltl::Formula::bounded_yesterday(c0, g.k());
+                }
+                break;
+            default: break;
+        }
+        done[g.node()] = r;
+    }
+    return done.at(f.node());
+}
+
+std::optional<WindowDecision> window_yes_by_formula(const Dfa& minimal, ltl::Formula f, unsigned k, bool hybrid,
+                                                    const WindowOptions& options, const std::string& why) {
+    if (!formula_in_window_fragment(f, k, hybrid)) return std::nullopt;
+    auto ok = formula_defines(f, minimal, nullptr);
+    if (!ok || !*ok) return std::nullopt;
+    const std::size_t size = ltl::tree_size(f);
+    return formula_decision(f, size, k, hybrid,
+                            why + " (tree size " + std::to_string(size) + "); compiled back, its minimal DFA is the language's",
+                            nlohmann::json({{"route", "input_formula"}}), options);
+}
+
 WindowDecision decide_local_k(const Dfa& minimal, unsigned k, const WindowOptions& options) {
     return decide(minimal, k, false, options);
 }
@@ -1712,9 +1826,12 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
     auto dfa = dfa_from_json(j["dfa"].dump());
     if (!dfa) return dfa.error();
     Dfa minimal = minimize(*dfa);
-    if (!j.contains("member") || !j["member"].is_boolean()) return make_error("certificate needs a boolean \"member\"");
-    bool member = j["member"];
-    std::string kind = j.value("kind", "");
+    std::string kind = j.contains("kind") && j["kind"].is_string() ? j["kind"].get<std::string>() : "";
+    const bool unknown = kind == "search_exhausted";
+    if (!j.contains("member") || !(unknown ? j["member"].is_null() : j["member"].is_boolean()))
+        return make_error(unknown ? "an unknown answer (kind search_exhausted) needs \"member\": null"
+                                  : "certificate needs a boolean \"member\"");
+    const bool member = !unknown && j["member"].get<bool>();
     auto read_count = [&](const char* key, std::size_t hi) -> Result<std::size_t> {
         if (!j.contains(key) || !j[key].is_number_unsigned() || j[key].get<std::size_t>() < 1 || j[key].get<std::size_t>() > hi)
             return make_error(std::string("certificate needs \"") + key + "\" between 1 and " + std::to_string(hi));
@@ -1725,10 +1842,15 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
         auto depth = read_count("depth", 64);
         if (!depth) return depth.error();
         const std::size_t limit = 5'000'000;
-        DepthProbe pr = probe_depth(minimal, k, hybrid, static_cast<unsigned>(*depth), limit);
+        // "types": "window" on a hybrid class: the LTL[Y<=k] types separate, and equal LTL[P,Y<=k]
+        // types are equal LTL[Y<=k] types, so those separate too.
+        const bool window_types = hybrid && j.contains("types") && j["types"] == "window";
+        const bool probe_past = hybrid && !window_types;
+        DepthProbe pr = probe_depth(minimal, k, probe_past, static_cast<unsigned>(*depth), limit);
         if (pr.status == DepthProbe::Status::Separates) {
-            say("the depth-" + std::to_string(*depth) + " EOS types of " + fragment_name(hybrid, k) +
-                " determine membership on every word (" + std::to_string(pr.states) + " product states explored)");
+            say("the depth-" + std::to_string(*depth) + " EOS types of " + fragment_name(probe_past, k) +
+                " determine membership on every word (" + std::to_string(pr.states) + " product states explored)" +
+                (window_types ? ", so do those of " + fragment_name(true, k) : std::string()));
             return true;
         }
         if (pr.status == DepthProbe::Status::Conflict)
@@ -1738,7 +1860,7 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
             say("the exploration exceeded " + std::to_string(limit) + " product states");
         return false;
     }
-    if (!member && kind == "search_exhausted") {
+    if (unknown) {
         // "unknown": nothing is claimed but the depth lower bound, if any: an accepted and a rejected
         // word whose depth-D EOS types are equal (recomputed on the words themselves).
         if (!j.contains("depth_lower_bound")) {

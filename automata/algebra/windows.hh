@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -24,6 +25,12 @@ struct WindowOptions {
     // exploring at most probe_states product states.
     unsigned probe_depth = 8;
     std::size_t probe_states = 500'000;
+    // Budget of one question (budget.hh): wall seconds (0 = none) and resident memory of the process
+    // in bytes (0 = none). A question that reaches either answers unknown and names the bound.
+    double time_limit_s = 0;
+    std::size_t memory_limit_bytes = 0;
+    // Progress of a question that runs longer than a second: (seconds so far, resident bytes).
+    std::function<void(double, std::size_t)> progress;
 };
 
 struct WindowDecision {
@@ -35,6 +42,15 @@ struct WindowDecision {
 // condition (definite for local_k, locally_r_trivial for hybrid_k) and only asks when it holds.
 WindowDecision decide_local_k(const Dfa& minimal, unsigned k, const WindowOptions& options = {});
 WindowDecision decide_hybrid_k(const Dfa& minimal, unsigned k, const WindowOptions& options = {});
+
+// The formula with every Y<=m, m a multiple of k, written with windows k only: Y<=qk φ is
+// Y<=k (φ | Y<=k (φ | ... Y<=k φ)) with q windows (q <= 1,000). Other subformulas are kept.
+ltl::Formula unfold_windows(ltl::Formula f, unsigned k);
+
+// A "yes" whose certificate is the given formula, when its syntax lies in the fragment and it defines
+// the language (compiled back); nullopt otherwise. `why` opens the certificate's fact.
+std::optional<WindowDecision> window_yes_by_formula(const Dfa& minimal, ltl::Formula f, unsigned k, bool hybrid,
+                                                    const WindowOptions& options, const std::string& why);
 
 // Re-verifies a window certificate (class id local_k:K / hybrid_k:K) given as the JSON text of
 // SPEC §6; used by check_certificate_json. true = holds, false = does not, Error = malformed.

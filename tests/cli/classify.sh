@@ -175,14 +175,27 @@ grep -q '^ltlkit: error: bad.txt:2:' err.txt || fail "classify --input error nam
 "$bin" monoid --regex 'a*(ba*ba*)*(c|d)*abcd' --max-elements 5 >/dev/null 2>err.txt; rc=$?
 [[ $rc == 3 ]] || fail "--max-elements: exit $rc, want 3"
 grep -q -- '--max-elements' err.txt || fail "limit message does not name --max-elements"
-"$bin" classify --regex 'a*(ba*ba*)*(c|d)*abcd' --max-elements 5 --json >out.json || fail "classify above --max-elements must still answer"
+# Star-free and not locally R-trivial, no letter permutes states (depth-2 Dyck): only the semigroup
+# (15 elements) decides star_free and l_trivial.
+"$bin" classify --regex '(a(ab)*b)*' --alphabet a,b --max-k 1 --max-elements 5 --json >out.json || fail "classify above --max-elements must still answer"
 python3 -c "
 import json; j = json.load(open('out.json'))
 assert j['classes']['star_free'] is None and j['classes']['l_trivial'] is None, j['classes']
 assert 'reason' in j['certificates']['star_free']
 " || fail "semigroup-only classes are null above --max-elements"
+# A letter that permutes states refutes star_free (and l_trivial) without the semigroup.
+"$bin" classify --regex 'a*(ba*ba*)*(c|d)*abcd' --max-k 1 --max-elements 5 --json --certificates perm.certs >out.json || fail "classify parity-like"
+python3 -c "
+import json; j = json.load(open('out.json'))
+assert j['classes']['star_free'] is False and j['classes']['l_trivial'] is False, j['classes']
+assert j['certificates']['star_free']['identity'] == 'aperiodic', j['certificates']['star_free']
+" || fail "a permuting letter refutes star_free"
+for f in perm.certs/star_free.json perm.certs/l_trivial.json; do
+    "$bin" check-certificate "$f" >/dev/null || fail "certificate $f does not re-verify"
+done
 
-# window_case NAME DFA_JSON ASSERTS [classify options]: classify the DFA with --max-k 2 and certificates
+# window_case NAME DFA_JSON ASSERTS [classify options]: classify the DFA with --max-k 2, no time budget
+# (each case names the route that answers it, whatever the machine's load) and certificates
 # into NAME.certs, then check the Python ASSERTS with j = the JSON output and c = the hybrid_k:2
 # certificate.
 window_case() {
@@ -190,7 +203,7 @@ window_case() {
     shift 3
     printf '%s\n' "$dfa" >"$name.json"
     rm -rf "$name.certs"
-    "$bin" classify --dfa "$name.json" --max-k 2 "$@" --certificates "$name.certs" --json >out.json \
+    "$bin" classify --dfa "$name.json" --max-k 2 --window-time 0 "$@" --certificates "$name.certs" --json >out.json \
         || { fail "classify $name.json"; return; }
     python3 -c "import json; j = json.load(open('out.json')); c = json.load(open('$name.certs/hybrid_k-2.json'))
 $asserts" || fail "hybrid_k:2 of $name.json: $asserts"
@@ -221,6 +234,56 @@ window_case typed '{"alphabet": ["a","b"], "initial": 0, "accepting": [3], "tran
 assert j['hybrid_k']['2'] == 'yes', j['hybrid_k']
 assert c['kind'] == 'formula' and 'route' not in c and c['type_depth'] == 1 and c['past_depth'] == 2, c"
 "$bin" check-certificate typed.certs/hybrid_k-2.json >/dev/null || fail "the typed route's formula compiles back"
+
+# A formula written in LTL[Y<=2] is its own certificate, for local_k:2 and (by inclusion) hybrid_k:2;
+# Y<=100 is 50 nested Y<=2 and 25 nested Y<=4. Every such certificate compiles back.
+rm -rf own.certs
+"$bin" classify 'Y<=2 Y<=2 Y<=2 a' --alphabet a,b,c --max-k 2 --json --certificates own.certs >out.json || fail "classify own formula"
+python3 -c "
+import json; j = json.load(open('out.json'))
+assert j['local_k']['2'] == 'yes' and j['hybrid_k']['2'] == 'yes', (j['local_k'], j['hybrid_k'])
+assert j['certificates']['local_k:2']['route'] == 'input_formula', j['certificates']['local_k:2']
+" || fail "own formula is the certificate"
+"$bin" classify 'Y<=100 a' --alphabet a,b --max-k 4 --window-time 2 --json --certificates own.certs/w100 >out.json || fail "classify Y<=100 a"
+python3 -c "
+import json; j = json.load(open('out.json'))
+for k in ('2', '4'): assert j['local_k'][k] == 'yes' and j['hybrid_k'][k] == 'yes', (k, j['local_k'], j['hybrid_k'])
+" || fail "Y<=100 a unfolded"
+for f in own.certs/*.json own.certs/w100/local_k-2.json own.certs/w100/local_k-4.json own.certs/w100/hybrid_k-4.json; do
+    "$bin" check-certificate "$f" >/dev/null || fail "certificate $f does not re-verify"
+done
+
+# Y<=5 a over {a,b,c}, k = 3: every search fails, the depth probe (after the searches' half of the
+# question's time) separates at depth 3; the hybrid answer is the local one, its certificate re-runs
+# the window-type exploration.
+rm -rf y5.certs
+"$bin" classify 'Y<=5 a' --alphabet a,b,c --max-k 3 --window-time 20 --json --certificates y5.certs >out.json 2>/dev/null || fail "classify Y<=5 a"
+python3 -c "
+import json; j = json.load(open('out.json'))
+assert j['local_k']['3'] == 'yes' and j['hybrid_k']['3'] == 'yes', (j['local_k'], j['hybrid_k'])
+c = j['certificates']['hybrid_k:3']
+assert c['kind'] == 'depth_types' and c['types'] == 'window' and 'formula_omitted' in c, c
+" || fail "Y<=5 a: local_k:3 by the depth probe, hybrid_k:3 by inclusion"
+for f in y5.certs/local_k-3.json y5.certs/hybrid_k-3.json; do
+    "$bin" check-certificate "$f" >/dev/null || fail "certificate $f does not re-verify"
+done
+
+# The window budget: with 0.3 s for all questions a hard language answers unknown, names the bound
+# and the option in the fact and in JSON, and writes "member": null (neither member nor not).
+"$bin" classify 'H(Y a -> P(b & Y Y c))' --alphabet a,b,c --window-time 0.3 --json --certificates budget.certs >out.json 2>err.txt \
+    || fail "classify under a small budget"
+python3 -c "
+import json; j = json.load(open('out.json'))
+unknown = [c for c in j['certificates'].values() if c.get('kind') == 'search_exhausted']
+assert unknown, j['hybrid_k']
+assert all(c['member'] is None for c in unknown), unknown
+timed = [c for c in unknown if c.get('budget', {}).get('bound') == 'time']
+assert timed and all(c['budget']['option'] == '--window-time' and '--window-time' in c['fact'] for c in timed), unknown
+" || fail "budget-bound unknown answers"
+for f in budget.certs/hybrid_k-*.json; do
+    "$bin" check-certificate "$f" >/dev/null 2>err.txt; rc=$?
+    [[ $rc != 2 ]] || fail "an unknown certificate is well-formed: $(cat err.txt)"
+done
 
 # The suites classify.
 for s in lc25 lc26; do
