@@ -139,7 +139,10 @@ std::vector<std::string> split_list(const std::string& s) {
 }
 
 LTLKIT_COMMAND(CommandDef{
-    "lm", "Causal language models with global, local-K and hybrid-K attention (train, eval, sweep)",
+    "lm",
+    "Causal language models with global, local-K and hybrid-K attention (train, eval, sweep)\n"
+    "Example: ltlkit lm train --train t.txt --valid v.txt --test e.txt --arch hybrid-1 --pe rope --out runs/lm1\n"
+    "         (train and eval take --json: the result on stdout; sweep writes table.json)",
     [](CLI::App& app) -> Runner {
         app.require_subcommand(1);
         // train

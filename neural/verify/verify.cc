@@ -195,12 +195,17 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
             max_k = std::max(max_k, static_cast<unsigned>(spec->k));
     }
     copts.max_k = std::max(2u, max_k);
+    // No wall-time or memory budget: a plan's predictions must not depend on the machine's load.
+    copts.window_time_s = 0;
+    copts.window_memory_bytes = 0;
 
     std::map<std::string, std::string> dirs_seen;
     for (const auto& spec : o.languages) {
         auto lang = automata::load_language(spec);
         if (!lang.ok()) return lang.error();
-        auto cls = automata::algebra::classify(lang->dfa, copts);
+        automata::algebra::ClassifyOptions lopts = copts;
+        if (lang->formula) lopts.source = *lang->formula;  // as `classify` does
+        auto cls = automata::algebra::classify(lang->dfa, lopts);
         if (!cls.ok()) return cls.error();
         LanguagePlan lp;
         lp.name = spec.name.empty() ? spec.text : spec.name;

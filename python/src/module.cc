@@ -167,13 +167,14 @@ std::vector<std::string> alphabet_arg(const std::optional<py::object>& alphabet)
 struct Resolved {
     Dfa dfa;
     std::optional<std::string> fragment;
+    ltl::Formula formula;  // the formula the language was written as (null for a DFA)
 };
 
 Resolved resolve(const py::handle& language, const std::vector<std::string>& alphabet, std::size_t max_states) {
     if (py::isinstance<Dfa>(language)) {
         Dfa d = language.cast<Dfa>();
         if (!alphabet.empty()) d = take(automata::with_alphabet(d, alphabet));
-        return {automata::minimize(d), std::nullopt};
+        return {automata::minimize(d), std::nullopt, ltl::Formula()};
     }
     if (py::isinstance<Formula>(language)) {
         Formula f = language.cast<Formula>();
@@ -181,7 +182,7 @@ Resolved resolve(const py::handle& language, const std::vector<std::string>& alp
         automata::CompileOptions o;
         o.max_states = max_states;
         Dfa d = without_gil([&] { return take(automata::compile(f, sigma, o)); });
-        return {std::move(d), ltl::fragment_of(f).name()};
+        return {std::move(d), ltl::fragment_of(f).name(), f};
     }
     if (py::isinstance<py::str>(language)) {
         automata::LanguageSpec spec;
@@ -191,7 +192,7 @@ Resolved resolve(const py::handle& language, const std::vector<std::string>& alp
         spec.alphabet = alphabet;
         spec.max_states = max_states;
         automata::Language L = without_gil([&] { return take(automata::load_language(spec)); });
-        return {std::move(L.dfa), L.fragment};
+        return {std::move(L.dfa), L.fragment, L.formula ? *L.formula : ltl::Formula()};
     }
     throw py::type_error("a language is a ltlkit.Formula, a formula string or a ltlkit.Dfa");
 }
@@ -529,6 +530,7 @@ PYBIND11_MODULE(_ltlkit, m) {
         o.window_budget = window_budget;
         o.probe_depth = probe_depth;
         o.probe_states = probe_states;
+        o.source = r.formula;  // as the CLI does: a formula already in a window fragment is its own certificate
         auto c = without_gil([&] { return take(automata::algebra::classify(r.dfa, o)); });
         return classification_to_python(c, r.dfa, r.fragment, max_k);
     }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_k") = 4, py::arg("max_elements") = 1'000'000,

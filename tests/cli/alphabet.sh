@@ -91,7 +91,7 @@ grep -q '"alphabet_inferred":true' out-gen.json || fail "generate --json alphabe
 [[ ! -s err.txt ]] || fail "--dfa note: $(cat err.txt)"
 
 # Unknown commands: an error naming the commands, exit 2 (never the main help with exit 0).
-for args in "lm --help" "frobnicate" "Compile 'Y a'"; do
+for args in "frobnicate --help" "frobnicate" "Compile 'Y a'"; do
     eval "set -- $args"
     out=$("$bin" "$@" 2>err.txt)
     rc=$?

@@ -98,7 +98,7 @@ done
 commands=$("$bin" --help | awk '/^Subcommands:/ { on = 1; next } on && NF { print $1 }')
 [[ -n $commands ]] || fail "no subcommands in ltlkit --help"
 for c in $commands; do
-    if [[ $c =~ ^(train|eval|verify|report)$ ]] && ((!neural)); then continue; fi
+    if [[ $c =~ ^(train|eval|verify|report|lm)$ ]] && ((!neural)); then continue; fi
     help=$("$bin" "$c" --help 2>&1) || fail "$c --help exited $?"
     grep -q 'Example' <<<"$help" || fail "$c --help has no example"
     grep -q -- '--json' <<<"$help" || fail "$c has no --json"

@@ -52,7 +52,7 @@ cmp -s s010/test.tsv s8/test.tsv && fail "--seed 010 was read as octal 8"
 # An empty value of a named option is not "not given"; the empty word stays a word.
 check 2 "ltlkit: error: --out: expected a value, not an empty string" generate 'Y a' --out ''
 check 2 "ltlkit: error: --output: expected a value, not an empty string" compile 'Y a' -o ''
-check 2 "ltlkit: error: --alphabet: expected a value, not an empty string" compile 'Y a' --alphabet ''
+check 2 "ltlkit: error: --alphabet: empty alphabet: list its symbols" compile 'Y a' --alphabet ''
 [[ $("$bin" accepts 'P a' --alphabet a,b '' a 2>/dev/null) == $'\t0\na\t1' ]] || fail "the empty word is not accepted as a word"
 
 # --- Duplicate JSON keys, named with their position, in every JSON ltlkit reads.
@@ -83,7 +83,7 @@ check 2 "ltlkit: error: long.txt:1:120005: expected '&' for conjunction" compile
 context=$(sed -n 2p err.txt) caret=$(sed -n 3p err.txt)
 [[ ${context:$((${#caret} - 1)):2} == '&&' ]] || fail "caret not under '&&': $(sed -n 2,3p err.txt)"
 word=$(printf 'a%.0s' {1..120000})b
-check 2 "ltlkit: error: word 'aaaa" accepts 'Y a' "$word"
+check 2 "ltlkit: error: word 'aaaa" accepts 'Y a' --alphabet a "$word"
 [[ $(wc -c < err.txt) -lt 1200 ]] || fail "a 120 KB word is echoed: $(wc -c < err.txt) bytes"
 grep -q "…a*b': symbol 'b' is not in the alphabet {a}$" err.txt || fail "end of a long message lost: $(tail -c 100 err.txt)"
 
@@ -98,7 +98,7 @@ printf 'big\ta,b\tformula\tY Y Y Y Y Y Y Y Y Y a\n' > big.suite
 check 3 "ltlkit: error: big.suite:1: language 'big': the monitor of the formula has more than 100 reachable states; raise --max-states" \
     generate --suite big.suite --out x --max-states 100
 printf 'nosym\t\tformula\ttrue\n' > nosym.suite
-check 2 "ltlkit: error: nosym.suite:1: language 'nosym': the formula has no symbol" generate --suite nosym.suite --out x
+check 2 "ltlkit: error: nosym.suite:1:7: no alphabet for the formula of language 'nosym'" generate --suite nosym.suite --out x
 printf '\xef\xbb\xbfok\ta,b\tformula\tY a\n' > bom.suite
 check 2 "ltlkit: error: bom.suite:1:1: the file starts with a UTF-8 byte order mark (BOM); save it without one" generate --suite bom.suite --out x
 printf '\xef\xbb\xbfY a\n' > bom.txt
@@ -137,7 +137,7 @@ if [[ -x $neural ]]; then
     check 2 "ltlkit: error: --threads: must be at least 1, not '0'" verify 'Y a' --out v --threads 0
     check 2 "ltlkit: error: --seeds: must be at least 1, not '0'" verify 'Y a' --out v --seeds 0
     check 2 "ltlkit: error: --max-memory-gb: expected a finite number, not 'inf'" verify 'Y a' --out v --max-memory-gb inf
-    check 2 "ltlkit: error: --shard expects i/n with 0 <= i < n, got '1/0'" verify 'Y a' --out v --shard 1/0
+    check 2 "ltlkit: error: --shard expects i/n with 0 <= i < n, got '1/0'" verify 'Y a' --alphabet a,b --out v --shard 1/0
     check 2 "ltlkit: error: --shard: expected a value, not an empty string" verify 'Y a' --out v --shard ''
     check 2 "ltlkit: error: empty.suite: no language in the suite" verify --suite empty.suite --out v
     check 2 "ltlkit: error: formula.suite:2:21: expected '&' for conjunction" verify --suite formula.suite --out v
