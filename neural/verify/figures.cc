@@ -25,8 +25,11 @@ std::string num(double x) {
     return buf;
 }
 
-std::string esc(const std::string& s) {
+}  // namespace
+
+std::string xml_escape(const std::string& s) {
     std::string o;
+    o.reserve(s.size());
     for (char c : s) {
         switch (c) {
             case '&': o += "&amp;"; break;
@@ -38,6 +41,10 @@ std::string esc(const std::string& s) {
     }
     return o;
 }
+
+namespace {
+
+std::string esc(const std::string& s) { return xml_escape(s); }
 
 // Marker i (circle, square, triangle, diamond, inverted triangle, plus, cross, star) at (x, y).
 std::string marker(std::size_t i, double x, double y, const char* col) {

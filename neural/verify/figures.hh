@@ -53,6 +53,9 @@ struct CurvePoint {
 };
 std::string training_curve_svg(const std::string& title, const std::vector<CurvePoint>& points);
 
+// The text with &, <, > and " escaped, for SVG and HTML.
+std::string xml_escape(const std::string& s);
+
 // "Nice" axis ticks covering [lo, hi] (1, 2 or 5 times a power of ten apart, at most ~max_ticks).
 std::vector<double> nice_ticks(double lo, double hi, int max_ticks = 6);
 

@@ -213,20 +213,7 @@ std::string fmt(const char* f, double x) {
 std::string pct(double x) { return fmt("%.1f", 100 * x) + "%"; }
 std::string pct_opt(const std::optional<double>& x) { return x ? pct(*x) : "–"; }
 
-std::string html_escape(const std::string& s) {
-    std::string o;
-    o.reserve(s.size());
-    for (char c : s) {
-        switch (c) {
-            case '&': o += "&amp;"; break;
-            case '<': o += "&lt;"; break;
-            case '>': o += "&gt;"; break;
-            case '"': o += "&quot;"; break;
-            default: o += c;
-        }
-    }
-    return o;
-}
+std::string html_escape(const std::string& s) { return xml_escape(s); }
 
 std::string md_escape(const std::string& s) {
     std::string o;
