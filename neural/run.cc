@@ -177,7 +177,25 @@ void hash_words(std::string& out, const std::vector<LabelledWord>& words) {
 
 }  // namespace
 
+std::string data_identity(const EvalSets& sets) {
+    std::string data = "test:";
+    if (sets.test.empty())
+        data += "sampled\n";
+    else
+        hash_words(data, sets.test);
+    data += "boundary:";
+    hash_words(data, sets.boundary);
+    data += "adversarial:";
+    hash_words(data, sets.adversarial);
+    return automata::sha256_hex(data);
+}
+
 RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const EvalSets& sets) {
+    return run_identity(dfa, config, sets, data_identity(sets));
+}
+
+RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const EvalSets& sets,
+                         const std::string& data) {
     RunIdentity id;
     id.dfa = automata::sha256_hex(automata::to_json(automata::canonical(dfa)));
     json cfg = config_to_json_value(config);
@@ -191,16 +209,7 @@ RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const E
                         {"train_words", sets.train.empty() ? std::string("sampled")
                                                            : automata::sha256_hex(train_words)}};
     id.training = automata::sha256_hex(training.dump());
-    std::string data = "test:";
-    if (sets.test.empty())
-        data += "sampled\n";
-    else
-        hash_words(data, sets.test);
-    data += "boundary:";
-    hash_words(data, sets.boundary);
-    data += "adversarial:";
-    hash_words(data, sets.adversarial);
-    id.data = automata::sha256_hex(data);
+    id.data = data;
     id.evaluation = evaluation_identity(id.training, config, id.data);
     return id;
 }

@@ -96,6 +96,11 @@ struct RunIdentity {
     bool operator==(const RunIdentity&) const = default;
 };
 RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const EvalSets& sets);
+// The data part alone, and run_identity with it given: a caller that identifies many runs over the
+// same evaluation sets (verify: every seed and learning rate of an architecture) hashes them once.
+std::string data_identity(const EvalSets& sets);
+RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const EvalSets& sets,
+                         const std::string& data);
 // The first part in which `got` differs from `want` ("language (DFA)", "training configuration",
 // "evaluation settings or data"), nullopt when equal.
 std::optional<std::string> identity_mismatch(const RunIdentity& want, const RunIdentity& got);

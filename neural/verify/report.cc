@@ -355,26 +355,19 @@ constexpr int kFigureBin = 20;
 
 // The accuracy panel of one language: per architecture, the mean over its finished runs and over
 // bins of kFigureBin test lengths, plotted at the bin's mean length.
-AccuracyPanel accuracy_panel(const LanguagePlan& lang, const std::vector<Cell>& cells) {
+AccuracyPanel accuracy_panel(const LanguagePlan& lang, const std::vector<Cell>& cells, int test_min) {
     AccuracyPanel p;
     p.title = lang.name;
     for (const auto& c : cells) {
         AccuracySeries s;
         s.arch = c.arch->arch;
-        // bin -> (sum of lengths, sum of accuracies, count)
+        // bin -> (sum of lengths, sum of accuracies, count); bins start at the plan's first test length.
         std::map<int, std::tuple<double, double, int>> sum;
-        int lo = -1;
         for (const auto* r : c.results) {
             if (!r) continue;
             ++s.runs;
             for (const auto& [n, a] : r->result.per_length_accuracy) {
-                if (lo < 0 || n < lo) lo = n;
-            }
-        }
-        for (const auto* r : c.results) {
-            if (!r) continue;
-            for (const auto& [n, a] : r->result.per_length_accuracy) {
-                auto& [ln, acc, k] = sum[(n - lo) / kFigureBin];
+                auto& [ln, acc, k] = sum[(n - test_min) / kFigureBin];
                 ln += n, acc += a, ++k;
             }
         }
@@ -559,7 +552,7 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
                             "adversarial_mean,n_star_max,paper_mean\n";
     for (std::size_t li = 0; li < plan.languages.size(); ++li) {
         const auto& lang = plan.languages[li];
-        panels.push_back(accuracy_panel(lang, grid[li]));
+        panels.push_back(accuracy_panel(lang, grid[li], plan.base.test_min));
         language_names.push_back(lang.name);
         std::vector<HeatCell> row;
         for (const auto& a : plan.archs) {
@@ -828,7 +821,7 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
             h << "<p class=\"muted\">DFA picture unavailable: " << html_escape(why.empty() ? "no DFA" : why)
               << ".</p>\n";
         h << "<h3>Accuracy vs length</h3>\n<div class=\"fig\">"
-          << accuracy_panels_svg({accuracy_panel(lang, grid[li])}, figure_style(plan), 1) << "</div>\n";
+          << accuracy_panels_svg({accuracy_panel(lang, grid[li], plan.base.test_min)}, figure_style(plan), 1) << "</div>\n";
         h << "<h3>Training curves</h3>\n<div class=\"curves\">";
         for (const auto& c : grid[li])
             for (std::size_t i = 0; i < c.runs.size(); ++i)

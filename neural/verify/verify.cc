@@ -267,7 +267,10 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
     // index, lr); the folder name ends in the run's identity (run.hh), so a run made for another
     // language, configuration or data set never sits in the folder of this one.
     for (std::size_t li = 0; li < plan.languages.size(); ++li)
-        for (const auto& arch : plan.archs)
+        for (const auto& arch : plan.archs) {
+            // The evaluation sets (and their hash) are the same for every seed and lr of this arch.
+            const EvalSets sets = eval_sets(pr.contexts[li], arch);
+            const std::string data = data_identity(sets);
             for (double lr : plan.lrs)
                 for (int i = 0; i < plan.seeds; ++i) {
                     const LanguagePlan& lp = plan.languages[li];
@@ -278,12 +281,11 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
                     r.seed_index = static_cast<int>(plan.base_seed) + i;
                     r.lr = lr;
                     r.seed = automata::derive_seed({lp.name, arch, std::to_string(r.seed_index), format_lr(lr)});
-                    r.identity = run_identity(pr.contexts[li].dfa, run_config(plan, r, o),
-                                              eval_sets(pr.contexts[li], arch))
-                                     .evaluation;
+                    r.identity = run_identity(pr.contexts[li].dfa, run_config(plan, r, o), sets, data).evaluation;
                     r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label() + "-" + r.identity.substr(0, 8);
                     plan.runs.push_back(std::move(r));
                 }
+        }
     if (write_files) {
         auto w = automata::write_file_atomic((fs::path(o.out) / "plan.json").string(), plan_to_json(plan));
         if (!w.ok()) return w.error();
