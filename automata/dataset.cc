@@ -200,20 +200,6 @@ bool dfa_accepts(const Dfa& d, const Word& w) {
     return d.accepting[q] != 0;
 }
 
-// format_word, with symbols outside the alphabet (the classifier's loop marker) shown as <e^r>.
-ojson word_json(const Dfa& d, const Word& w) {
-    for (Symbol a : w)
-        if (a >= d.num_symbols()) {
-            std::string out;
-            for (std::size_t i = 0; i < w.size(); ++i) {
-                if (i > 0 && !single_char_alphabet(d.alphabet)) out += ' ';
-                out += w[i] < d.num_symbols() ? d.alphabet[w[i]] : std::string("<e^r>");
-            }
-            return out;
-        }
-    return format_word(d.alphabet, w);
-}
-
 // Everything that determines the bytes of the dataset.
 ojson arguments_json(const Dfa& dfa, const DatasetOptions& o) {
     ojson a;
@@ -230,10 +216,10 @@ ojson arguments_json(const Dfa& dfa, const DatasetOptions& o) {
     ojson adv = ojson::array();
     for (const auto& spec : o.adversarial) {
         ojson fams = ojson::array();
-        for (const auto& f : spec.families)
-            fams.push_back({{"x", word_json(dfa, f.x)}, {"p", word_json(dfa, f.p)}, {"y", word_json(dfa, f.y)},
-                            {"z", word_json(dfa, f.z)}, {"r_min", f.r_min}, {"note", f.note},
-                            {"extra", f.extra}, {"custom", static_cast<bool>(f.at)}});
+        for (const auto& [f, note, extra] : spec.families)
+            fams.push_back({{"x", family_word_text(dfa.alphabet, f.x)}, {"p", family_word_text(dfa.alphabet, f.p)},
+                            {"y", family_word_text(dfa.alphabet, f.y)}, {"z", family_word_text(dfa.alphabet, f.z)},
+                            {"r_min", f.r_min}, {"note", note}, {"extra", extra}, {"custom", f.extended()}});
         adv.push_back({{"arch", spec.arch}, {"families", fams}});
     }
     a["adversarial"] = adv;
@@ -291,9 +277,9 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
         if (spec.arch.empty() ||
             spec.arch.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos)
             return make_error("bad architecture name '" + spec.arch + "' for an adversarial set");
-        for (const auto& f : spec.families)
-            for (const Word* w : {&f.x, &f.p, &f.y, &f.z})
-                if (!f.at)
+        for (const auto& af : spec.families)
+            for (const Word* w : {&af.family.x, &af.family.p, &af.family.y, &af.family.z})
+                if (!af.family.extended())
                 for (Symbol a : *w)
                     if (a >= dfa.num_symbols())
                         return make_error("adversarial family for " + spec.arch + " uses symbol index " +
@@ -568,26 +554,18 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
         ojson fam_meta = ojson::array();
         long id = 0;
         for (std::size_t fi = 0; fi < spec.families.size(); ++fi) {
-            const PairFamily& f = spec.families[fi];
-            ojson fm = {{"x", word_json(dfa, f.x)}, {"p", word_json(dfa, f.p)}, {"y", word_json(dfa, f.y)},
-                        {"z", word_json(dfa, f.z)}, {"r_min", f.r_min}, {"note", f.note}, {"extra", f.extra}};
+            const WordFamily& f = spec.families[fi].family;
+            ojson fm = {{"x", family_word_text(dfa.alphabet, f.x)}, {"p", family_word_text(dfa.alphabet, f.p)},
+                        {"y", family_word_text(dfa.alphabet, f.y)}, {"z", family_word_text(dfa.alphabet, f.z)},
+                        {"r_min", f.r_min}, {"note", spec.families[fi].note}, {"extra", spec.families[fi].extra}};
             auto skip = [&](const std::string& why) {
                 std::string text = "adversarial-" + spec.arch + ": family " + std::to_string(fi) + " skipped: " + why;
                 fm["skipped"] = why;
                 rep.skipped_families.push_back(text);
             };
-            // The pair for r, and the values of r whose two words both lie in the test range.
-            auto pair_at = [&](std::size_t r) -> std::pair<Word, Word> {
-                if (f.at) return f.at(r);
-                Word u = f.x;
-                for (std::size_t t = 0; t < r; ++t) u.insert(u.end(), f.p.begin(), f.p.end());
-                Word v = u;
-                u.insert(u.end(), f.y.begin(), f.y.end());
-                v.insert(v.end(), f.z.begin(), f.z.end());
-                return {u, v};
-            };
+            // The values of r whose two words f.at(r) both lie in the test range.
             std::vector<std::size_t> fitting;
-            if (!f.at) {
+            if (!f.extended()) {
                 if (f.p.empty()) {
                     skip("the pumped word p is empty");
                     fam_meta.push_back(fm);
@@ -601,7 +579,7 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
             } else {
                 // Lengths do not decrease with r: scan until both words are past the range.
                 for (std::size_t r = f.r_min; r <= f.r_min + o.test.hi + 1; ++r) {
-                    auto [u, v] = pair_at(r);
+                    auto [u, v] = f.at(r);
                     if (std::min(u.size(), v.size()) > o.test.hi) break;
                     if (o.test.contains(u.size()) && o.test.contains(v.size())) fitting.push_back(r);
                 }
@@ -620,7 +598,7 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
             std::size_t made = 0;
             ojson same = ojson::array();
             for (std::size_t r : rs) {
-                auto [u, v] = pair_at(r);
+                auto [u, v] = f.at(r);
                 bool in_alphabet = true;
                 for (const Word* w : {&u, &v})
                     for (Symbol a : *w) in_alphabet = in_alphabet && a < dfa.num_symbols();

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "automata/certificate.hh"
 #include "automata/dfa.hh"
 
 namespace ltlkit::automata {
@@ -37,24 +38,19 @@ enum class DatasetFormat { Tsv, Jsonl, Flare };
 Result<DatasetFormat> parse_dataset_format(const std::string& text);  // "tsv" | "jsonl" | "flare"
 std::string to_string(DatasetFormat f);
 
-// A word-pair family x·p^r·y / x·p^r·z (as algebra::WordFamily, without depending on algebra).
-struct PairFamily {
-    Word x, p, y, z;
-    std::size_t r_min = 1;
-    std::string note;  // e.g. the certificate's reason; recorded in meta.json
-    // Optional: materializes the pair for r when it is not plain x·p^r·y / x·p^r·z (the
-    // classifier's extended families, algebra::WordFamily::at). Then x, p, y, z are only recorded
-    // (symbols outside the alphabet are shown as "<e^r>") and `extra` must describe whatever
-    // else determines the words (it enters meta.json and the rerun check). Word lengths must not
-    // decrease with r.
-    std::function<std::pair<Word, Word>(std::size_t)> at;
+// A witness family of an adversarial set and what meta.json records beside it.
+struct AdversarialFamily {
+    WordFamily family;  // its pairs are family.at(r); lengths must not decrease with r
+    std::string note;   // e.g. the certificate's reason
+    // For an extended family (family.extended()): what determines the words beside x, p, y, z,
+    // which are recorded with the loop marker shown as "<e^r>" (it enters the rerun check).
     std::string extra;
 };
 
 // The families whose pairs form adversarial-<arch>.tsv.
 struct AdversarialSpec {
     std::string arch;  // "global", "local-2", "hybrid-1", ...
-    std::vector<PairFamily> families;
+    std::vector<AdversarialFamily> families;
 };
 
 struct DatasetOptions {

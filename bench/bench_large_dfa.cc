@@ -101,7 +101,7 @@ void run(const char* name, const Dfa& d) {
     if (c)
         for (const auto& [id, v] : c->classes)
             std::printf("| %s = %s (%s) | | | |\n", id.c_str(), v ? (*v ? "yes" : "no") : "null",
-                        c->certificates.count(id) ? c->certificates.at(id).kind.c_str() : "-");
+                        c->certificates.count(id) ? to_string(c->certificates.at(id).kind).c_str() : "-");
     if (classify_only) return;
     // Definiteness: merging vs Tarjan on the pair graph.
     {

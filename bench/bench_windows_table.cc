@@ -50,7 +50,7 @@ std::string describe(const Dfa& d) {
 }
 
 std::string cell(const WindowDecision& w, const Dfa& d) {
-    if (w.answer == Answer::Yes && w.certificate.kind == "depth_types")
+    if (w.answer == Answer::Yes && w.certificate.kind == CertificateKind::DepthTypes)
         return "yes: depth-" + std::to_string(nlohmann::json::parse(w.certificate.extra_json).value("depth", 0u)) + " types separate";
     if (w.answer == Answer::Yes) {
         // The typed and sink routes' formulas (docs/WINDOWS.md §3b, §3c) run to thousands of characters: summarized.

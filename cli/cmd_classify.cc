@@ -17,6 +17,7 @@
 namespace ltlkit::cli {
 namespace {
 
+using namespace automata;
 using namespace automata::algebra;
 
 struct ClassifyArgs {

@@ -92,19 +92,10 @@ void add_adversarial(const Language& L, const GenerateArgs& a, DatasetOptions& o
             continue;
         }
         const WordFamily& wf = *p.witness;
-        PairFamily f;
-        f.x = wf.x;
-        f.p = wf.p;
-        f.y = wf.y;
-        f.z = wf.z;
-        f.r_min = wf.r_min;
-        f.note = p.reason;
-        if (wf.x2 || !wf.e.empty()) {
-            // Extended family: materialized by the classifier's own WordFamily::at.
-            f.at = [wf](std::size_t r) { return wf.at(r); };
+        AdversarialFamily f{wf, p.reason, ""};
+        if (wf.extended())
             f.extra = "x2=" + (wf.x2 ? "'" + format_word(L.dfa.alphabet, *wf.x2) + "'" : std::string("none")) +
                       "; e='" + format_word(L.dfa.alphabet, wf.e) + "' (<e^r> in p, y, z stands for e^r)";
-        }
         o.adversarial.push_back({arch, {f}});
     }
     extra["predictions"] = preds;

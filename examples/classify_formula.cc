@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
 
     int bad = 0;
     for (const auto& [id, cert] : c->certificates) {
-        const std::string json = automata::algebra::certificate_to_json(cert, *dfa);
+        const std::string json = automata::certificate_to_json(cert, *dfa);
         std::string why;
         auto holds = automata::algebra::check_certificate_json(json, &why);
         std::cout << "certificate " << id << " (" << cert.kind << "): " << cert.fact << " ["

@@ -95,6 +95,18 @@ std::map<std::string, std::string> all_files(const fs::path& dir) {
     return out;
 }
 
+// A plain family x·p^r·y / x·p^r·z with its note.
+AdversarialFamily plain_family(Word x, Word p, Word y, Word z, std::size_t r_min, std::string note) {
+    AdversarialFamily f;
+    f.family.x = std::move(x);
+    f.family.p = std::move(p);
+    f.family.y = std::move(y);
+    f.family.z = std::move(z);
+    f.family.r_min = r_min;
+    f.note = std::move(note);
+    return f;
+}
+
 DatasetOptions small_options() {
     DatasetOptions o;
     o.train = {1, 8};
@@ -215,7 +227,7 @@ TEST_CASE("no word in both train and test, nor in train and validation, even wit
 TEST_CASE("the same seed gives the same bytes, another seed other words", "[dataset]") {
     TempDir a("repro-a"), b("repro-b"), c("repro-c");
     DatasetOptions o = small_options();
-    o.adversarial = {{"local-2", {{{}, {1, 0}, {0}, {1}, 1, "hand-made"}}}};
+    o.adversarial = {{"local-2", {plain_family({}, {1, 0}, {0}, {1}, 1, "hand-made")}}};
     REQUIRE(generate_dataset(ends_with_a(), a.str(), o).ok());
     REQUIRE(generate_dataset(ends_with_a(), b.str(), o).ok());
     auto fa = all_files(a.path), fb = all_files(b.path);
@@ -327,18 +339,14 @@ TEST_CASE("adversarial pairs really differ in membership, families that do not f
     o.adversarial_per_family = 8;
     // Σ*a: (ab)^r a vs (ab)^r b differ; c (b c)^r a / c (b c)^r c differ; a family whose r_min is
     // too large for the test range is skipped.
-    PairFamily f1{{}, {0, 1}, {0}, {1}, 1, "ends in a"};
-    PairFamily f2{{2}, {1, 2}, {0}, {2}, 3, "ends in a after c(bc)^r"};
-    PairFamily too_long{{}, {0}, {0}, {1}, 100, "does not fit"};
-    PairFamily no_difference{{}, {0}, {1}, {2}, 1, "both rejected"};
-    // An extended family materialized by a callback: b^(r²) a / b^(r²) c (quadratic lengths).
-    PairFamily custom{{}, {1}, {0}, {2}, 2, "quadratic", {}, "p repeated r² times"};
-    custom.at = [](std::size_t r) {
-        Word u(r * r, 1), v(r * r, 1);
-        u.push_back(0);
-        v.push_back(2);
-        return std::make_pair(u, v);
-    };
+    AdversarialFamily f1 = plain_family({}, {0, 1}, {0}, {1}, 1, "ends in a");
+    AdversarialFamily f2 = plain_family({2}, {1, 2}, {0}, {2}, 3, "ends in a after c(bc)^r");
+    AdversarialFamily too_long = plain_family({}, {0}, {0}, {1}, 100, "does not fit");
+    AdversarialFamily no_difference = plain_family({}, {0}, {1}, {2}, 1, "both rejected");
+    // An extended family: p = e^r with e = b, so b^(r²) a / b^(r²) c (quadratic lengths).
+    AdversarialFamily custom = plain_family({}, {WordFamily::kLoopMarker}, {0}, {2}, 2, "quadratic");
+    custom.family.e = {1};
+    custom.extra = "p repeated r² times";
     o.adversarial = {{"local-2", {f1, f2, too_long}}, {"global", {no_difference}}, {"hybrid-1", {custom}}};
     auto rep = generate_dataset(ends_with_a(), dir.str(), o);
     REQUIRE(rep.ok());
@@ -437,8 +445,8 @@ TEST_CASE("tsv, jsonl and flare hold the same examples", "[dataset]") {
     for (const Dfa& d : {ends_with_a(), even_b0()}) {
         TempDir t("fmt-tsv"), j("fmt-jsonl"), f("fmt-flare");
         DatasetOptions o = small_options();
-        o.adversarial = {{"local-1", {{{}, {1}, {0}, {1}, 1, ""}}}};
-        if (d.alphabet.size() == 2) o.adversarial[0].families[0] = {{}, {1}, {0}, {1}, 1, ""};
+        o.adversarial = {{"local-1", {plain_family({}, {1}, {0}, {1}, 1, "")}}};
+        if (d.alphabet.size() == 2) o.adversarial[0].families[0] = plain_family({}, {1}, {0}, {1}, 1, "");
         REQUIRE(generate_dataset(d, t.str(), o).ok());
         o.format = DatasetFormat::Jsonl;
         REQUIRE(generate_dataset(d, j.str(), o).ok());

@@ -41,7 +41,7 @@ Dfa dfa_of(const std::string& formula, const std::vector<std::string>& alphabet 
 // The certificate exactly as `classify --certificates` writes it (SPEC §6).
 std::string cert_json(const Certificate& c, const Dfa& d) { return certificate_to_json(c, d); }
 
-Certificate window_certificate(const std::string& class_id, bool member, const std::string& kind) {
+Certificate window_certificate(const std::string& class_id, bool member, CertificateKind kind) {
     Certificate c;
     c.class_id = class_id;
     c.member = member;
@@ -52,7 +52,7 @@ Certificate window_certificate(const std::string& class_id, bool member, const s
 bool reverifies(const Certificate& c, const Dfa& d) {
     std::string why;
     auto ok = check_window_certificate(cert_json(c, d), &why);
-    INFO(c.class_id << " " << c.kind << ": " << (ok ? why : ok.error().message));
+    INFO(c.class_id << " " << to_string(c.kind) << ": " << (ok ? why : ok.error().message));
     return ok.ok() && *ok;
 }
 
@@ -271,7 +271,7 @@ TEST_CASE("The window certificate checker rejects tampered certificates and malf
     bad.family = WordFamily{{}, {0, 1}, {}, {0, 1}, 1, std::nullopt, {}};
     CHECK(!reverifies(bad, d));
     // a "yes" with a formula outside the fragment, or defining another language
-    Certificate yes = window_certificate("local_k:2", true, "formula");
+    Certificate yes = window_certificate("local_k:2", true, CertificateKind::Formula);
     yes.formula = "Y a";
     CHECK(!reverifies(yes, d));  // LTL[Y], not LTL[Y<=2]
     yes.formula = "Y<=2 a";
@@ -374,7 +374,7 @@ TEST_CASE("Depth probe vs the window decisions on random DFAs: a yes of depth D 
 TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the depth bound and the exploration", "[windows]") {
     // δ = 12,11,31,00, F = {1}: "the word leaves (ba(a|b))*" (docs/WINDOWS.md §7), hybrid_k:2.
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 1, 0, 0}, {1, 2, 1, 1, 3, 1, 0, 0});
-    Certificate u = window_certificate("hybrid_k:2", false, "search_exhausted");
+    Certificate u = window_certificate("hybrid_k:2", false, CertificateKind::SearchExhausted);
     u.unknown = true;
     u.pairs = {{*parse_word(AB, "baababa"), *parse_word(AB, "baabab")}};
     u.extra_json = R"({"k": 2, "depth_lower_bound": 2})";
@@ -388,7 +388,7 @@ TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the dept
     CHECK(!reverifies(u, d));
     // A "yes" by exhaustive exploration: Y<=2 (a & Y<=2 b) has depth 2, so depth 2 separates and 1 does not.
     Dfa e = dfa_of("Y<=2 (a & Y<=2 b)");
-    Certificate y = window_certificate("local_k:2", true, "depth_types");
+    Certificate y = window_certificate("local_k:2", true, CertificateKind::DepthTypes);
     y.extra_json = R"({"k": 2, "depth": 2})";
     CHECK(reverifies(y, e));
     y.extra_json = R"({"k": 2, "depth": 1})";
@@ -439,7 +439,7 @@ TEST_CASE("An unknown of the old table is a yes: δ=12,30,22,20 F={2} has an LTL
     // back, and the decision finds one of its own (now by the sink route of §3c, which precedes the
     // typed route: the language is "the run reaches the sink").
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 2, 3, 0, 2, 2, 2, 0});
-    Certificate y = window_certificate("hybrid_k:2", true, "formula");
+    Certificate y = window_certificate("hybrid_k:2", true, CertificateKind::Formula);
     y.formula = "P(b & !P true) | P(a & !Y<=2 !a & Y<=2 Y<=2 true) | P(!Y<=2 !b & Y<=2 Y<=2 true) | (!Y<=2 !b & Y<=2 Y<=2 true)";
     CHECK(reverifies(y, d));
     auto f = ltl::parse_formula(*y.formula);
@@ -449,7 +449,7 @@ TEST_CASE("An unknown of the old table is a yes: δ=12,30,22,20 F={2} has an LTL
     CHECK(two.status == DepthProbe::Status::Conflict);  // no formula of depth 2
     WindowDecision w = decide_hybrid_k(d, 2);
     REQUIRE(w.answer == Answer::Yes);
-    CHECK(w.certificate.kind == "formula");
+    CHECK(w.certificate.kind == CertificateKind::Formula);
     CHECK(reverifies(w.certificate, d));
 }
 
@@ -460,14 +460,14 @@ TEST_CASE("Ordered past features: (b|ab)*aab* needs P(a & P M) and is a yes for 
     // of its own (with types of every level under P, and ordered pairs of types when single
     // occurrences do not suffice); both compile back to the language.
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 0, 2, 0, 3, 2, 3, 3});
-    Certificate y = window_certificate("hybrid_k:2", true, "formula");
+    Certificate y = window_certificate("hybrid_k:2", true, CertificateKind::Formula);
     const std::string M = "(b & !Y<=2 b & Y<=2 Y<=2 true)", A3 = "(a & !Y<=2 b & Y<=2 Y<=2 true)",
                       end = "(!Y<=2 b & Y<=2 Y<=2 true)";
     y.formula = "(P " + M + " | " + end + ") & !P " + A3 + " & !P(a & P " + M + ")";
     CHECK(reverifies(y, d));
     WindowDecision w = decide_hybrid_k(d, 2);
     REQUIRE(w.answer == Answer::Yes);
-    CHECK(w.certificate.kind == "formula");
+    CHECK(w.certificate.kind == CertificateKind::Formula);
     CHECK(reverifies(w.certificate, d));
     // δ=12,13,22,00 F={2}: blocks a+ b x from the left, accepted once a block starts with b. The
     // typed route with level-D types under P only did not converge on it; the typed route of §3b did,
@@ -692,7 +692,7 @@ TEST_CASE("classify: the answers agree (local yes gives hybrid yes, hybrid no gi
             for (const char* p : {"local_k:", "hybrid_k:"}) {
                 const Certificate& cert = cl->certificates.at(p + std::to_string(k));
                 auto j = nlohmann::json::parse(certificate_to_json(cert, d));
-                if (cert.kind == "search_exhausted") CHECK(j["member"].is_null());
+                if (cert.kind == CertificateKind::SearchExhausted) CHECK(j["member"].is_null());
                 else CHECK(j["member"].is_boolean());
                 if (j["member"] == true) CHECK((j.contains("formula") || j.contains("formula_omitted")));
                 if (j["member"].is_boolean()) CHECK(reverifies(cert, d));

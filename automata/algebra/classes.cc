@@ -513,7 +513,7 @@ std::vector<Element> SemigroupAnalysis::local_monoid(Element e) const {
 
 namespace {
 
-Certificate base(const std::string& id, bool member, const std::string& kind, const std::string& fact) {
+Certificate base(const std::string& id, bool member, CertificateKind kind, const std::string& fact) {
     Certificate c;
     c.class_id = id;
     c.member = member;
@@ -526,7 +526,7 @@ Certificate base(const std::string& id, bool member, const std::string& kind, co
 // transformation), re-checked by the certificate checker on transformations.
 Certificate violation(const Dfa& d, const std::string& id, const std::string& identity, const std::string& fact,
                       const std::vector<std::pair<std::string, Word>>& words) {
-    Certificate c = base(id, false, "identity_violation", fact);
+    Certificate c = base(id, false, CertificateKind::IdentityViolation, fact);
     nlohmann::json w = nlohmann::json::object();
     for (const auto& [name, word] : words) w[name] = format_word(d.alphabet, word);
     nlohmann::json extra = {{"identity", identity}, {"words", w}};
@@ -557,7 +557,7 @@ ClassDecision definite_by_dfa(DfaAnalysis& A) {
         auto [p, q] = cn[0];
         Word w = A.loop_word(p, q);
         WordFamily f = definite_family(A, p, q, w);
-        Certificate c = base("definite", false, "suffix_family",
+        Certificate c = base("definite", false, CertificateKind::SuffixFamily,
                              "states " + std::to_string(p) + " and " + std::to_string(q) + " share the loop " + fw(d, w) +
                                  ", so x·p^r·y and x2·p^r·y (x, x2 reach them, y separates them) end in the same " +
                                  "r·|p|+|y| symbols yet differ in membership for every r: no definite language (of any " +
@@ -567,7 +567,7 @@ ClassDecision definite_by_dfa(DfaAnalysis& A) {
     }
     auto lp = A.pair_graph_longest_path();
     const std::size_t degree = A.n() <= 1 ? 0 : 1 + *lp;
-    Certificate c = base("definite", true, "pair_graph_acyclic",
+    Certificate c = base("definite", true, CertificateKind::PairGraphAcyclic,
                          "the graph on pairs of distinct states is acyclic (longest path " + std::to_string(lp.value_or(0)) +
                              " edges): membership of words of length ≥ " + std::to_string(degree) +
                              " depends only on their last " + std::to_string(degree) + " symbols");
@@ -581,7 +581,7 @@ ClassDecision definite_by_semigroup(const SemigroupAnalysis& S) {
             if (S.s.left(e, Symbol(a)) != e)
                 return no(violation(S.dfa, "definite", "x_e", "x·e ≠ e for the idempotent e (identity x·y^ω = y^ω fails)",
                                     {{"e", S.s.word(e)}, {"x", Word{Symbol(a)}}}));
-    return yes(base("definite", true, "semigroup_identity", "x·e = e for every idempotent e of the syntactic semigroup"));
+    return yes(base("definite", true, CertificateKind::SemigroupIdentity, "x·e = e for every idempotent e of the syntactic semigroup"));
 }
 
 // --- r_trivial
@@ -601,7 +601,7 @@ ClassDecision r_trivial_by_dfa(DfaAnalysis& A) {
                 f.p = cat({&u, &v});
                 f.y = A.separator(s, t);
                 f.z = cat({&u, &f.y});
-                Certificate c = base("r_trivial", false, "r_family",
+                Certificate c = base("r_trivial", false, CertificateKind::RFamily,
                                      "states " + std::to_string(s) + " and " + std::to_string(t) +
                                          " lie in one SCC (u = " + fw(d, u) + ", v = " + fw(d, v) +
                                          "): x(uv)^r y and x(uv)^r u y differ in membership for every r, while " +
@@ -609,7 +609,7 @@ ClassDecision r_trivial_by_dfa(DfaAnalysis& A) {
                 c.family = f;
                 return no(c);
             }
-    return yes(base("r_trivial", true, "partially_ordered", "every SCC of the minimal DFA is a single state (partially ordered)"));
+    return yes(base("r_trivial", true, CertificateKind::PartiallyOrdered, "every SCC of the minimal DFA is a single state (partially ordered)"));
 }
 
 // R-class witness s R s·a (s·a·b = s, s·a ≠ s) from the right Cayley graph.
@@ -650,12 +650,12 @@ std::optional<Certificate> r_class_violation(const SemigroupAnalysis& S, const s
 
 ClassDecision r_trivial_by_semigroup(const SemigroupAnalysis& S) {
     if (auto v = r_class_violation(S, "r_trivial", false)) return no(*v);
-    return yes(base("r_trivial", true, "semigroup_identity", "the syntactic monoid is R-trivial"));
+    return yes(base("r_trivial", true, CertificateKind::SemigroupIdentity, "the syntactic monoid is R-trivial"));
 }
 
 ClassDecision l_trivial_by_semigroup(const SemigroupAnalysis& S) {
     if (auto v = r_class_violation(S, "l_trivial", true)) return no(*v);
-    return yes(base("l_trivial", true, "semigroup_identity", "the syntactic monoid is L-trivial"));
+    return yes(base("l_trivial", true, CertificateKind::SemigroupIdentity, "the syntactic monoid is L-trivial"));
 }
 
 // --- locally R-trivial
@@ -664,7 +664,7 @@ ClassDecision lrt_by_dfa(DfaAnalysis& A) {
     const Dfa& d = A.dfa();
     auto cn = A.c_nodes([&](State p, State q) { return A.scc(p) == A.scc(q); }, true);
     if (cn.empty())
-        return yes(base("locally_r_trivial", true, "no_common_loop_in_scc",
+        return yes(base("locally_r_trivial", true, CertificateKind::NoCommonLoopInScc,
                         "no two distinct states of one SCC share a common non-empty loop word"));
     auto [p, q] = cn[0];
     Word w = A.loop_word(p, q), u = *A.path(p, q), v = *A.path(q, p);
@@ -682,7 +682,7 @@ ClassDecision lrt_by_dfa(DfaAnalysis& A) {
     f.z.insert(f.z.end(), u.begin(), u.end());
     f.z.push_back(M);
     f.z.insert(f.z.end(), f.y.begin(), f.y.end());
-    Certificate c = base("locally_r_trivial", false, "lrt_family",
+    Certificate c = base("locally_r_trivial", false, CertificateKind::LrtFamily,
                          "states " + std::to_string(p) + " and " + std::to_string(q) + " of one SCC share the loop w = " +
                              fw(d, w) + " (u = " + fw(d, u) + " leads from the first to the second, v = " + fw(d, v) +
                              " back); with E = w^r, x(EuEvE)^r y and x(EuEvE)^r EuE y differ for every r, while " +
@@ -724,7 +724,7 @@ ClassDecision lrt_by_semigroup(const SemigroupAnalysis& S) {
                                 {{"e", S.s.word(e)}, {"x", S.s.word(x)}, {"s", walk(x, y)}, {"t", walk(y, x)}}));
         }
     }
-    return yes(base("locally_r_trivial", true, "semigroup_identity", "eSe is R-trivial for every idempotent e"));
+    return yes(base("locally_r_trivial", true, CertificateKind::SemigroupIdentity, "eSe is R-trivial for every idempotent e"));
 }
 
 // --- locally testable (Trahtman's theorem on the pair graph; Brzozowski–Simon identity)
@@ -734,7 +734,7 @@ ClassDecision lt_by_dfa(DfaAnalysis& A) {
     auto cn = A.c_nodes([&](State p, State q) { return A.scc(p) == A.scc(q); }, true);
     if (!cn.empty()) {
         auto [p, q] = cn[0];
-        Certificate c = base("locally_testable", false, "dfa_criterion",
+        Certificate c = base("locally_testable", false, CertificateKind::DfaCriterion,
                              "C-node (" + std::to_string(p) + "," + std::to_string(q) +
                                  ") of the pair graph with both states in one SCC (Trahtman's condition 1 fails)");
         c.extra_json = nlohmann::json{{"states", {p, q}}, {"loop", fw(d, A.loop_word(p, q))}}.dump();
@@ -760,7 +760,7 @@ ClassDecision lt_by_dfa(DfaAnalysis& A) {
             queue.pop_front();
             State r = State(v / n), t = State(v % n);
             if (A.reaches(r, q) != A.reaches(t, q)) {
-                Certificate c = base("locally_testable", false, "dfa_criterion",
+                Certificate c = base("locally_testable", false, CertificateKind::DfaCriterion,
                                      "a C-node (p," + std::to_string(q) + ") with p ≥ " + std::to_string(q) +
                                          " reaches the pair (" + std::to_string(r) + "," + std::to_string(t) +
                                          ") of which exactly one reaches " + std::to_string(q) +
@@ -776,7 +776,7 @@ ClassDecision lt_by_dfa(DfaAnalysis& A) {
             }
         }
     }
-    return yes(base("locally_testable", true, "dfa_criterion",
+    return yes(base("locally_testable", true, CertificateKind::DfaCriterion,
                     "Trahtman's conditions hold: every C-node (p,q) of the pair graph with p ≥ q has p = q when p ~ q, "
                     "and p·s ≥ q iff q·s ≥ q for all s"));
 }
@@ -795,7 +795,7 @@ ClassDecision lt_by_semigroup(const SemigroupAnalysis& S) {
                                         "(ese)(ete) ≠ (ete)(ese): eSe is not commutative",
                                         {{"e", S.s.word(e)}, {"s", S.s.word(M[i])}, {"t", S.s.word(M[j])}}));
     }
-    return yes(base("locally_testable", true, "semigroup_identity",
+    return yes(base("locally_testable", true, CertificateKind::SemigroupIdentity,
                     "eSe is idempotent and commutative for every idempotent e (Brzozowski–Simon)"));
 }
 
@@ -837,7 +837,7 @@ ClassDecision pt_by_dfa(DfaAnalysis& A) {
                 bool meet = false;
                 for (std::size_t x = 0; x < n && !meet; ++x) meet = ca[x] && cb[x];
                 if (!meet) {
-                    Certificate c = base("piecewise_testable", false, "dfa_criterion",
+                    Certificate c = base("piecewise_testable", false, CertificateKind::DfaCriterion,
                                          "not locally confluent: from state " + std::to_string(q) + ", " +
                                              d.alphabet[a] + " and " + d.alphabet[b] + " lead to states with no common {" +
                                              d.alphabet[a] + "," + d.alphabet[b] + "}*-successor (Klíma–Polák)");
@@ -845,14 +845,14 @@ ClassDecision pt_by_dfa(DfaAnalysis& A) {
                     return no(c);
                 }
             }
-    return yes(base("piecewise_testable", true, "dfa_criterion",
+    return yes(base("piecewise_testable", true, CertificateKind::DfaCriterion,
                     "the minimal DFA is partially ordered and locally confluent (Klíma–Polák)"));
 }
 
 ClassDecision pt_by_semigroup(const SemigroupAnalysis& S) {
     if (auto v = r_class_violation(S, "piecewise_testable", false)) return no(*v);
     if (auto v = r_class_violation(S, "piecewise_testable", true)) return no(*v);
-    return yes(base("piecewise_testable", true, "semigroup_identity", "the syntactic monoid is J-trivial (Simon)"));
+    return yes(base("piecewise_testable", true, CertificateKind::SemigroupIdentity, "the syntactic monoid is J-trivial (Simon)"));
 }
 
 // --- star-free
@@ -864,7 +864,7 @@ ClassDecision star_free_by_semigroup(const SemigroupAnalysis& S) {
             return no(violation(S.dfa, "star_free", "aperiodic", "u^ω ≠ u^(ω+1): the syntactic monoid has a non-trivial group",
                                 {{"u", S.s.word(x)}}));
     }
-    return yes(base("star_free", true, "semigroup_identity", "the syntactic monoid is aperiodic (Schützenberger)"));
+    return yes(base("star_free", true, CertificateKind::SemigroupIdentity, "the syntactic monoid is aperiodic (Schützenberger)"));
 }
 
 // --- reverse definite
@@ -886,7 +886,7 @@ ClassDecision rd_by_dfa(DfaAnalysis& A) {
                                     {{"e", w}, {"x", Word{Symbol(a)}}}));
             }
     }
-    return yes(base("reverse_definite", true, "dfa_criterion", "every state on a cycle is absorbing (all letters loop)"));
+    return yes(base("reverse_definite", true, CertificateKind::DfaCriterion, "every state on a cycle is absorbing (all letters loop)"));
 }
 
 ClassDecision rd_by_semigroup(const SemigroupAnalysis& S) {
@@ -895,7 +895,7 @@ ClassDecision rd_by_semigroup(const SemigroupAnalysis& S) {
             if (S.s.right(e, Symbol(a)) != e)
                 return no(violation(S.dfa, "reverse_definite", "e_x", "e·x ≠ e for the idempotent e",
                                     {{"e", S.s.word(e)}, {"x", Word{Symbol(a)}}}));
-    return yes(base("reverse_definite", true, "semigroup_identity", "e·S = e for every idempotent e"));
+    return yes(base("reverse_definite", true, CertificateKind::SemigroupIdentity, "e·S = e for every idempotent e"));
 }
 
 // --- generalized definite
@@ -904,7 +904,7 @@ ClassDecision gd_by_dfa(DfaAnalysis& A) {
     const Dfa& d = A.dfa();
     auto cn = A.c_nodes([&](State p, State q) { return A.reaches(p, q) || A.reaches(q, p); }, true);
     if (cn.empty())
-        return yes(base("generalized_definite", true, "dfa_criterion",
+        return yes(base("generalized_definite", true, CertificateKind::DfaCriterion,
                         "no C-node (p,q), p ≠ q, of the pair graph has q reachable from p"));
     auto [p, q] = cn[0];
     if (!A.reaches(p, q)) std::swap(p, q);
@@ -928,7 +928,7 @@ ClassDecision gd_by_semigroup(const SemigroupAnalysis& S) {
             if (x != e && S.green.h[x] == S.green.h[e])
                 return no(violation(S.dfa, "generalized_definite", "e_x_e", "e·x·e = x ≠ e in the group H-class of e",
                                     {{"e", S.s.word(e)}, {"x", S.s.word(x)}}));
-    return yes(base("generalized_definite", true, "semigroup_identity",
+    return yes(base("generalized_definite", true, CertificateKind::SemigroupIdentity,
                     "every idempotent lies in the minimal ideal, which is H-trivial: eSe = e"));
 }
 
@@ -946,7 +946,7 @@ void add_family_pairs(DfaAnalysis& A, ClassDecision& d) {
 }
 
 void add_violation_pair(DfaAnalysis& A, ClassDecision& d) {
-    if (d.member || d.certificate.kind != "identity_violation" || !d.certificate.pairs.empty()) return;
+    if (d.member || d.certificate.kind != CertificateKind::IdentityViolation || !d.certificate.pairs.empty()) return;
     // A pair of words that the violated identity would make equal.
     auto j = nlohmann::json::parse(d.certificate.extra_json);
     const Dfa& dfa = A.dfa();
@@ -990,42 +990,42 @@ void add_violation_pair(DfaAnalysis& A, ClassDecision& d) {
     if (auto p = separating_context(dfa, a, b)) d.certificate.pairs.push_back(*p);
 }
 
-void certify_common(DfaAnalysis& A, ClassDecision& d, const ClassifyOptions&) {
+void certify_common(DfaAnalysis& A, ClassDecision& d, std::size_t) {
     add_family_pairs(A, d);
     add_violation_pair(A, d);
 }
 
-void attach_formula(ClassDecision& d, const std::optional<ltl::Formula>& f, const ClassifyOptions& o, const std::string& what) {
+void attach_formula(ClassDecision& d, const std::optional<ltl::Formula>& f, std::size_t formula_cap, const std::string& what) {
     if (!f) return;
     const std::size_t size = ltl::tree_size(*f);
-    d.certificate.kind = "formula";
-    if (size <= o.formula_cap) d.certificate.formula = ltl::to_string(*f);
+    d.certificate.kind = CertificateKind::Formula;
+    if (size <= formula_cap) d.certificate.formula = ltl::to_string(*f);
     else
         d.certificate.formula_omitted = what + " formula of tree size " + std::to_string(size) + " exceeds the cap " +
-                                        std::to_string(o.formula_cap) + " (--formula-cap)";
+                                        std::to_string(formula_cap) + " (--formula-cap)";
 }
 
-void certify_definite(DfaAnalysis& A, ClassDecision& d, const ClassifyOptions& o) {
-    if (d.member && d.certificate.kind == "pair_graph_acyclic") {
-        const std::size_t cap = std::max<std::size_t>(o.formula_cap, 1000);
+void certify_definite(DfaAnalysis& A, ClassDecision& d, std::size_t formula_cap) {
+    if (d.member && d.certificate.kind == CertificateKind::PairGraphAcyclic) {
+        const std::size_t cap = std::max<std::size_t>(formula_cap, 1000);
         auto f = definite_formula(A.dfa(), cap);
-        if (f) attach_formula(d, f, o, "the Y-chain");
+        if (f) attach_formula(d, f, formula_cap, "the Y-chain");
         else {
             const std::size_t work_cap = kDefiniteFormulaWork / std::max<std::size_t>(A.n(), 1);
-            d.certificate.kind = "formula";
+            d.certificate.kind = CertificateKind::Formula;
             d.certificate.formula_omitted =
                 "the Y-chain decision tree has more than " + std::to_string(std::min(cap, work_cap)) + " distinct nodes" +
                 (work_cap < cap ? " (10^8 state entries over " + std::to_string(A.n()) + " states; --formula-cap is " +
-                                      std::to_string(o.formula_cap) + ")"
+                                      std::to_string(formula_cap) + ")"
                                 : std::string(" (--formula-cap)"));
         }
     }
-    certify_common(A, d, o);
+    certify_common(A, d, formula_cap);
 }
 
-void certify_r_trivial(DfaAnalysis& A, ClassDecision& d, const ClassifyOptions& o) {
-    if (d.member && d.certificate.kind == "partially_ordered") attach_formula(d, partially_ordered_formula(A.dfa()), o, "the LTL[P]");
-    certify_common(A, d, o);
+void certify_r_trivial(DfaAnalysis& A, ClassDecision& d, std::size_t formula_cap) {
+    if (d.member && d.certificate.kind == CertificateKind::PartiallyOrdered) attach_formula(d, partially_ordered_formula(A.dfa()), formula_cap, "the LTL[P]");
+    certify_common(A, d, formula_cap);
 }
 
 }  // namespace
@@ -1073,14 +1073,14 @@ std::optional<ClassDecision> decide_without_semigroup(const std::string& id, Dfa
     for (const char* from : {"locally_r_trivial", "definite", "piecewise_testable"}) {
         auto it = decided.find(from);
         if (it == decided.end() || it->second != true || !class_implies(from, id)) continue;
-        Certificate c = base(id, true, "implied", std::string("in ") + from + ", which is included in " + id + ": " +
+        Certificate c = base(id, true, CertificateKind::Implied, std::string("in ") + from + ", which is included in " + id + ": " +
                                                       certificates.at(from).fact);
         c.extra_json = nlohmann::json{{"by", from}}.dump();
         return yes(c);
     }
     if (id == "l_trivial" && decided.count("r_trivial") && decided.at("r_trivial") == true &&
         decided.count("piecewise_testable") && decided.at("piecewise_testable") == false) {
-        Certificate c = base(id, false, "excluded",
+        Certificate c = base(id, false, CertificateKind::Excluded,
                              "R-trivial (" + certificates.at("r_trivial").fact + ") but not piecewise testable (" +
                                  certificates.at("piecewise_testable").fact +
                                  "), and an R-trivial L-trivial monoid is J-trivial, i.e. piecewise testable (Simon)");
@@ -1092,7 +1092,7 @@ std::optional<ClassDecision> decide_without_semigroup(const std::string& id, Dfa
         auto it = decided.find("star_free");
         auto cert = certificates.find("star_free");
         if (it != decided.end() && it->second == false && cert != certificates.end() &&
-            cert->second.kind == "identity_violation" && cert->second.extra_json.find("\"aperiodic\"") != std::string::npos) {
+            cert->second.kind == CertificateKind::IdentityViolation && cert->second.extra_json.find("\"aperiodic\"") != std::string::npos) {
             Certificate c = cert->second;
             c.class_id = id;
             c.fact = "not aperiodic, so not L-trivial: " + c.fact;
@@ -1270,29 +1270,6 @@ std::optional<ltl::Formula> definite_formula(const Dfa& d, std::size_t max_nodes
     Formula f = F(id);
     if (too_big) return std::nullopt;
     return f;
-}
-
-// ---------------------------------------------------------------- WordFamily
-
-std::pair<Word, Word> WordFamily::at(std::size_t r) const {
-    auto expand = [&](const Word& w) {
-        Word out;
-        for (Symbol s : w) {
-            if (s == kLoopMarker)
-                for (std::size_t i = 0; i < r; ++i) out.insert(out.end(), e.begin(), e.end());
-            else out.push_back(s);
-        }
-        return out;
-    };
-    const Word pe = expand(p), ye = expand(y), ze = expand(z);
-    Word u = x, v = x2 ? *x2 : x;
-    for (std::size_t i = 0; i < r; ++i) {
-        u.insert(u.end(), pe.begin(), pe.end());
-        v.insert(v.end(), pe.begin(), pe.end());
-    }
-    u.insert(u.end(), ye.begin(), ye.end());
-    v.insert(v.end(), ze.begin(), ze.end());
-    return {u, v};
 }
 
 }  // namespace ltlkit::automata::algebra

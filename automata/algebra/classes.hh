@@ -13,10 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "automata/algebra/classify.hh"
 #include "automata/algebra/green.hh"
 #include "automata/algebra/semigroup.hh"
+#include "automata/certificate.hh"
 #include "automata/dfa.hh"
+#include "ltl/formula.hh"
 
 namespace ltlkit::automata::algebra {
 
@@ -106,7 +107,7 @@ struct ClassRow {
     // Decision by the semigroup identity (always present).
     ClassDecision (*by_semigroup)(const SemigroupAnalysis&) = nullptr;
     // Completes a certificate after the decision (member formulas, concrete pairs); may be null.
-    void (*certify)(DfaAnalysis&, ClassDecision&, const ClassifyOptions&) = nullptr;
+    void (*certify)(DfaAnalysis&, ClassDecision&, std::size_t formula_cap) = nullptr;
 };
 
 const std::vector<ClassRow>& class_table();

@@ -19,14 +19,6 @@
 
 namespace ltlkit::automata::algebra {
 
-std::string to_string(Answer a) {
-    switch (a) {
-        case Answer::Yes: return "yes";
-        case Answer::No: return "no";
-        default: return "unknown";
-    }
-}
-
 std::string to_string(Prediction p) {
     switch (p) {
         case Prediction::Recognizes: return "recognizes";
@@ -97,7 +89,7 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
             }
             d = row.by_semigroup(*S);
         }
-        if (row.certify) row.certify(A, d, options);
+        if (row.certify) row.certify(A, d, options.formula_cap);
         out.classes[row.id] = d.member;
         out.certificates[row.id] = d.certificate;
     }
@@ -162,7 +154,7 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
             // A formula of LTL[Y<=k] is one of LTL[P,Y<=k].
             out.hybrid_k[k] = Answer::Yes;
             Certificate c = relabel(out.certificates[lid], hid, "in LTL[Y<=" + ks + "] ⊆ LTL[P,Y<=" + ks + "]");
-            if (c.kind == "depth_types") {
+            if (c.kind == CertificateKind::DepthTypes) {
                 // The window types alone separate; the checker re-runs that (smaller) exploration.
                 auto extra = nlohmann::json::parse(c.extra_json);
                 extra["types"] = "window";
@@ -179,7 +171,7 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
             if (w.answer == Answer::No && out.local_k[k] == Answer::Unknown && w.certificate.family) {
                 out.local_k[k] = Answer::No;
                 Certificate c = relabel(w.certificate, lid, "not in LTL[P,Y<=" + ks + "] ⊇ LTL[Y<=" + ks + "]");
-                c.kind = "window_bisimulation";
+                c.kind = CertificateKind::WindowBisimulation;
                 out.certificates[lid] = c;
             }
         }
@@ -283,91 +275,7 @@ std::optional<std::pair<Word, Word>> labelled_witness(const ArchPrediction& p, c
     return std::make_pair(v, u);
 }
 
-// ---------------------------------------------------------------- JSON
-
-namespace {
-
-const char* kMarkerText = "<e^r>";
-
-std::string family_word(const std::vector<std::string>& alphabet, const Word& w) {
-    std::string out;
-    Word seg;
-    const bool single = single_char_alphabet(alphabet);
-    auto flush = [&] {
-        if (!seg.empty()) {
-            if (!out.empty() && !single) out += " ";
-            out += format_word(alphabet, seg);
-        }
-        seg.clear();
-    };
-    for (Symbol s : w) {
-        if (s == WordFamily::kLoopMarker) {
-            flush();
-            if (!out.empty() && !single) out += " ";
-            out += kMarkerText;
-        } else seg.push_back(s);
-    }
-    flush();
-    return out;
-}
-
-Result<Word> parse_family_word(const std::vector<std::string>& alphabet, const std::string& text) {
-    Word out;
-    std::size_t pos = 0;
-    bool first = true;
-    while (true) {
-        std::size_t at = text.find(kMarkerText, pos);
-        std::string seg = text.substr(pos, at == std::string::npos ? std::string::npos : at - pos);
-        // trim
-        while (!seg.empty() && seg.front() == ' ') seg.erase(seg.begin());
-        while (!seg.empty() && seg.back() == ' ') seg.pop_back();
-        auto w = parse_word(alphabet, seg);
-        if (!w) return w.error();
-        if (!first) out.push_back(WordFamily::kLoopMarker);
-        out.insert(out.end(), w->begin(), w->end());
-        first = false;
-        if (at == std::string::npos) break;
-        pos = at + std::string(kMarkerText).size();
-    }
-    return out;
-}
-
-}  // namespace
-
-std::string certificate_to_json(const Certificate& cert, const Dfa& dfa) {
-    nlohmann::ordered_json j;
-    j["dfa"] = nlohmann::ordered_json::parse(to_json(dfa));
-    j["class"] = cert.class_id;
-    j["member"] = cert.unknown ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cert.member);
-    j["kind"] = cert.kind;
-    j["fact"] = cert.fact;
-    if (cert.formula) j["formula"] = *cert.formula;
-    if (cert.formula_omitted) j["formula_omitted"] = *cert.formula_omitted;
-    if (cert.family) {
-        const auto& f = *cert.family;
-        nlohmann::ordered_json fam;
-        fam["x"] = family_word(dfa.alphabet, f.x);
-        fam["p"] = family_word(dfa.alphabet, f.p);
-        fam["y"] = family_word(dfa.alphabet, f.y);
-        fam["z"] = family_word(dfa.alphabet, f.z);
-        fam["r_min"] = f.r_min;
-        if (f.x2) fam["x2"] = family_word(dfa.alphabet, *f.x2);
-        if (!f.e.empty()) fam["e"] = family_word(dfa.alphabet, f.e);
-        j["family"] = fam;
-    }
-    if (!cert.pairs.empty()) {
-        auto pairs = nlohmann::ordered_json::array();
-        for (const auto& [a, b] : cert.pairs) pairs.push_back({format_word(dfa.alphabet, a), format_word(dfa.alphabet, b)});
-        j["pairs"] = pairs;
-    }
-    if (!cert.extra_json.empty() && cert.extra_json != "{}") {
-        auto extra = nlohmann::ordered_json::parse(cert.extra_json, nullptr, false);
-        if (extra.is_object())
-            for (auto it = extra.begin(); it != extra.end(); ++it)
-                if (!j.contains(it.key())) j[it.key()] = it.value();
-    }
-    return j.dump(2);
-}
+// ---------------------------------------------------------------- certificate checker
 
 namespace {
 
@@ -487,11 +395,12 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     if (!j["class"].is_string() || !j["kind"].is_string())
         return make_error("\"class\" and \"kind\" must be strings");
     const std::string cls = j["class"], kind = j["kind"];
+    const std::optional<CertificateKind> K = parse_certificate_kind(kind);  // nullopt: a kind of no checker below
     const bool window = cls.rfind("local_k:", 0) == 0 || cls.rfind("hybrid_k:", 0) == 0;
-    if (window && kind == "search_exhausted") return check_window_certificate(text, explanation);
+    if (window && K == CertificateKind::SearchExhausted) return check_window_certificate(text, explanation);
     if (!j["member"].is_boolean()) return make_error("\"member\" must be a boolean");
     const bool member = j["member"];
-    const bool mine = kind == "suffix_family" || kind == "lrt_family";
+    const bool mine = K == CertificateKind::SuffixFamily || K == CertificateKind::LrtFamily;
     if (window && !mine) return check_window_certificate(text, explanation);
     auto dfa_r = dfa_from_json(j["dfa"].dump());
     if (!dfa_r) return dfa_r.error();
@@ -501,7 +410,7 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     std::string base = cls;
     if (window) base = cls.rfind("local_k:", 0) == 0 ? "definite" : "locally_r_trivial";
     if (!window && !find_class(cls)) return make_error("unknown class '" + cls + "'");
-    if (kind == "implied") {
+    if (K == CertificateKind::Implied) {
         if (!j.contains("by") || !j["by"].is_string()) return make_error("an implied membership needs \"by\"");
         const std::string by = j["by"];
         if (!member) return C.say("an inclusion proves membership, not its absence", false);
@@ -512,7 +421,7 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
         if (!from->by_dfa(A).member) return C.say("the DFA criterion says the language is not in " + by, false);
         return C.say("the DFA criterion puts the language in " + by + ", which is included in " + cls, true);
     }
-    if (kind == "excluded") {
+    if (K == CertificateKind::Excluded) {
         if (!j.contains("in") || !j["in"].is_string() || !j.contains("not_in") || !j["not_in"].is_string())
             return make_error("an excluded membership needs \"in\" and \"not_in\"");
         const std::string in = j["in"], not_in = j["not_in"];
@@ -546,32 +455,13 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     }
 
     // Non-members.
-    if (kind == "suffix_family" || kind == "r_family" || kind == "lrt_family") {
-        const std::string expect = kind == "suffix_family" ? "definite" : kind == "r_family" ? "r_trivial" : "locally_r_trivial";
+    if (K == CertificateKind::SuffixFamily || K == CertificateKind::RFamily || K == CertificateKind::LrtFamily) {
+        const std::string expect = K == CertificateKind::SuffixFamily ? "definite" : K == CertificateKind::RFamily ? "r_trivial" : "locally_r_trivial";
         if (!class_allows(base, expect)) return C.say("a " + kind + " does not refute " + cls, false);
         if (!j.contains("family") || !j["family"].is_object()) return make_error("a word family certificate needs \"family\"");
-        const auto& fj = j["family"];
-        WordFamily f;
-        for (auto [name, dst] : {std::pair{"x", &f.x}, {"p", &f.p}, {"y", &f.y}, {"z", &f.z}}) {
-            if (!fj.contains(name) || !fj[name].is_string()) return make_error(std::string("family needs a string \"") + name + "\"");
-            auto w = parse_family_word(d.alphabet, fj[name].get<std::string>());
-            if (!w) return w.error();
-            *dst = *w;
-        }
-        if (fj.contains("x2")) {
-            auto w = parse_family_word(d.alphabet, fj["x2"].get<std::string>());
-            if (!w) return w.error();
-            f.x2 = *w;
-        }
-        if (fj.contains("e")) {
-            auto w = parse_family_word(d.alphabet, fj["e"].get<std::string>());
-            if (!w) return w.error();
-            f.e = *w;
-        }
-        if (fj.contains("r_min")) {
-            if (!fj["r_min"].is_number_unsigned()) return make_error("family \"r_min\" must be a non-negative integer");
-            f.r_min = fj["r_min"].get<std::size_t>();
-        }
+        auto parsed_family = family_from_json(j["family"], d.alphabet, FamilyForm::Extended);
+        if (!parsed_family) return parsed_family.error();
+        const WordFamily& f = *parsed_family;
         auto has_marker = [](const Word& w) { return std::find(w.begin(), w.end(), WordFamily::kLoopMarker) != w.end(); };
         if (f.p.empty()) return C.say("the period p is empty", false);
         for (std::size_t r = std::max<std::size_t>(f.r_min, 1); r < std::max<std::size_t>(f.r_min, 1) + 6; ++r) {
@@ -579,7 +469,7 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
             if (d.accepts(u) == d.accepts(v))
                 return C.say("x·p^r·y and x·p^r·z agree on membership at r = " + std::to_string(r), false);
         }
-        if (kind == "suffix_family") {
+        if (K == CertificateKind::SuffixFamily) {
             // Words x·p^r·y and x2·p^r·y share the suffix p^r·y; p loops at both states, so
             // membership differs for every r while no fixed suffix length separates them.
             if (!f.x2 || f.y != f.z || has_marker(f.p) || has_marker(f.y) || has_marker(*f.x2) || has_marker(f.x))
@@ -591,7 +481,7 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
                          "differ for every r while sharing their last r·|p|+|y| symbols: the language is not definite",
                          true);
         }
-        if (kind == "r_family") {
+        if (K == CertificateKind::RFamily) {
             // z = u·y with u a non-empty prefix of p; p loops at s = δ(x).
             if (f.x2 || !f.e.empty() || f.z.size() <= f.y.size() ||
                 !std::equal(f.y.rbegin(), f.y.rend(), f.z.rbegin()))
@@ -625,7 +515,7 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
                      "differ for every r, while (eueve)^ω eue = (eueve)^ω in every locally R-trivial semigroup",
                      true);
     }
-    if (kind == "identity_violation") {
+    if (K == CertificateKind::IdentityViolation) {
         if (!j.contains("identity") || !j["identity"].is_string() || !j.contains("words") || !j["words"].is_object())
             return make_error("an identity violation needs \"identity\" and \"words\"");
         const std::string id = j["identity"];

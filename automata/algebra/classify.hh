@@ -12,46 +12,11 @@
 #include <utility>
 #include <vector>
 
+#include "automata/certificate.hh"
 #include "automata/dfa.hh"
 #include "ltl/formula.hh"
 
 namespace ltlkit::automata::algebra {
-
-// The words x·p^r·y and x·p^r·z: membership differs for every r >= r_min, and the architecture /
-// fragment named by the certificate cannot separate them for large r.
-struct WordFamily {
-    Word x, p, y, z;
-    std::size_t r_min = 1;
-    // Extensions (added by the classifier; empty = the plain form above). Use at(), never
-    // concatenate the fields by hand:
-    // - x2 non-empty-or-set: the second word starts with x2 instead of x (x·p^r·y vs x2·p^r·z),
-    //   for prefix-separated families such as the non-definite one (Σ* a vs aΣ*: no common prefix
-    //   can work for aΣ*).
-    // - e non-empty: every kLoopMarker symbol in p, y, z stands for e^r (the locally R-trivial
-    //   family x·(e^r u e^r v e^r)^r·y vs x·(e^r u e^r v e^r)^r·e^r u e^r·y).
-    std::optional<Word> x2;
-    Word e;
-    static constexpr Symbol kLoopMarker = 0xFFFFFFFFu;
-    // Materialize the pair for a given r: {x p^r y, x p^r z} (with the extensions applied).
-    std::pair<Word, Word> at(std::size_t r) const;
-};
-
-// A certificate (SPEC §6) as a value: the checker re-verifies it, the report prints it.
-struct Certificate {
-    std::string class_id;   // "definite", ..., or "local_k:2" / "hybrid_k:3"
-    bool member = false;
-    bool unknown = false;   // neither member nor non-member: written as "member": null
-    std::string kind;       // how it is proved, e.g. "scc_trivial", "common_loop", "formula", ...
-    std::string fact;       // one line a person can read
-    std::optional<std::string> formula;          // member formula of the fragment (ASCII syntax)
-    std::optional<std::string> formula_omitted;  // reason, when the formula exceeds the cap
-    std::optional<WordFamily> family;            // non-member witness family
-    std::vector<std::pair<Word, Word>> pairs;    // concrete [accepted, rejected] pairs
-    std::string extra_json = "{}";               // kind-specific fields, merged into the JSON object
-};
-
-enum class Answer { Yes, No, Unknown };
-std::string to_string(Answer a);  // "yes" / "no" / "unknown"
 
 struct ClassifyOptions {
     unsigned max_k = 4;                    // windows 2..max_k for local_k / hybrid_k
@@ -108,9 +73,9 @@ std::string explain_prediction(const Classification& c, const std::string& arch,
 // The witness pair of a `fails` prediction at r = max(r_min, 2), as {accepted, rejected} by `dfa`.
 std::optional<std::pair<Word, Word>> labelled_witness(const ArchPrediction& p, const Dfa& dfa);
 
-// Certificate JSON (SPEC §6) with the DFA embedded, and the independent checker behind
-// `ltlkit check-certificate`: returns true when it holds, false when it does not, Error on bad input.
-std::string certificate_to_json(const Certificate& cert, const Dfa& dfa);
+// The independent checker behind `ltlkit check-certificate` (certificate JSON as written by
+// certificate_to_json, automata/certificate.hh): returns true when it holds, false when it does
+// not, Error on bad input.
 Result<bool> check_certificate_json(const std::string& text, std::string* explanation = nullptr);
 
 }  // namespace ltlkit::automata::algebra

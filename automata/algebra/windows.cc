@@ -1174,7 +1174,7 @@ WindowDecision formula_decision(ltl::Formula f, std::size_t size, unsigned k, bo
     c.class_id = class_id(hybrid, k);
     d.answer = Answer::Yes;
     c.member = true;
-    c.kind = "formula";
+    c.kind = CertificateKind::Formula;
     c.fact = fact;
     if (size <= options.max_formula_size)
         c.formula = ltl::to_string(f);
@@ -1231,7 +1231,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     if (fam) {
         d.answer = Answer::No;
         c.member = false;
-        c.kind = hybrid ? "hybrid_bisimulation" : "window_bisimulation";
+        c.kind = hybrid ? CertificateKind::HybridBisimulation : CertificateKind::WindowBisimulation;
         const auto& A = minimal.alphabet;
         auto fw = [&](const Word& w) { return w.empty() ? std::string("ε") : format_word(A, w); };
         std::ostringstream os;
@@ -1368,7 +1368,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
             }
             d.answer = Answer::Yes;
             c.member = true;
-            c.kind = "depth_types";
+            c.kind = CertificateKind::DepthTypes;
             c.fact = "the depth-" + std::to_string(depth) + " EOS types of " + frag +
                      " determine membership on every word (exhaustive exploration of " + std::to_string(pr.states) +
                      " product states, " + std::to_string(pr.eos_types) +
@@ -1388,7 +1388,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     NoSearchBounds b = no_bounds(minimal.num_symbols(), k, hybrid, options);
     d.answer = Answer::Unknown;
     c.member = false;
-    c.kind = "search_exhausted";
+    c.kind = CertificateKind::SearchExhausted;
     std::ostringstream os;
     os << "no witness family with |p| <= " << b.max_p << ", |y|,|z| <= " << b.max_tail << ", |x| <= " << b.max_x
        << (exhausted ? "" : " (budget hit before the end)") << ", and no " << frag
@@ -1827,7 +1827,7 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
     if (!dfa) return dfa.error();
     Dfa minimal = minimize(*dfa);
     std::string kind = j.contains("kind") && j["kind"].is_string() ? j["kind"].get<std::string>() : "";
-    const bool unknown = kind == "search_exhausted";
+    const bool unknown = parse_certificate_kind(kind) == CertificateKind::SearchExhausted;
     if (!j.contains("member") || !(unknown ? j["member"].is_null() : j["member"].is_boolean()))
         return make_error(unknown ? "an unknown answer (kind search_exhausted) needs \"member\": null"
                                   : "certificate needs a boolean \"member\"");
@@ -1837,7 +1837,7 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
             return make_error(std::string("certificate needs \"") + key + "\" between 1 and " + std::to_string(hi));
         return j[key].get<std::size_t>();
     };
-    if (member && kind == "depth_types" && !j.contains("formula")) {
+    if (member && parse_certificate_kind(kind) == CertificateKind::DepthTypes && !j.contains("formula")) {
         // Re-run the exhaustive exploration of the depth-d EOS types (depth_probe.hh).
         auto depth = read_count("depth", 64);
         if (!depth) return depth.error();
@@ -1919,36 +1919,24 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
         say("a non-member certificate without a family cannot be re-verified (kind " + kind + ")");
         return false;
     }
-    const auto& fam = j["family"];
-    Word w[4];
-    const char* names[4] = {"x", "p", "y", "z"};
-    for (int i = 0; i < 4; ++i) {
-        if (!fam.contains(names[i]) || !fam[names[i]].is_string())
-            return make_error(std::string("family needs a string \"") + names[i] + "\"");
-        auto pw = parse_word(minimal.alphabet, fam[names[i]].get<std::string>());
-        if (!pw) return pw.error();
-        w[i] = *pw;
-    }
-    std::size_t r_min = 1;
-    if (fam.contains("r_min")) {
-        if (!fam["r_min"].is_number_unsigned()) return make_error("family \"r_min\" must be a non-negative integer");
-        r_min = fam["r_min"].get<std::size_t>();
-    }
-    if (w[1].empty()) {
+    auto fam = family_from_json(j["family"], minimal.alphabet, FamilyForm::Plain);
+    if (!fam) return fam.error();
+    const WordFamily& f = *fam;
+    const std::size_t r_min = f.r_min;
+    if (f.p.empty()) {
         say("the period p is empty");
         return false;
     }
-    auto from = membership_differs_from(minimal, w[0], w[1], w[2], w[3]);
+    auto from = membership_differs_from(minimal, f.x, f.p, f.y, f.z);
     if (from && r_min == 0 &&
-        minimal.accepts([&] { Word u = w[0]; u.insert(u.end(), w[2].begin(), w[2].end()); return u; }()) ==
-            minimal.accepts([&] { Word v = w[0]; v.insert(v.end(), w[3].begin(), w[3].end()); return v; }()))
+        minimal.accepts(f.at(0).first) == minimal.accepts(f.at(0).second))
         from = std::nullopt;
     if (!from || *from > std::max<std::size_t>(r_min, 1)) {
         say(from ? "membership of x·p^r·y and x·p^r·z differs only from r = " + std::to_string(*from)
                  : "membership of x·p^r·y and x·p^r·z agrees for infinitely many r");
         return false;
     }
-    if (!family_eos_bisimilar(w[1], w[2], w[3], k, hybrid)) {
+    if (!family_eos_bisimilar(f.p, f.y, f.z, k, hybrid)) {
         say("the EOS nodes of the folded graphs are not bisimilar for " + fragment_name(hybrid, k));
         return false;
     }

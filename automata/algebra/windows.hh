@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "automata/algebra/classify.hh"
+#include "automata/certificate.hh"
 #include "automata/dfa.hh"
+#include "ltl/formula.hh"
 
 namespace ltlkit::automata::algebra {
 

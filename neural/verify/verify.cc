@@ -140,18 +140,10 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
         for (const auto& pred : preds) {
             if (pred.prediction != automata::algebra::Prediction::Fails || !pred.witness) continue;
             const auto f = *pred.witness;
-            automata::PairFamily pf;
-            pf.x = f.x;
-            pf.p = f.p;
-            pf.y = f.y;
-            pf.z = f.z;
-            pf.r_min = f.r_min;
-            pf.note = pred.reason;
-            if (f.x2 || !f.e.empty()) {  // an extended family: only WordFamily::at knows the words
-                pf.at = [f](std::size_t r) { return f.at(r); };
+            automata::AdversarialFamily pf{f, pred.reason, ""};
+            if (f.extended())
                 pf.extra = "x2=" + (f.x2 ? word_text(lp.alphabet, *f.x2) : std::string("x")) +
                            " e=" + word_text(lp.alphabet, f.e);
-            }
             d.adversarial.push_back({pred.arch, {pf}});
         }
         auto g = automata::generate_dataset(ctx.dfa, data.string(), d);
@@ -223,12 +215,12 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
         lp.classes = cls->classes;
         for (const auto& [k, a] : cls->local_k)
             lp.classes["local_k:" + std::to_string(k)] =
-                a == automata::algebra::Answer::Unknown ? std::nullopt
-                                                        : std::optional<bool>(a == automata::algebra::Answer::Yes);
+                a == automata::Answer::Unknown ? std::nullopt
+                                                        : std::optional<bool>(a == automata::Answer::Yes);
         for (const auto& [k, a] : cls->hybrid_k)
             lp.classes["hybrid_k:" + std::to_string(k)] =
-                a == automata::algebra::Answer::Unknown ? std::nullopt
-                                                        : std::optional<bool>(a == automata::algebra::Answer::Yes);
+                a == automata::Answer::Unknown ? std::nullopt
+                                                        : std::optional<bool>(a == automata::Answer::Yes);
 
         LanguageContext ctx;
         ctx.dfa = lang->dfa;

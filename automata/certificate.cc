@@ -1,0 +1,181 @@
+#include "automata/certificate.hh"
+
+#include <array>
+
+#include "automata/io.hh"
+
+namespace ltlkit::automata {
+
+std::string to_string(Answer a) {
+    switch (a) {
+        case Answer::Yes: return "yes";
+        case Answer::No: return "no";
+        default: return "unknown";
+    }
+}
+
+namespace {
+
+constexpr std::array<std::pair<CertificateKind, const char*>, 16> kKindNames{{
+    {CertificateKind::DfaCriterion, "dfa_criterion"},
+    {CertificateKind::SemigroupIdentity, "semigroup_identity"},
+    {CertificateKind::IdentityViolation, "identity_violation"},
+    {CertificateKind::Implied, "implied"},
+    {CertificateKind::Excluded, "excluded"},
+    {CertificateKind::PairGraphAcyclic, "pair_graph_acyclic"},
+    {CertificateKind::PartiallyOrdered, "partially_ordered"},
+    {CertificateKind::NoCommonLoopInScc, "no_common_loop_in_scc"},
+    {CertificateKind::SuffixFamily, "suffix_family"},
+    {CertificateKind::RFamily, "r_family"},
+    {CertificateKind::LrtFamily, "lrt_family"},
+    {CertificateKind::Formula, "formula"},
+    {CertificateKind::WindowBisimulation, "window_bisimulation"},
+    {CertificateKind::HybridBisimulation, "hybrid_bisimulation"},
+    {CertificateKind::DepthTypes, "depth_types"},
+    {CertificateKind::SearchExhausted, "search_exhausted"},
+}};
+
+const char* kMarkerText = "<e^r>";
+
+}  // namespace
+
+std::string to_string(CertificateKind k) {
+    for (const auto& [kind, name] : kKindNames)
+        if (kind == k) return name;
+    return "";
+}
+
+std::optional<CertificateKind> parse_certificate_kind(const std::string& text) {
+    for (const auto& [kind, name] : kKindNames)
+        if (text == name) return kind;
+    return std::nullopt;
+}
+
+std::pair<Word, Word> WordFamily::at(std::size_t r) const {
+    auto expand = [&](const Word& w) {
+        Word out;
+        for (Symbol s : w) {
+            if (s == kLoopMarker)
+                for (std::size_t i = 0; i < r; ++i) out.insert(out.end(), e.begin(), e.end());
+            else out.push_back(s);
+        }
+        return out;
+    };
+    const Word pe = expand(p), ye = expand(y), ze = expand(z);
+    Word u = x, v = x2 ? *x2 : x;
+    for (std::size_t i = 0; i < r; ++i) {
+        u.insert(u.end(), pe.begin(), pe.end());
+        v.insert(v.end(), pe.begin(), pe.end());
+    }
+    u.insert(u.end(), ye.begin(), ye.end());
+    v.insert(v.end(), ze.begin(), ze.end());
+    return {u, v};
+}
+
+std::string family_word_text(const std::vector<std::string>& alphabet, const Word& w) {
+    std::string out;
+    Word seg;
+    const bool single = single_char_alphabet(alphabet);
+    auto flush = [&] {
+        if (!seg.empty()) {
+            if (!out.empty() && !single) out += " ";
+            out += format_word(alphabet, seg);
+        }
+        seg.clear();
+    };
+    for (Symbol s : w) {
+        if (s == WordFamily::kLoopMarker) {
+            flush();
+            if (!out.empty() && !single) out += " ";
+            out += kMarkerText;
+        } else seg.push_back(s);
+    }
+    flush();
+    return out;
+}
+
+Result<Word> parse_family_word(const std::vector<std::string>& alphabet, const std::string& text) {
+    Word out;
+    std::size_t pos = 0;
+    bool first = true;
+    while (true) {
+        std::size_t at = text.find(kMarkerText, pos);
+        std::string seg = text.substr(pos, at == std::string::npos ? std::string::npos : at - pos);
+        while (!seg.empty() && seg.front() == ' ') seg.erase(seg.begin());
+        while (!seg.empty() && seg.back() == ' ') seg.pop_back();
+        auto w = parse_word(alphabet, seg);
+        if (!w) return w.error();
+        if (!first) out.push_back(WordFamily::kLoopMarker);
+        out.insert(out.end(), w->begin(), w->end());
+        first = false;
+        if (at == std::string::npos) break;
+        pos = at + std::string(kMarkerText).size();
+    }
+    return out;
+}
+
+nlohmann::ordered_json family_to_json(const WordFamily& f, const std::vector<std::string>& alphabet) {
+    nlohmann::ordered_json fam;
+    fam["x"] = family_word_text(alphabet, f.x);
+    fam["p"] = family_word_text(alphabet, f.p);
+    fam["y"] = family_word_text(alphabet, f.y);
+    fam["z"] = family_word_text(alphabet, f.z);
+    fam["r_min"] = f.r_min;
+    if (f.x2) fam["x2"] = family_word_text(alphabet, *f.x2);
+    if (!f.e.empty()) fam["e"] = family_word_text(alphabet, f.e);
+    return fam;
+}
+
+Result<WordFamily> family_from_json(const nlohmann::json& j, const std::vector<std::string>& alphabet, FamilyForm form) {
+    const bool extended = form == FamilyForm::Extended;
+    auto word = [&](const nlohmann::json& v) { return extended ? parse_family_word(alphabet, v.get<std::string>())
+                                                               : parse_word(alphabet, v.get<std::string>()); };
+    WordFamily f;
+    for (auto [name, dst] : {std::pair{"x", &f.x}, {"p", &f.p}, {"y", &f.y}, {"z", &f.z}}) {
+        if (!j.contains(name) || !j[name].is_string()) return make_error(std::string("family needs a string \"") + name + "\"");
+        auto w = word(j[name]);
+        if (!w) return w.error();
+        *dst = *w;
+    }
+    if (extended && j.contains("x2")) {
+        auto w = word(j["x2"]);
+        if (!w) return w.error();
+        f.x2 = *w;
+    }
+    if (extended && j.contains("e")) {
+        auto w = word(j["e"]);
+        if (!w) return w.error();
+        f.e = *w;
+    }
+    if (j.contains("r_min")) {
+        if (!j["r_min"].is_number_unsigned()) return make_error("family \"r_min\" must be a non-negative integer");
+        f.r_min = j["r_min"].get<std::size_t>();
+    }
+    return f;
+}
+
+std::string certificate_to_json(const Certificate& cert, const Dfa& dfa) {
+    nlohmann::ordered_json j;
+    j["dfa"] = nlohmann::ordered_json::parse(to_json(dfa));
+    j["class"] = cert.class_id;
+    j["member"] = cert.unknown ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cert.member);
+    j["kind"] = to_string(cert.kind);
+    j["fact"] = cert.fact;
+    if (cert.formula) j["formula"] = *cert.formula;
+    if (cert.formula_omitted) j["formula_omitted"] = *cert.formula_omitted;
+    if (cert.family) j["family"] = family_to_json(*cert.family, dfa.alphabet);
+    if (!cert.pairs.empty()) {
+        auto pairs = nlohmann::ordered_json::array();
+        for (const auto& [a, b] : cert.pairs) pairs.push_back({format_word(dfa.alphabet, a), format_word(dfa.alphabet, b)});
+        j["pairs"] = pairs;
+    }
+    if (!cert.extra_json.empty() && cert.extra_json != "{}") {
+        auto extra = nlohmann::ordered_json::parse(cert.extra_json, nullptr, false);
+        if (extra.is_object())
+            for (auto it = extra.begin(); it != extra.end(); ++it)
+                if (!j.contains(it.key())) j[it.key()] = it.value();
+    }
+    return j.dump(2);
+}
+
+}  // namespace ltlkit::automata

@@ -1,0 +1,95 @@
+// Certificates (SPEC §6) as values: what a class decision or a window answer proves and how
+// (CertificateKind), the word families x·pʳ·y / x·pʳ·z that witness non-membership, the
+// three-valued answer of the window questions, their JSON form and their rendering for people.
+// The classes and windows of algebra/, the dataset generator (adversarial pairs) and the verifier
+// share this vocabulary; the checkers that re-verify a certificate live in algebra/. Kinds and
+// answers are enums here and strings only in JSON and on the command line.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "automata/dfa.hh"
+
+namespace ltlkit::automata {
+
+// The answer to a membership question that may stay open (the window classes).
+enum class Answer { Yes, No, Unknown };
+std::string to_string(Answer a);  // "yes" / "no" / "unknown"
+
+// How a certificate proves its claim. The JSON spelling is to_string's (SPEC §6).
+enum class CertificateKind {
+    DfaCriterion,        // "dfa_criterion": the class's polynomial DFA test, re-run by the checker
+    SemigroupIdentity,   // "semigroup_identity": the identity holds on the syntactic semigroup
+    IdentityViolation,   // "identity_violation": words whose transformations break the identity
+    Implied,             // "implied": membership in a class included in this one
+    Excluded,            // "excluded": membership in one class and not another excludes this one
+    PairGraphAcyclic,    // "pair_graph_acyclic": definite (no cycle through a pair of distinct states)
+    PartiallyOrdered,    // "partially_ordered": R-trivial (every SCC a single state)
+    NoCommonLoopInScc,   // "no_common_loop_in_scc": locally R-trivial
+    SuffixFamily,        // "suffix_family": not definite, by a word family
+    RFamily,             // "r_family": not R-trivial, by a word family
+    LrtFamily,           // "lrt_family": not locally R-trivial, by an extended word family
+    Formula,             // "formula": a member formula of the fragment, compiled back
+    WindowBisimulation,  // "window_bisimulation": not in LTL[Y<=k], by a family and bisimilar folded graphs
+    HybridBisimulation,  // "hybrid_bisimulation": not in LTL[P,Y<=k], likewise
+    DepthTypes,          // "depth_types": the depth-d EOS types determine membership
+    SearchExhausted,     // "search_exhausted": an unknown window answer and the bounds it reached
+};
+std::string to_string(CertificateKind k);
+std::optional<CertificateKind> parse_certificate_kind(const std::string& text);
+
+// The words x·pʳ·y and x·pʳ·z: membership differs for every r >= r_min, and the architecture /
+// fragment named by the certificate cannot separate them for large r. Build the words with at(),
+// never by concatenating the fields.
+struct WordFamily {
+    Word x, p, y, z;
+    std::size_t r_min = 1;
+    // Extensions (empty = the plain form above):
+    // - x2 set: the second word starts with x2 instead of x (x·pʳ·y vs x2·pʳ·z), for prefix-separated
+    //   families such as the non-definite one (Σ*a vs aΣ*: no common prefix can work for aΣ*).
+    // - e non-empty: every kLoopMarker symbol in p, y, z stands for eʳ (the locally R-trivial family
+    //   x·(eʳ u eʳ v eʳ)ʳ·y vs x·(eʳ u eʳ v eʳ)ʳ·eʳ u eʳ·y).
+    std::optional<Word> x2;
+    Word e;
+    static constexpr Symbol kLoopMarker = 0xFFFFFFFFu;
+    bool extended() const { return x2.has_value() || !e.empty(); }
+    // The pair for a given r: {x pʳ y, x pʳ z} with the extensions applied.
+    std::pair<Word, Word> at(std::size_t r) const;
+};
+
+// A word of a family as text: format_word's spelling, with each kLoopMarker written "<e^r>".
+std::string family_word_text(const std::vector<std::string>& alphabet, const Word& w);
+// The inverse of family_word_text (segments around "<e^r>" are read by parse_word).
+Result<Word> parse_family_word(const std::vector<std::string>& alphabet, const std::string& text);
+
+// The family as the JSON object of a certificate: x, p, y, z, r_min, then x2 and e when set.
+nlohmann::ordered_json family_to_json(const WordFamily& f, const std::vector<std::string>& alphabet);
+// Reads that object. Plain: x, p, y, z as words of the alphabet (no loop markers) and r_min;
+// x2 and e are not read. Extended: loop markers allowed, x2 and e read when present.
+enum class FamilyForm { Plain, Extended };
+Result<WordFamily> family_from_json(const nlohmann::json& j, const std::vector<std::string>& alphabet, FamilyForm form);
+
+// A certificate as a value: the checker re-verifies it, the report prints it.
+struct Certificate {
+    std::string class_id;   // "definite", ..., or "local_k:2" / "hybrid_k:3"
+    bool member = false;
+    bool unknown = false;   // neither member nor non-member: written as "member": null
+    CertificateKind kind = CertificateKind::DfaCriterion;
+    std::string fact;       // one line a person can read
+    std::optional<std::string> formula;          // member formula of the fragment (ASCII syntax)
+    std::optional<std::string> formula_omitted;  // reason, when the formula exceeds the cap
+    std::optional<WordFamily> family;            // non-member witness family
+    std::vector<std::pair<Word, Word>> pairs;    // concrete [accepted, rejected] pairs
+    std::string extra_json = "{}";               // kind-specific fields, merged into the JSON object
+};
+
+// Certificate JSON (SPEC §6) with the DFA embedded.
+std::string certificate_to_json(const Certificate& cert, const Dfa& dfa);
+
+}  // namespace ltlkit::automata
