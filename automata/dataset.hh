@@ -1,4 +1,4 @@
-// Datasets (SPEC §8, issue 5): balanced, uniformly sampled, reproducible splits of a regular
+// Datasets (SPEC §8): balanced, uniformly sampled, reproducible splits of a regular
 // language given by its minimal DFA, plus boundary pairs (edit distance 1, labels differ) and
 // adversarial pairs from the classifier's witness families; and the reader used by
 // `train --dataset DIR` / `eval --dataset DIR`.

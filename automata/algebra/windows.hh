@@ -1,5 +1,13 @@
-// Windows k >= 2 (SPEC §5, issue 4): membership of a language in LTL[Y<=k] (k-local attention) and
-// LTL[P,Y<=k] (hybrid-k attention), answered yes / no / unknown, each with a certificate.
+// Windows k >= 2 (SPEC §5): membership of a language in LTL[Y<=k] (k-local attention) and
+// LTL[P,Y<=k] (hybrid-k attention), answered yes / no / unknown, each with a certificate
+// (docs/WINDOWS.md). decide_local_k / decide_hybrid_k try, in order: for the hybrid fragment an
+// R-trivial language's LTL[P] formula; a word family with bisimilar folded graphs ("no",
+// folded_graph.cc); formula synthesis on a word sample (formula_synthesis.cc); for the hybrid
+// fragment, formulas for languages decided by entering a sink state, then Boolean combinations of
+// characteristic formulas of window types (window_type_formulas.cc); the extended sink-state
+// strategy; finally the exact depth probe (depth_probe.hh), whose conflicts bound the depth of any
+// defining formula. window_decide.cc holds that order and the certificates' wording;
+// window_certificate_check.cc re-verifies certificates.
 #pragma once
 
 #include <cstddef>
@@ -69,7 +77,8 @@ std::optional<std::size_t> membership_differs_from(const Dfa& d, const Word& x, 
                                                    const Word& y, const Word& z);
 
 // The necessary conditions, on a minimal DFA: definite (no pair p != q on a cycle of the pair
-// graph) and locally R-trivial (no such pair with p, q in one SCC).
+// graph) and locally R-trivial (no such pair with p, q in one SCC), decided by the DFA criteria of
+// the class table (classes.hh).
 bool definite_by_pair_graph(const Dfa& minimal);
 bool locally_r_trivial_by_pair_graph(const Dfa& minimal);
 
@@ -89,7 +98,7 @@ struct WindowTypes {
     ltl::Formula formula(long id, const std::vector<std::string>& alphabet);
 };
 
-// The sink route of the hybrid search (docs/WINDOWS.md §3c): for a language "the run enters the sink state
+// The sink-state strategy of the hybrid fragment (safety and guarantee languages in Manna and Pnueli's hierarchy) (docs/WINDOWS.md §3c): for a language "the run enters the sink state
 // s" (every other state with the opposite acceptance) or its complement. G = the level-D window
 // types of the positions, and G_EOS those of EOS, over all words that avoid s (exact exploration
 // of the DFA x window-type product). If no word that enters s has every position type in G and

@@ -1,0 +1,385 @@
+#include "automata/algebra/window_strategies.hh"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "automata/algebra/budget.hh"
+#include "automata/algebra/classes.hh"
+#include "automata/algebra/depth_probe.hh"
+#include "automata/algebra/window_strategies.hh"
+#include "automata/algorithms.hh"
+#include "automata/io.hh"
+#include "automata/json.hh"
+#include "automata/monitor.hh"
+#include "automata/random.hh"
+#include "ltl/fragment.hh"
+#include "ltl/parser.hh"
+#include "ltl/printer.hh"
+
+namespace ltlkit::automata::algebra {
+
+using namespace window_strategies;
+
+namespace {
+
+constexpr unsigned kTypeDepth = 3;  // window depths of the window-type strategy
+constexpr std::size_t kProbeFormulaDag = 2'000;  // depth-probe formulas compiled back up to this DAG size
+constexpr unsigned kSinkDepth = 6;  // window depths of the sink-state strategy
+
+// A "yes" by a formula that was compiled back: the certificate, the formula printed up to the cap.
+WindowDecision formula_decision(ltl::Formula f, std::size_t size, unsigned k, bool hybrid, const std::string& fact,
+                                nlohmann::json extra, const WindowOptions& options) {
+    WindowDecision d;
+    Certificate& c = d.certificate;
+    c.class_id = class_id(hybrid, k);
+    d.answer = Answer::Yes;
+    c.member = true;
+    c.kind = CertificateKind::Formula;
+    c.fact = fact;
+    if (size <= options.max_formula_size)
+        c.formula = ltl::to_string(f);
+    else
+        c.formula_omitted = "formula tree size " + std::to_string(size) + " exceeds the cap " +
+                            std::to_string(options.max_formula_size) + " (--formula-cap)";
+    extra["k"] = k;
+    extra["formula_size"] = size;
+    c.extra_json = extra.dump();
+    return d;
+}
+
+WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
+    SearchBudget budget;
+    if (options.time_limit_s > 0)
+        budget.deadline = SearchBudget::Clock::now() +
+                          std::chrono::duration_cast<SearchBudget::Clock::duration>(std::chrono::duration<double>(options.time_limit_s));
+    budget.memory_bytes = options.memory_limit_bytes;
+    budget.progress = options.progress;
+    BudgetScope scope(budget);
+    // The searches get the first half of the question's time, so that the exact depth probe, which
+    // decides some languages in a fraction of a second where every search fails, always runs.
+    std::optional<BudgetScope> search_scope;
+    if (options.time_limit_s > 0) {
+        SearchBudget first_half = budget;
+        first_half.deadline = SearchBudget::Clock::now() + (budget.deadline - SearchBudget::Clock::now()) / 2;
+        search_scope.emplace(first_half);
+    }
+    WindowDecision d;
+    Certificate& c = d.certificate;
+    c.class_id = class_id(hybrid, k);
+    const std::string frag = fragment_name(hybrid, k);
+    // A "yes" by a formula that was compiled back: the certificate, the formula printed up to the cap.
+    auto formula_yes = [&](ltl::Formula f, std::size_t size, const std::string& fact, nlohmann::json extra) {
+        d = formula_decision(f, size, k, hybrid, fact, std::move(extra), options);
+        return d;
+    };
+    // An R-trivial language is in LTL[P] ⊆ LTL[P,Y<=k]: LC25 Lemma C.1's formula, compiled back.
+    if (hybrid) {
+        if (auto f = partially_ordered_formula(minimal)) {
+            auto ok = formula_defines(*f, minimal, nullptr);
+            if (ok && *ok) {
+                const std::size_t size = ltl::tree_size(*f);
+                return formula_yes(*f, size,
+                                   "R-trivial (partially ordered minimal DFA), so LC25 Lemma C.1 gives an LTL[P] formula (tree size " +
+                                       std::to_string(size) + "), which lies in " + frag + "; compiled back",
+                                   nlohmann::json::object());
+            }
+        }
+    }
+    std::size_t steps = 0;
+    bool exhausted = false;
+    auto fam = search_family(minimal, k, hybrid, options, &steps, &exhausted);
+    if (fam) {
+        d.answer = Answer::No;
+        c.member = false;
+        c.kind = hybrid ? CertificateKind::HybridBisimulation : CertificateKind::WindowBisimulation;
+        const auto& A = minimal.alphabet;
+        auto fw = [&](const Word& w) { return w.empty() ? std::string("ε") : format_word(A, w); };
+        std::ostringstream os;
+        os << "the EOS nodes of the folded graphs of p^ω·y and p^ω·z (p = " << fw(fam->p) << ", y = "
+           << fw(fam->y) << ", z = " << fw(fam->z) << ") are bisimilar for the window-" << k
+           << (hybrid ? " and strict-past modalities" : " modality") << ", so no " << frag
+           << " formula separates x·p^r·y from x·p^r·z (x = " << fw(fam->x) << ") for large r, while their membership differs for every r >= "
+           << fam->r_min;
+        c.fact = os.str();
+        c.family = *fam;
+        for (std::size_t r = fam->r_min; r < fam->r_min + 3; ++r) {
+            auto [u, v] = fam->at(r);
+            if (!minimal.accepts(u)) std::swap(u, v);
+            c.pairs.emplace_back(u, v);
+        }
+        nlohmann::json extra = {{"k", k}, {"modalities", hybrid ? "window+past" : "window"}};
+        c.extra_json = extra.dump();
+        return d;
+    }
+    std::size_t no_steps = steps;
+    steps = 0;
+    YesSearchReport rep = search_formula(minimal, k, hybrid, options.search_budget, &steps);
+    steps += no_steps;
+    if (!rep.formula.is_null()) {
+        const std::size_t size = ltl::tree_size(rep.formula);
+        return formula_yes(rep.formula, size,
+                           "a " + frag + " formula (tree size " + std::to_string(size) +
+                               ") whose minimal DFA equals the language's, found by formula search and compiled back",
+                           nlohmann::json::object());
+    }
+    // A language "the run enters the sink" (or its complement): the window types that words avoiding
+    // the sink never show (docs/WINDOWS.md §3c), compiled back.
+    SinkSearchReport sink;
+    if (hybrid) {
+        sink = search_sink(minimal, k, kSinkDepth, 4 * options.probe_states);
+        if (!sink.formula.is_null()) {
+            const std::size_t size = ltl::tree_size(sink.formula);
+            return formula_yes(sink.formula, size,
+                               "a " + frag + " formula (tree size " + std::to_string(size) +
+                                   ") saying whether the run entered the sink state: the depth-" + std::to_string(sink.depth) +
+                                   " window types of the positions and of EOS in words that avoid the sink (" +
+                                   std::to_string(sink.good) + " types) never cover a word that enters it (" +
+                                   std::to_string(sink.bad) +
+                                   " types outside them are reached; docs/WINDOWS.md §3c); compiled back",
+                               nlohmann::json({{"type_depth", sink.depth}, {"route", "sink"}}));
+        }
+    }
+    // Characteristic formulas of window types (depths 1..3), chosen on a sample and compiled back.
+    // At past depth 1 (P chi(t)), then, for the hybrid fragment, 2 (ordered pairs of types).
+    TypedSearchReport typed;
+    unsigned past_depth = 0;
+    for (unsigned pd = 1; pd <= (hybrid ? 2u : 1u) && typed.formula.is_null(); ++pd) {
+        TypedSearchReport r = search_typed(minimal, k, hybrid, kTypeDepth, 4 * options.probe_states, pd);
+        r.rounds += typed.rounds;
+        r.states += typed.states;
+        typed = std::move(r);
+        past_depth = pd;
+    }
+    if (!typed.formula.is_null()) {
+        const std::size_t size = ltl::tree_size(typed.formula);
+        nlohmann::json extra = {{"type_depth", typed.depth}};
+        if (hybrid) extra["past_depth"] = past_depth;
+        return formula_yes(typed.formula, size,
+                           "a " + frag + " formula (tree size " + std::to_string(size) +
+                               ") built from characteristic formulas of the depth-" + std::to_string(typed.depth) +
+                               " window types" +
+                               (!hybrid ? std::string(" at EOS")
+                                        : past_depth == 1 ? std::string(" at EOS and under P")
+                                                          : std::string(" at EOS, under P and under P(χ ∧ ±P χ')")) +
+                               " (docs/WINDOWS.md §3b), whose minimal DFA equals the language's: compiled back",
+                           extra);
+    }
+    // The sink-state strategy extended (docs/WINDOWS.md §3c): letters annotated with the set of letters before
+    // them, and sinks with both acceptances among the other states. It runs only where everything
+    // above failed, so the tables of §7 (which have no unknown cell) do not depend on it.
+    if (hybrid) {
+        SinkSearchReport ext = search_sink(minimal, k, kSinkDepth, 4 * options.probe_states, true);
+        sink.states += ext.states;
+        sink.applicable = sink.applicable || ext.applicable;
+        if (!ext.formula.is_null()) {
+            const std::size_t size = ltl::tree_size(ext.formula);
+            return formula_yes(ext.formula, size,
+                               "a " + frag + " formula (tree size " + std::to_string(size) +
+                                   ") saying whether the run entered the sink state" +
+                                   (ext.mixed ? std::string(" and, if not, deciding by the EOS type") : std::string()) +
+                                   ": the depth-" + std::to_string(ext.depth) + " window types" +
+                                   (ext.past_letters ? std::string(" of letters annotated with the set of letters before them")
+                                                     : std::string()) +
+                                   " of the positions and of EOS in words that avoid the sink (" + std::to_string(ext.good) +
+                                   " types) never cover a word that enters it (" + std::to_string(ext.bad) +
+                                   " types outside them are reached; docs/WINDOWS.md §3c); compiled back",
+                               nlohmann::json({{"type_depth", ext.depth},
+                                               {"route", "sink"},
+                                               {"past_letters", ext.past_letters},
+                                               {"mixed", ext.mixed}}));
+        }
+    }
+    const bool searches_cut = budget_bound_reached() != BudgetBound::None;
+    search_scope.reset();
+    // Neither certificate was found: probe the depth-d EOS types exactly (depth_probe.hh). A
+    // conflict at depth d proves that no defining formula has depth <= d; separation at depth d
+    // proves membership (the type exploration is the certificate, re-run by the checker).
+    std::size_t probe_states = 0;
+    unsigned lower = 0;
+    DepthProbe witness;
+    for (unsigned depth = 1; depth <= options.probe_depth; ++depth) {
+        DepthProbe pr = probe_depth(minimal, k, hybrid, depth, options.probe_states, true);
+        probe_states += pr.states;
+        if (pr.status == DepthProbe::Status::Conflict) {
+            lower = depth;
+            witness = std::move(pr);
+            continue;
+        }
+        if (pr.status == DepthProbe::Status::Separates) {
+            const std::size_t size = pr.formula.is_null() ? 0 : ltl::tree_size(pr.formula);
+            const std::string what = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
+                                     " EOS types of " + frag + " (exhaustive exploration of " + std::to_string(pr.states) +
+                                     " product states, " + std::to_string(pr.eos_types) + " EOS types)";
+            // Compiling back costs (product states × subformulas) and is not interruptible: only
+            // for formulas of at most kProbeFormulaDag distinct subformulas.
+            const std::size_t dag = pr.formula.is_null() ? 0 : ltl::dag_size(pr.formula);
+            if (!pr.formula.is_null() && size <= options.max_formula_size && dag <= kProbeFormulaDag) {
+                auto ok = formula_defines(pr.formula, minimal, nullptr);
+                if (ok && *ok)
+                    return formula_yes(pr.formula, size,
+                                       what + ", tree size " + std::to_string(size) + ", defines the language; compiled back",
+                                       nlohmann::json({{"type_depth", depth}, {"route", "depth_types"}}));
+            }
+            d.answer = Answer::Yes;
+            c.member = true;
+            c.kind = CertificateKind::DepthTypes;
+            c.fact = "the depth-" + std::to_string(depth) + " EOS types of " + frag +
+                     " determine membership on every word (exhaustive exploration of " + std::to_string(pr.states) +
+                     " product states, " + std::to_string(pr.eos_types) +
+                     " EOS types), so a formula of depth " + std::to_string(depth) + " defines the language";
+            c.formula_omitted = size > options.max_formula_size
+                                    ? "the formula (" + what + ") has tree size " + std::to_string(size) + ", over the cap " +
+                                          std::to_string(options.max_formula_size) +
+                                          " (--formula-cap); check-certificate re-runs the exploration"
+                                    : "the formula (" + what + ") has " + std::to_string(dag) +
+                                          " distinct subformulas, over the " + std::to_string(kProbeFormulaDag) +
+                                          " compiled back within a question; check-certificate re-runs the exploration";
+            c.extra_json = nlohmann::json({{"k", k}, {"depth", depth}, {"probe_states", pr.states}}).dump();
+            return d;
+        }
+        break;  // state limit
+    }
+    NoSearchBounds b = no_bounds(minimal.num_symbols(), k, hybrid, options);
+    d.answer = Answer::Unknown;
+    c.member = false;
+    c.kind = CertificateKind::SearchExhausted;
+    std::ostringstream os;
+    os << "no witness family with |p| <= " << b.max_p << ", |y|,|z| <= " << b.max_tail << ", |x| <= " << b.max_x
+       << (exhausted ? "" : " (budget hit before the end)") << ", and no " << frag
+       << " formula among " << rep.pool << " distinct behaviours up to size " << rep.max_size << " on "
+       << rep.sample_words << " sample words in " << rep.rounds << " rounds"
+       << (rep.failure.empty() ? "" : " (" + rep.failure + ")") << "; " << steps << " search steps"
+       << "; no Boolean combination of window types of depth <= " << kTypeDepth
+       << (hybrid ? " at EOS, under P and under P(χ ∧ ±P χ')" : " at EOS")
+       << " found in " << typed.rounds << " rounds (" << typed.states << " product states)";
+    if (sink.applicable)
+        os << "; no formula from the sink route (window depths <= " << kSinkDepth << ", " << sink.states
+           << " product states)";
+    if (lower > 0)
+        os << "; no defining formula has depth <= " << lower << " (the depth-" << lower << " EOS types of '"
+           << format_word(minimal.alphabet, witness.accepted) << "' (accepted) and '"
+           << format_word(minimal.alphabet, witness.rejected) << "' (rejected) are equal)";
+    const BudgetBound bound = budget_bound_reached();
+    if (lower < options.probe_depth && bound == BudgetBound::None)
+        os << "; the depth-" << (lower + 1) << " probe stopped at " << options.probe_states << " product states";
+    if (searches_cut && bound == BudgetBound::None)
+        os << "; the searches stopped at half of the question's budget (" << options.time_limit_s
+           << " s, --window-time; " << (options.memory_limit_bytes >> 20) << " MiB, --window-memory), the rest went to the probe";
+    if (bound == BudgetBound::Time)
+        os << "; stopped by the time budget: " << options.time_limit_s << " s for this question (raise --window-time)";
+    if (bound == BudgetBound::Memory)
+        os << "; stopped by the memory budget: " << (options.memory_limit_bytes >> 20)
+           << " MiB of resident memory (raise --window-memory)";
+    c.fact = os.str();
+    c.unknown = true;
+    if (lower > 0) c.pairs.emplace_back(witness.accepted, witness.rejected);
+    nlohmann::json extra = {{"k", k},
+                            {"bounds",
+                             {{"max_p", b.max_p},
+                              {"max_tail", b.max_tail},
+                              {"max_x", b.max_x},
+                              {"formula_pool", rep.pool},
+                              {"formula_size", rep.max_size},
+                              {"search_budget", options.search_budget},
+                              {"type_depth", kTypeDepth},
+                              {"probe_depth", options.probe_depth},
+                              {"probe_states", options.probe_states}}}};
+    if (lower > 0) extra["depth_lower_bound"] = lower;
+    if (bound == BudgetBound::Time)
+        extra["budget"] = {{"bound", "time"}, {"seconds", options.time_limit_s}, {"option", "--window-time"}};
+    if (bound == BudgetBound::Memory)
+        extra["budget"] = {{"bound", "memory"}, {"bytes", options.memory_limit_bytes}, {"option", "--window-memory"}};
+    c.extra_json = extra.dump();
+    return d;
+}
+
+}  // namespace
+
+bool formula_in_window_fragment(ltl::Formula f, unsigned k, bool with_past) {
+    ltl::Fragment fr = ltl::fragment_of(f);
+    using K = ltl::FragmentKind;
+    switch (fr.kind) {
+        case K::None: return true;
+        case K::YLeqK: return fr.k == k;
+        case K::P: return with_past;
+        case K::PYLeqK: return with_past && fr.k == k;
+        default: return false;
+    }
+}
+
+// Beyond this many nested windows the unfolded formula is not built: compiling it back costs
+// (states × subformulas), quadratic in the window.
+constexpr unsigned kMaxUnfoldedWindows = 1'000;
+
+ltl::Formula unfold_windows(ltl::Formula f, unsigned k) {
+    std::unordered_map<const void*, ltl::Formula> done;
+    for (ltl::Formula g : ltl::subformulas_postorder(f)) {
+        ltl::Formula c0 = g.arity() > 0 ? done.at(g.child(0).node()) : ltl::Formula();
+        ltl::Formula c1 = g.arity() > 1 ? done.at(g.child(1).node()) : ltl::Formula();
+        ltl::Formula r = g;
+        switch (g.op()) {
+            case ltl::Op::Not: r = ltl::Formula::neg(c0); break;
+            case ltl::Op::And: r = ltl::Formula::conj(c0, c1); break;
+            case ltl::Op::Or: r = ltl::Formula::disj(c0, c1); break;
+            case ltl::Op::Implies: r = ltl::Formula::implies(c0, c1); break;
+            case ltl::Op::Iff: r = ltl::Formula::iff(c0, c1); break;
+            case ltl::Op::Since: r = ltl::Formula::since(c0, c1); break;
+            case ltl::Op::Past: r = ltl::Formula::past(c0); break;
+            case ltl::Op::Yesterday: r = ltl::Formula::yesterday(c0); break;
+            case ltl::Op::Historically: r = ltl::Formula::historically(c0); break;
+            case ltl::Op::BoundedYesterday:
+                if (g.k() > k && g.k() % k == 0 && g.k() / k <= kMaxUnfoldedWindows) {
+                    // Y<=qk φ = Y<=k (φ | Y<=k (φ | ... Y<=k φ)) with q windows: the windows chain back
+                    // over exactly the qk previous positions.
+                    r = ltl::Formula::bounded_yesterday(c0, k);
+                    for (unsigned i = 1; i < g.k() / k; ++i) r = ltl::Formula::bounded_yesterday(ltl::Formula::disj(c0, r), k);
+                } else {
+                    r = ltl::Formula::bounded_yesterday(c0, g.k());
+                }
+                break;
+            default: break;
+        }
+        done[g.node()] = r;
+    }
+    return done.at(f.node());
+}
+
+std::optional<WindowDecision> window_yes_by_formula(const Dfa& minimal, ltl::Formula f, unsigned k, bool hybrid,
+                                                    const WindowOptions& options, const std::string& why) {
+    if (!formula_in_window_fragment(f, k, hybrid)) return std::nullopt;
+    auto ok = formula_defines(f, minimal, nullptr);
+    if (!ok || !*ok) return std::nullopt;
+    const std::size_t size = ltl::tree_size(f);
+    return formula_decision(f, size, k, hybrid,
+                            why + " (tree size " + std::to_string(size) + "); compiled back, its minimal DFA is the language's",
+                            nlohmann::json({{"route", "input_formula"}}), options);
+}
+
+bool definite_by_pair_graph(const Dfa& minimal) {
+    DfaAnalysis A(minimal);
+    return find_class("definite")->by_dfa(A).member;
+}
+
+bool locally_r_trivial_by_pair_graph(const Dfa& minimal) {
+    DfaAnalysis A(minimal);
+    return find_class("locally_r_trivial")->by_dfa(A).member;
+}
+
+WindowDecision decide_local_k(const Dfa& minimal, unsigned k, const WindowOptions& options) {
+    return decide(minimal, k, false, options);
+}
+
+WindowDecision decide_hybrid_k(const Dfa& minimal, unsigned k, const WindowOptions& options) {
+    return decide(minimal, k, true, options);
+}
+
+}  // namespace ltlkit::automata::algebra

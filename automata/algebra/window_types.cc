@@ -1,0 +1,68 @@
+// Window types (windows.hh): interning of type signatures, the types of a word's positions and
+// their characteristic formulas.
+#include "automata/algebra/windows.hh"
+
+#include <algorithm>
+
+namespace ltlkit::automata::algebra {
+
+long WindowTypes::intern(std::vector<long> s) {
+    auto [it, fresh] = ids.emplace(s, long(sig.size()));
+    if (fresh) sig.push_back(std::move(s));
+    return it->second;
+}
+
+std::vector<long> WindowTypes::types(const Word& w, unsigned D) {
+    const std::size_t n = w.size();
+    std::vector<long> t(n + 1);
+    for (std::size_t i = 0; i <= n; ++i) t[i] = intern({-2, i < n ? long(w[i]) : long(sigma)});
+    for (unsigned j = 1; j <= D; ++j) {
+        std::vector<long> next(n + 1);
+        for (std::size_t i = 0; i <= n; ++i) {
+            std::vector<long> win(t.begin() + static_cast<std::ptrdiff_t>(i >= k ? i - k : 0),
+                                  t.begin() + static_cast<std::ptrdiff_t>(i));
+            std::sort(win.begin(), win.end());
+            win.erase(std::unique(win.begin(), win.end()), win.end());
+            std::vector<long> s{t[i]};
+            s.insert(s.end(), win.begin(), win.end());
+            next[i] = intern(std::move(s));
+        }
+        t = std::move(next);
+    }
+    return t;
+}
+
+ltl::Formula WindowTypes::formula(long id, const std::vector<std::string>& alphabet) {
+    if (chi.size() < sig.size()) chi.resize(sig.size());
+    auto& slot = chi[static_cast<std::size_t>(id)];
+    if (!slot.is_null()) return slot;
+    const std::vector<long> s = sig[static_cast<std::size_t>(id)];
+    ltl::Formula f;
+    if (s[0] == -2) {
+        if (s[1] < long(sigma)) {
+            f = ltl::Formula::atom(alphabet[static_cast<std::size_t>(s[1])]);
+        } else {  // EOS: no symbol holds
+            f = ltl::Formula::tt();
+            for (const auto& a : alphabet) f = ltl::Formula::conj(f, ltl::Formula::neg(ltl::Formula::atom(a)));
+        }
+        if (s.size() == 3)  // annotated with the set of letters strictly before (the sink-state strategy, §3c)
+            for (std::size_t a = 0; a < alphabet.size(); ++a) {
+                ltl::Formula pa = ltl::Formula::past(ltl::Formula::atom(alphabet[a]));
+                f = ltl::Formula::conj(f, ((s[2] >> a) & 1) ? pa : ltl::Formula::neg(pa));
+            }
+    } else {
+        // own type, every window type occurs, and nothing else does
+        f = formula(s[0], alphabet);
+        ltl::Formula any = ltl::Formula::ff();
+        for (std::size_t i = 1; i < s.size(); ++i) {
+            ltl::Formula g = formula(s[i], alphabet);
+            f = ltl::Formula::conj(f, ltl::Formula::bounded_yesterday(g, k));
+            any = i == 1 ? g : ltl::Formula::disj(any, g);
+        }
+        f = ltl::Formula::conj(f, ltl::Formula::neg(ltl::Formula::bounded_yesterday(ltl::Formula::neg(any), k)));
+    }
+    chi[static_cast<std::size_t>(id)] = f;
+    return f;
+}
+
+}  // namespace ltlkit::automata::algebra
