@@ -1,4 +1,4 @@
-// Dataset generator and reader (SPEC §8, issue 5). See dataset.hh for the layout.
+// Dataset generator and reader (SPEC §8). See dataset.hh for the layout.
 //
 // Determinism: every random choice comes from an Rng seeded by derive_seed over (seed, purpose,
 // length, label), so the bytes depend only on the arguments (and a length's words do not depend on

@@ -522,7 +522,7 @@ TEST_CASE("the reader reports malformed files with file:line", "[dataset]") {
     CHECK(none.error().one_line().find("meta.json") != std::string::npos);
 }
 
-TEST_CASE("meta.json of the wrong shape is an error, not an exception (fuzz regressions)", "[dataset]") {
+TEST_CASE("meta.json of the wrong shape is an error, not an exception", "[dataset]") {
     TempDir dir("meta-shape");
     fs::create_directories(dir.path);
     std::ofstream(dir.path / "train.tsv") << "a\t1\nab\t0\n";

@@ -1,4 +1,4 @@
-// Windows k >= 2 (issue 4): certificates re-verify, answers are consistent with the theory, and the
+// Windows k >= 2: certificates re-verify, answers are consistent with the theory, and the
 // folded-graph criterion behind "no" agrees with two independent routes (random fragment formulas
 // evaluated by the direct semantics; bounded-depth types computed on the finite words).
 #include <catch2/catch.hpp>
@@ -433,7 +433,7 @@ TEST_CASE("Window types: each characteristic formula holds exactly at the positi
     }
 }
 
-TEST_CASE("An unknown of the old table is a yes: δ=12,30,22,20 F={2} has an LTL[P,Y<=2] formula of depth 3", "[windows]") {
+TEST_CASE("δ=12,30,22,20 F={2} has an LTL[P,Y<=2] formula of depth 3 and is answered yes", "[windows]") {
     // "starts with b, or contains bb or aaa": the bottom-up search of docs/WINDOWS.md §3 stops below
     // its size and the depth probe proves only "depth > 2"; this hand-written formula compiles
     // back, and the decision finds one of its own (now by the sink route of §3c, which precedes the
@@ -509,7 +509,7 @@ void check_sink_formula(const SinkSearchReport& r, const Dfa& d, std::size_t n) 
 
 }  // namespace
 
-TEST_CASE("The sink route: the 3-letter unknowns of the fourth session are yes, with formulas of depth 3",
+TEST_CASE("Sink-state formulas: 3-letter languages decided by entering a sink are yes, with formulas of depth 3",
           "[windows]") {
     const std::vector<std::string> ABC = {"a", "b", "c"};
     // δ=120,100,222 F={2}: bΣ* ∪ Σ*(bb|cb)Σ* ("some b is not right after an a"). Both the typed
@@ -555,7 +555,7 @@ TEST_CASE("The sink route: the 3-letter unknowns of the fourth session are yes, 
     CHECK(reverifies(w5.certificate, open5));
 }
 
-TEST_CASE("The sink route vs the depth probe and the direct semantics on random DFAs with a sink", "[windows]") {
+TEST_CASE("Sink-state formulas agree with the depth probe and the direct semantics on random DFAs with a sink", "[windows]") {
     // A formula of the route has some depth d (D + 1, or D + 2 with annotated letters), so the
     // exact probe (depth_probe.hh, another construction) never meets a conflict at depth d; where the route fails at every depth it
     // reports a word entering the sink and one avoiding it with equal depth-D types, which must
