@@ -250,6 +250,98 @@ struct Planned {
     }
 };
 
+// The adversarial splits: per architecture, for each witness family the pairs family.at(r) at
+// values of r spread over those whose two words fit the test lengths, and meta.json's record of
+// the families (skipped ones with the reason).
+struct AdversarialSplits {
+    std::vector<SplitWriter> writers;
+    ojson meta = ojson::object();
+};
+
+Result<AdversarialSplits> adversarial_splits(const Dfa& dfa, const DatasetOptions& o, GenerateReport& rep, Planned& plan) {
+    AdversarialSplits out;
+    for (const auto& spec : o.adversarial) {
+        out.writers.emplace_back("adversarial-" + spec.arch, o.format, true, dfa.alphabet);
+        SplitWriter& split = out.writers.back();
+        ojson fam_meta = ojson::array();
+        long id = 0;
+        for (std::size_t fi = 0; fi < spec.families.size(); ++fi) {
+            const WordFamily& f = spec.families[fi].family;
+            ojson fm = {{"x", family_word_text(dfa.alphabet, f.x)}, {"p", family_word_text(dfa.alphabet, f.p)},
+                        {"y", family_word_text(dfa.alphabet, f.y)}, {"z", family_word_text(dfa.alphabet, f.z)},
+                        {"r_min", f.r_min}, {"note", spec.families[fi].note}, {"extra", spec.families[fi].extra}};
+            auto skip = [&](const std::string& why) {
+                std::string text = "adversarial-" + spec.arch + ": family " + std::to_string(fi) + " skipped: " + why;
+                fm["skipped"] = why;
+                rep.skipped_families.push_back(text);
+            };
+            // The values of r whose two words f.at(r) both lie in the test range.
+            std::vector<std::size_t> fitting;
+            if (!f.extended()) {
+                if (f.p.empty()) {
+                    skip("the pumped word p is empty");
+                    fam_meta.push_back(fm);
+                    continue;
+                }
+                const std::size_t base_short = f.x.size() + std::min(f.y.size(), f.z.size());
+                const std::size_t base_long = f.x.size() + std::max(f.y.size(), f.z.size());
+                const std::size_t P = f.p.size();
+                for (std::size_t r = f.r_min; base_short + r * P <= o.test.hi; ++r)
+                    if (base_short + r * P >= o.test.lo && base_long + r * P <= o.test.hi) fitting.push_back(r);
+            } else {
+                // Lengths do not decrease with r: scan until both words are past the range.
+                for (std::size_t r = f.r_min; r <= f.r_min + o.test.hi + 1; ++r) {
+                    auto [u, v] = f.at(r);
+                    if (std::min(u.size(), v.size()) > o.test.hi) break;
+                    if (o.test.contains(u.size()) && o.test.contains(v.size())) fitting.push_back(r);
+                }
+            }
+            if (fitting.empty()) {
+                skip("its words (r >= " + std::to_string(f.r_min) + ") do not fit in lengths " + to_string(o.test));
+                fam_meta.push_back(fm);
+                continue;
+            }
+            const std::size_t want = std::min<std::size_t>(o.adversarial_per_family, fitting.size());
+            std::vector<std::size_t> rs;
+            for (std::size_t j = 0; j < want; ++j) {
+                std::size_t r = want == 1 ? fitting.front() : fitting[j * (fitting.size() - 1) / (want - 1)];
+                if (rs.empty() || rs.back() != r) rs.push_back(r);
+            }
+            std::size_t made = 0;
+            ojson same = ojson::array();
+            for (std::size_t r : rs) {
+                auto [u, v] = f.at(r);
+                bool in_alphabet = true;
+                for (const Word* w : {&u, &v})
+                    for (Symbol a : *w) in_alphabet = in_alphabet && a < dfa.num_symbols();
+                if (!in_alphabet)
+                    return make_error("adversarial family " + std::to_string(fi) + " for " + spec.arch +
+                                      " gives a word with a symbol outside the alphabet at r = " + std::to_string(r));
+                bool lu = dfa_accepts(dfa, u), lv = dfa_accepts(dfa, v);
+                if (lu == lv) {
+                    same.push_back(r);
+                    continue;
+                }
+                split.add(u, lu, id);
+                split.add(v, lv, id);
+                ++id;
+                ++made;
+                plan.add(u.size() + v.size());
+            }
+            fm["r"] = {{"from", rs.front()}, {"to", rs.back()}, {"pairs", made}};
+            if (!same.empty()) {
+                fm["r_without_difference"] = same;
+                rep.skipped_families.push_back("adversarial-" + spec.arch + ": family " + std::to_string(fi) +
+                                               ": " + std::to_string(same.size()) +
+                                               " values of r give words with the same label (not written)");
+            }
+            fam_meta.push_back(fm);
+        }
+        out.meta[spec.arch] = {{"file", split.files().front().first}, {"pairs", id}, {"families", fam_meta}};
+    }
+    return out;
+}
+
 }  // namespace
 
 // ------------------------------------------------------------------ generation
@@ -545,88 +637,11 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
         if (made < o.boundary_per_length) shortfall("boundary", n, -1, o.boundary_per_length, made);
     }
 
-    // --- adversarial: per architecture, pairs x p^r y / x p^r z at lengths spread over the test range
-    std::vector<SplitWriter> adversarial;
-    ojson adv_meta = ojson::object();
-    for (const auto& spec : o.adversarial) {
-        adversarial.emplace_back("adversarial-" + spec.arch, o.format, true, alphabet);
-        SplitWriter& out = adversarial.back();
-        ojson fam_meta = ojson::array();
-        long id = 0;
-        for (std::size_t fi = 0; fi < spec.families.size(); ++fi) {
-            const WordFamily& f = spec.families[fi].family;
-            ojson fm = {{"x", family_word_text(dfa.alphabet, f.x)}, {"p", family_word_text(dfa.alphabet, f.p)},
-                        {"y", family_word_text(dfa.alphabet, f.y)}, {"z", family_word_text(dfa.alphabet, f.z)},
-                        {"r_min", f.r_min}, {"note", spec.families[fi].note}, {"extra", spec.families[fi].extra}};
-            auto skip = [&](const std::string& why) {
-                std::string text = "adversarial-" + spec.arch + ": family " + std::to_string(fi) + " skipped: " + why;
-                fm["skipped"] = why;
-                rep.skipped_families.push_back(text);
-            };
-            // The values of r whose two words f.at(r) both lie in the test range.
-            std::vector<std::size_t> fitting;
-            if (!f.extended()) {
-                if (f.p.empty()) {
-                    skip("the pumped word p is empty");
-                    fam_meta.push_back(fm);
-                    continue;
-                }
-                const std::size_t base_short = f.x.size() + std::min(f.y.size(), f.z.size());
-                const std::size_t base_long = f.x.size() + std::max(f.y.size(), f.z.size());
-                const std::size_t P = f.p.size();
-                for (std::size_t r = f.r_min; base_short + r * P <= o.test.hi; ++r)
-                    if (base_short + r * P >= o.test.lo && base_long + r * P <= o.test.hi) fitting.push_back(r);
-            } else {
-                // Lengths do not decrease with r: scan until both words are past the range.
-                for (std::size_t r = f.r_min; r <= f.r_min + o.test.hi + 1; ++r) {
-                    auto [u, v] = f.at(r);
-                    if (std::min(u.size(), v.size()) > o.test.hi) break;
-                    if (o.test.contains(u.size()) && o.test.contains(v.size())) fitting.push_back(r);
-                }
-            }
-            if (fitting.empty()) {
-                skip("its words (r >= " + std::to_string(f.r_min) + ") do not fit in lengths " + to_string(o.test));
-                fam_meta.push_back(fm);
-                continue;
-            }
-            const std::size_t want = std::min<std::size_t>(o.adversarial_per_family, fitting.size());
-            std::vector<std::size_t> rs;
-            for (std::size_t j = 0; j < want; ++j) {
-                std::size_t r = want == 1 ? fitting.front() : fitting[j * (fitting.size() - 1) / (want - 1)];
-                if (rs.empty() || rs.back() != r) rs.push_back(r);
-            }
-            std::size_t made = 0;
-            ojson same = ojson::array();
-            for (std::size_t r : rs) {
-                auto [u, v] = f.at(r);
-                bool in_alphabet = true;
-                for (const Word* w : {&u, &v})
-                    for (Symbol a : *w) in_alphabet = in_alphabet && a < dfa.num_symbols();
-                if (!in_alphabet)
-                    return make_error("adversarial family " + std::to_string(fi) + " for " + spec.arch +
-                                      " gives a word with a symbol outside the alphabet at r = " + std::to_string(r));
-                bool lu = dfa_accepts(dfa, u), lv = dfa_accepts(dfa, v);
-                if (lu == lv) {
-                    same.push_back(r);
-                    continue;
-                }
-                out.add(u, lu, id);
-                out.add(v, lv, id);
-                ++id;
-                ++made;
-                plan.add(u.size() + v.size());
-            }
-            fm["r"] = {{"from", rs.front()}, {"to", rs.back()}, {"pairs", made}};
-            if (!same.empty()) {
-                fm["r_without_difference"] = same;
-                rep.skipped_families.push_back("adversarial-" + spec.arch + ": family " + std::to_string(fi) +
-                                               ": " + std::to_string(same.size()) +
-                                               " values of r give words with the same label (not written)");
-            }
-            fam_meta.push_back(fm);
-        }
-        adv_meta[spec.arch] = {{"file", out.files().front().first}, {"pairs", id}, {"families", fam_meta}};
-    }
+    // --- adversarial
+    auto adversarial_r = adversarial_splits(dfa, o, rep, plan);
+    if (!adversarial_r.ok()) return adversarial_r.error();
+    std::vector<SplitWriter> adversarial = std::move(adversarial_r->writers);
+    const ojson adv_meta = std::move(adversarial_r->meta);
 
     // --- write the files, then meta.json
     std::vector<const SplitWriter*> all = {&train, &validation, &test, &boundary};
