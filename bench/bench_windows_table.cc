@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "automata/algebra/classify.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
 #include "automata/io.hh"
