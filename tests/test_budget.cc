@@ -72,7 +72,7 @@ TEST_CASE("the thread CPU budget clock counts this thread's CPU time, the wall c
     CHECK(on_wall <= wall + 0.25);   // (preemption between the reads can only add)
 }
 
-TEST_CASE("a CPU-time budget survives sleeping and runs out by computing; a wall budget runs out asleep", "[budget]") {
+TEST_CASE("a CPU-time budget survives sleeping and runs out by computing while a wall budget runs out asleep", "[budget]") {
     ClockGuard guard;
     {
         set_budget_clock(BudgetClockKind::Wall);
