@@ -6,7 +6,7 @@
 //   bench_windows_table [max_states=4] [symbols=2] [max_k=4] [--only-definite] [--shard I/N] [--random N[:SEED]]
 //                       [--classify | --question-time S] [--window-time S] [--window-memory MIB]
 //                       [--clock wall|cpu] [--only ROW:local|hybrid:K,...]
-//                       [--window-budget STEPS] [--probe-depth D] [--probe-states N]
+//                       [--window-budget STEPS] [--probe-depth D] [--probe-states N] [--from ROW]
 // --shard I/N decides only the rows whose number is I+1 modulo N (rows keep their global numbers;
 // the summary counts this shard's rows), so that N processes share a long table. --random N[:SEED]
 // replaces the enumeration by N distinct random minimal locally R-trivial DFAs with exactly
@@ -20,7 +20,9 @@
 // (default 400). --clock cpu measures these seconds in CPU time of the thread instead of wall time,
 // so that the answers do not depend on the load of the machine. --only decides only the listed
 // cells (e.g. the unknown cells of an earlier run, which the summary prints in this form).
-// --window-budget, --probe-depth and --probe-states are classify's options of the same names (the
+// --from ROW skips the rows before ROW (their numbers stay): a run cut short resumes where it
+// stopped, and `--random 200:S --from 26` extends a sample of 25 (the rows of a seed do not depend
+// on N). --window-budget, --probe-depth and --probe-states are classify's options of the same names (the
 // searches' steps and the depth probe's bounds), for either mode.
 // With a budget, every question prints one line "question ROW KIND K ANSWER wall_s cpu_s peak_MiB
 // BOUND" to stderr, and the summary adds the median, p90 and maximum of these over the questions.
@@ -141,7 +143,7 @@ int main(int argc, char** argv) {
     std::size_t symbols = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 2;
     unsigned max_k = argc > 3 ? static_cast<unsigned>(std::strtoul(argv[3], nullptr, 10)) : 4;
     bool only_definite = false;
-    std::size_t shard = 0, shards = 1, random_rows = 0;
+    std::size_t shard = 0, shards = 1, random_rows = 0, first_row = 1;
     unsigned long long seed = 1;
     bool classify_mode = false, cpu_clock = false;
     double question_time = 0, window_time = 4;
@@ -194,6 +196,9 @@ int main(int argc, char** argv) {
             ++i;
         } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc && parse_only(argv[i + 1])) {
             ++i;
+        } else if (std::strcmp(argv[i], "--from") == 0 && i + 1 < argc &&
+                   std::sscanf(argv[i + 1], "%zu", &first_row) == 1 && first_row >= 1) {
+            ++i;
         } else if (std::strcmp(argv[i], "--window-budget") == 0 && i + 1 < argc &&
                    std::sscanf(argv[i + 1], "%zu", &search_budget) == 1) {
             ++i;
@@ -207,7 +212,7 @@ int main(int argc, char** argv) {
             std::cerr << "bench_windows_table: unknown or malformed argument '" << argv[i]
                       << "' (expected --only-definite, --shard I/N with I < N, --random N[:SEED] with N > 0, "
                          "--classify, --question-time S > 0, --window-time S, --window-memory MIB, --clock wall|cpu, "
-                         "--only ROW:local|hybrid:K,..., --window-budget STEPS, --probe-depth D or --probe-states N)\n";
+                         "--only ROW:local|hybrid:K,..., --from ROW >= 1, --window-budget STEPS, --probe-depth D or --probe-states N)\n";
             return 2;
         }
     }
@@ -292,7 +297,7 @@ int main(int argc, char** argv) {
     };
     // One row: d is minimal, canonical and locally R-trivial (definite when only_definite).
     auto decide_row = [&](const Dfa& d, bool def) {
-        if (row++ % shards != shard) return;
+        if (row++ % shards != shard || row < first_row) return;
         const std::size_t r = row;
         auto wanted = [&](bool hybrid, unsigned k) { return only.empty() || only.count({r, hybrid, k}) > 0; };
         bool any = false;
