@@ -341,6 +341,7 @@ int main(int argc, char** argv) {
                     if ((!hybrid && !def) || !wanted(hybrid, k)) continue;
                     costs.clear();
                     WindowDecision w = hybrid ? decide_hybrid_k(d, k, wopt) : decide_local_k(d, k, wopt);
+                    release_free_memory();  // as classify does, so that the next question's peak is its own
                     if (budgeted && costs.size() == 1) record(r, hybrid, k, w, costs[0]);
                     answers[{hybrid, k}] = w;
                 }
