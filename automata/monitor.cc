@@ -59,7 +59,7 @@ struct Instr {
 // of length n holds iff d ≥ n. This keeps P P … P a at one field of log2(n+1) bits and one
 // evaluated node instead of n of each.
 struct Field {
-    std::uint32_t node = 0;
+    std::uint32_t node = 0;  // instruction of the temporal node; for a counter, of its base
     std::uint32_t offset = 0;
     std::uint32_t bits = 1;
     std::uint32_t k = 1;  // Y<=k: the window; counter: the cap
