@@ -158,6 +158,11 @@ json opt_number(const std::optional<double>& v) { return v ? json(*v) : json(nul
 
 std::string config_to_json(const Config& c) { return config_to_json_value(c).dump(); }
 
+DeviceDefaults device_defaults(const std::string& device) {
+    if (device == "cuda") return {20000, 512};
+    return {2000, 32};
+}
+
 namespace {
 
 // Config fields that change neither the trained model nor its evaluation.

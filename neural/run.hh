@@ -152,15 +152,37 @@ struct RunInfo {
 };
 Result<RunInfo> read_run_info(const std::string& rundir);
 
-// A progress report: training (step of total steps, with the window's loss and accuracy) or, with
-// `evaluating` set, evaluation (step = test lengths done of total, words so far).
+// A progress report. Step: after every training step (step of total). Log: every log_every steps,
+// with the window's loss and accuracy. Resume: training continues from the checkpoint's step.
+// Checkpoint: a checkpoint of `step` was written. Evaluation: test lengths done (step) of total,
+// words so far.
 struct Progress {
+    enum class Phase { Step, Log, Resume, Checkpoint, Evaluation };
+    Phase phase = Phase::Log;
     int step = 0, total = 0;
     double loss = 0, train_accuracy = 0, tokens_per_second = 0, eta_seconds = 0;
-    bool evaluating = false;
     long words = 0;
 };
 using ProgressFn = std::function<void(const Progress&)>;
+
+// "auto" resolved to where a run would train: "cuda" when a CUDA device is available, else "cpu";
+// "cpu"; "cuda" (error when no CUDA device is available).
+Result<std::string> resolve_device(const std::string& name);
+
+// The settings of `ltlkit train` and `ltlkit eval` that the user did not give, sized for the device
+// the run uses: on "cuda" the standard budget, on "cpu" one that finishes in minutes.
+struct DeviceDefaults {
+    int steps = 0;       // training steps
+    int per_length = 0;  // evaluation words per test length
+};
+DeviceDefaults device_defaults(const std::string& device);
+
+// Which settings a command chose from DeviceDefaults because they were not given; recorded in
+// run.json as "defaults": {"device": ..., field: value, ...}. Nothing is recorded when empty.
+struct ChosenDefaults {
+    std::string device;
+    std::map<std::string, int> values;
+};
 
 // Trains (resuming from RUNDIR/checkpoint.pt when it exists and its identity matches), writing
 // checkpoints atomically, then evaluates and writes RUNDIR/result.json atomically. RUNDIR is locked
@@ -170,7 +192,8 @@ using ProgressFn = std::function<void(const Progress&)>;
 Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& config,
                                      const std::string& rundir, const EvalSets& sets,
                                      const std::string& language_name,
-                                     const ProgressFn& progress = nullptr);
+                                     const ProgressFn& progress = nullptr,
+                                     const ChosenDefaults& defaults = {});
 
 // Re-evaluates a finished run (ltlkit eval) with other lengths or sets; writes
 // RUNDIR/eval_file_name(config), never the training run's result.json.

@@ -215,6 +215,12 @@ Result<torch::Device> pick_device(const std::string& name) {
     return make_error("unknown device '" + name + "' (expected auto, cpu or cuda)");
 }
 
+Result<std::string> resolve_device(const std::string& name) {
+    auto dev = pick_device(name);
+    if (!dev.ok()) return dev.error();
+    return std::string(dev->is_cuda() ? "cuda" : "cpu");
+}
+
 Result<std::pair<Config, std::shared_ptr<Recognizer>>> load_checkpoint(const std::string& path,
                                                                         int num_symbols,
                                                                         torch::Device device) {
@@ -292,6 +298,13 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         prior_seconds = ck->train_seconds;
         tokens = ck->tokens;
         resumed_window = ck->window;
+        if (progress) {
+            Progress p;
+            p.phase = Progress::Phase::Resume;
+            p.step = step;
+            p.total = c.steps;
+            progress(p);
+        }
     }
     // RUNDIR/metrics.jsonl: one line per log_every steps (the training curve). Lines past the
     // checkpoint's step are from a killed session and are dropped before training resumes.
@@ -353,6 +366,13 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         window_words += static_cast<long>(words.size());
         ++window_steps;
         const bool last = step == c.steps;
+        if (progress) {
+            Progress p;
+            p.phase = Progress::Phase::Step;
+            p.step = step;
+            p.total = c.steps;
+            progress(p);
+        }
         if (c.log_every > 0 && (step % c.log_every == 0 || last)) {
             Progress p;
             p.step = step;
@@ -380,6 +400,13 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
             auto s = save_checkpoint(ckpt, c, key, *out.model, opt, rng, step, prior_seconds + seconds_since(t0),
                                      tokens, window);
             if (!s.ok()) return s.error();
+            if (progress) {
+                Progress p;
+                p.phase = Progress::Phase::Checkpoint;
+                p.step = step;
+                p.total = c.steps;
+                progress(p);
+            }
         }
     }
     out.steps_done = step;
@@ -461,7 +488,8 @@ Result<bool> check_lengths(const Config& c, long max_tokens) {
 
 Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& config,
                                      const std::string& rundir, const EvalSets& sets,
-                                     const std::string& language_name, const ProgressFn& progress) {
+                                     const std::string& language_name, const ProgressFn& progress,
+                                     const ChosenDefaults& defaults) {
     const auto t0 = Clock::now();
     if (config.pe == "learned") {
         if (auto ok = check_lengths(config, learned_rows(config)); !ok.ok()) return ok.error();
@@ -512,6 +540,11 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
                             {"identity", identity_to_json(identity)},
                             {"language", language_name},
                             {"dfa", nlohmann::json::parse(automata::to_json(dfa))}};
+        if (!defaults.values.empty()) {
+            nlohmann::json d(defaults.values);
+            d["device"] = defaults.device;
+            info["defaults"] = d;
+        }
         auto w = write_text_atomic(info_path.string(), automata::json_with_checksum(info.dump(), 2));
         if (!w.ok()) return w.error();
     }

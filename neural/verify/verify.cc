@@ -302,8 +302,50 @@ std::string run_name(const Plan& plan, const RunPlan& r) {
            r.arch + " " + r.label();
 }
 
+// The VerifyState of one verify, told to o.on_state at every change.
+class StateTracker {
+public:
+    StateTracker(const VerifyOptions& o, std::size_t finished, std::size_t total) : o_(o) {
+        state_.finished = finished;
+        state_.total = total;
+        tell();
+    }
+    void start(const std::string& name, int steps) {
+        state_.running = {{name, 0, steps, -1}};
+        tell();
+    }
+    void progress(const Progress& p) {
+        if (state_.running.empty()) return;
+        auto& run = state_.running.front();
+        if (p.phase == Progress::Phase::Checkpoint || p.phase == Progress::Phase::Resume) run.checkpoint = p.step;
+        if (p.phase != Progress::Phase::Evaluation) run.step = p.step;
+        tell();
+    }
+    void finish() {
+        state_.running.clear();
+        ++state_.finished;
+        tell();
+    }
+    void set(std::size_t finished, std::vector<VerifyState::Running> running) {
+        if (finished == state_.finished && running.size() == state_.running.size() &&
+            std::equal(running.begin(), running.end(), state_.running.begin(),
+                       [](const auto& a, const auto& b) { return a.name == b.name; }))
+            return;
+        state_.finished = finished;
+        state_.running = std::move(running);
+        tell();
+    }
+
+private:
+    void tell() const {
+        if (o_.on_state) o_.on_state(state_);
+    }
+    const VerifyOptions& o_;
+    VerifyState state_;
+};
+
 // Trains (or resumes) one run. Returns true when it trained, false when result.json was there.
-Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptions& o) {
+Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptions& o, StateTracker& tracker) {
     const Plan& plan = pr.plan;
     const fs::path rundir = fs::path(o.out) / r.rundir;
     const fs::path result_path = rundir / "result.json";
@@ -334,15 +376,20 @@ Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptio
     const bool resuming = fs::exists(rundir / "checkpoint.pt", ec);
     emit(o, name + (resuming ? ": resuming from its checkpoint" : ": training") + " (" + std::to_string(cfg.steps) +
                 " steps)");
+    tracker.start(name, cfg.steps);
     const std::string rundir_s = rundir.string();
     ProgressFn progress = [&](const Progress& p) {
-        if (p.evaluating)
+        using Phase = Progress::Phase;
+        if (p.phase == Phase::Evaluation)
             emit(o, name + "  evaluating: length " + std::to_string(p.step) + "/" + std::to_string(p.total) + ", " +
                         std::to_string(p.words) + " words  eta " + duration(p.eta_seconds));
-        else
+        else if (p.phase == Phase::Resume)
+            emit(o, name + "  resuming from step " + std::to_string(p.step) + " of " + std::to_string(p.total));
+        else if (p.phase == Phase::Log)
             emit(o, name + "  step " + std::to_string(p.step) + "/" + std::to_string(p.total) + "  loss " +
                         fmt("%.4f", p.loss) + "  train acc " + fmt("%.1f", 100 * p.train_accuracy) + "%  " +
                         fmt("%.0f", p.tokens_per_second) + " tok/s  eta " + duration(p.eta_seconds));
+        tracker.progress(p);
         if (o.on_progress) o.on_progress(r, rundir_s, p);
     };
     auto res = train_and_evaluate(ctx.dfa, cfg, rundir_s, sets, plan.languages[li].name, progress);
@@ -358,6 +405,7 @@ Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptio
                 "%, N* " + std::to_string(rr.n_star) +
                 (rr.adversarial_accuracy ? ", adversarial " + fmt("%.1f", 100 * *rr.adversarial_accuracy) + "%" : "") +
                 ", train acc " + fmt("%.1f", 100 * rr.train_accuracy) + "%");
+    tracker.finish();
     return true;
 }
 
@@ -513,17 +561,51 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
             }
             pids.push_back(pid);
         }
-        for (pid_t pid : pids) {
-            int status = 0;
-            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        StateTracker tracker(o, mine.size() - pending.size(), mine.size());
+        auto worker_failed = [&](int status) {
+            if ((WIFEXITED(status) && WEXITSTATUS(status) == 0) || !failure.ok()) return;
+            Error e = make_error("a worker process failed (" +
+                                 (WIFEXITED(status) ? "exit code " + std::to_string(WEXITSTATUS(status))
+                                                    : "signal " + std::to_string(WTERMSIG(status))) +
+                                 "); rerun the same command to resume");
+            e.exit_code = WIFEXITED(status) ? std::max(2, WEXITSTATUS(status)) : 4;
+            failure = e;
+        };
+        if (o.on_state) {
+            // Polled, so that the state (runs finished, runs claimed by a worker) stays current.
+            std::vector<pid_t> alive = pids;
+            auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+            while (!alive.empty()) {
+                for (auto it = alive.begin(); it != alive.end();) {
+                    int status = 0;
+                    const pid_t got = ::waitpid(*it, &status, WNOHANG);
+                    if (got == *it || (got < 0 && errno != EINTR)) {
+                        if (got == *it) worker_failed(status);
+                        it = alive.erase(it);
+                    } else {
+                        ++it;
+                    }
+                }
+                if (std::chrono::steady_clock::now() - last >= std::chrono::seconds(1)) {
+                    last = std::chrono::steady_clock::now();
+                    std::size_t finished = mine.size() - pending.size();
+                    std::vector<VerifyState::Running> running;
+                    for (const auto* r : pending) {
+                        if (fs::exists(fs::path(o.out) / r->rundir / "result.json", ec))
+                            ++finished;
+                        else if (fs::exists(claims / std::to_string(r->index), ec))
+                            running.push_back({run_name(plan, *r)});
+                    }
+                    tracker.set(finished, std::move(running));
+                }
+                if (!alive.empty()) ::usleep(100'000);
             }
-            if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && failure.ok()) {
-                Error e = make_error("a worker process failed (" +
-                        (WIFEXITED(status) ? "exit code " + std::to_string(WEXITSTATUS(status))
-                                           : "signal " + std::to_string(WTERMSIG(status))) +
-                        "); rerun the same command to resume");
-                e.exit_code = WIFEXITED(status) ? std::max(2, WEXITSTATUS(status)) : 4;
-                failure = e;
+        } else {
+            for (pid_t pid : pids) {
+                int status = 0;
+                while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+                }
+                worker_failed(status);
             }
         }
         fs::remove_all(claims, ec);
@@ -532,11 +614,12 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
         summary.runs_skipped = mine.size() - pending.size();
     } else {
         const fs::path claims = fs::path(o.out) / ".claims" / o.worker_session;
+        StateTracker tracker(o, mine.size() - pending.size(), mine.size());
         for (const auto* r : mine) {
             if (summary.runs_trained >= o.max_runs) break;
             if (worker && fs::exists(fs::path(o.out) / r->rundir / "result.json", ec)) continue;
             if (worker && !claim(claims, r->index)) continue;
-            auto done = execute_run(*pr, *r, o);
+            auto done = execute_run(*pr, *r, o, tracker);
             if (!done.ok()) {
                 failure = done.error();
                 break;
