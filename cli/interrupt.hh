@@ -70,12 +70,18 @@ inline std::string shell_quote(const std::string& word) {
     return out + "'";
 }
 
-// This process's command line as the user would type it: "ltlkit" and the arguments, quoted for
-// the shell ("ltlkit" also when the neural executable runs it).
-inline std::string own_command_text() {
+// This process's arguments, argv[0] first (Linux: /proc/self/cmdline; empty elsewhere).
+inline std::vector<std::string> own_arguments() {
     std::ifstream in("/proc/self/cmdline", std::ios::binary);
     std::vector<std::string> args;
     for (std::string arg; std::getline(in, arg, '\0');) args.push_back(arg);
+    return args;
+}
+
+// This process's command line as the user would type it: "ltlkit" and the arguments, quoted for
+// the shell ("ltlkit" also when the neural executable runs it).
+inline std::string own_command_text() {
+    const auto args = own_arguments();
     std::string text = "ltlkit";
     for (std::size_t i = 1; i < args.size(); ++i) text += " " + shell_quote(args[i]);
     return text;

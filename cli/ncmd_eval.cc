@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "automata/dataset.hh"
 #include "automata/sampler.hh"
 #include "cli/command.hh"
-#include "cli/run_summary.hh"
 #include "cli/common.hh"
-#include <memory>
+#include "cli/run_summary.hh"
 #include "neural/memory.hh"
 #include "neural/run.hh"
 

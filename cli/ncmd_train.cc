@@ -26,7 +26,7 @@ void set_range(const std::string& text, const char* option, int& lo, int& hi) {
 
 struct TrainArgs {
     LanguageArgs lang;
-    std::string dataset, out, train_lengths, test_lengths;
+    std::string dataset, out, train_lengths, test_lengths, pe = "none";
     neural::Config c;
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool pre_ln = false, non_strict = false, hybrid_layers = false, quiet = false, json = false;
@@ -45,7 +45,7 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--d-model", c.d_model, "Model width (default 64)")->check(at_least(1));
         app.add_option("--heads", c.heads, "Attention heads (default 8)")->check(at_least(1));
         app.add_option("--d-ff", c.d_ff, "Feed-forward width (default 256)")->check(at_least(1));
-        app.add_option("--pe", c.pe, "Positional encoding: none (default, NoPE) | learned | sinusoidal | rope")
+        app.add_option("--pe", a->pe, "Positional encoding: none (default, NoPE) | learned | sinusoidal | rope")
             ->check(one_of({"none", "learned", "sinusoidal", "rope"}));
         app.add_option("--lstm-hidden", c.lstm_hidden, "LSTM hidden size (default 256)")->check(at_least(1));
         const auto cpu = neural::device_defaults("cpu"), cuda = neural::device_defaults("cuda");
@@ -89,6 +89,7 @@ LTLKIT_COMMAND(CommandDef{
             "for the device and recorded in RUNDIR/run.json (\"defaults\"). Syntax: docs/SYNTAX.md.");
         return [a, &app]() -> int {
             auto& c = a->c;
+            c.pe = take(neural::parse_positional_encoding(a->pe));
             c.pre_ln = a->pre_ln;
             c.strict = !a->non_strict;
             c.hybrid_by_layer = a->hybrid_layers;

@@ -1,4 +1,4 @@
-// `ltlkit verify`: classify → predict → datasets → train → evaluate → verdicts → report (issue 7).
+// `ltlkit verify`: classify → predict → datasets → train → evaluate → verdicts → report.
 #ifdef LTLKIT_HAVE_ALGEBRA
 #include <unistd.h>
 
@@ -33,10 +33,7 @@ std::vector<std::string> split_csv(const std::string& s) {
 
 // This process's own command line, to start worker copies of it (argv[0] made absolute).
 std::vector<std::string> own_command_line() {
-    std::ifstream in("/proc/self/cmdline", std::ios::binary);
-    std::vector<std::string> args;
-    std::string arg;
-    while (std::getline(in, arg, '\0')) args.push_back(arg);
+    auto args = own_arguments();
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (args.empty() || ec) return {};

@@ -462,17 +462,12 @@ Result<Plan> prepare(const VerifyOptions& options) {
     return std::move(pr->plan);
 }
 
-Result<VerifySummary> run_verify(const VerifyOptions& o) {
-    const bool worker = o.worker_index >= 0;
-#ifdef __linux__
-    // A worker dies with its parent: a killed verify leaves no orphan writing into OUT.
-    if (worker) {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    }
-#endif
+namespace {
+
+// Everything that can be refused is refused before OUT is touched.
+Result<bool> check_options(const VerifyOptions& o, bool worker) {
     if (o.shard_count < 1 || o.shard_index < 0 || o.shard_index >= o.shard_count)
         return make_error("--shard expects i/n with 0 <= i < n");
-    // Everything that can be refused is refused before OUT is touched.
     if (o.device != "auto" && o.device != "cpu" && o.device != "cuda")
         return make_error("unknown device '" + o.device + "' (expected auto, cpu or cuda)");
     if (o.seeds && *o.seeds < 1) return make_error("--seeds must be at least 1");
@@ -483,6 +478,157 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
     if (!worker)
         for (const auto& spec : o.languages)
             if (auto lang = automata::load_language(spec); !lang.ok()) return lang.error();
+    return true;
+}
+
+// A finished run whose result.json fails its checksum is run again (DURABILITY.md): evaluated from
+// its checkpoint, or trained again when that is gone.
+void remove_damaged_results(const VerifyOptions& o, const std::vector<const RunPlan*>& runs) {
+    std::error_code ec;
+    for (const auto* r : runs) {
+        const fs::path result = fs::path(o.out) / r->rundir / "result.json";
+        if (!fs::exists(result, ec)) continue;
+        auto text = automata::read_file(result.string());
+        const auto state = text.ok() ? automata::json_checksum_state(*text) : automata::ChecksumState::Mismatch;
+        if (state == automata::ChecksumState::Valid) continue;
+        emit(o, "warning: " + result.string() +
+                    (state == automata::ChecksumState::Missing ? ": no checksum (edited?)"
+                                                               : ": checksum mismatch (truncated or corrupted)") +
+                    "; removed, the run is evaluated again");
+        fs::remove(result, ec);
+    }
+}
+
+// What will be done: each language's predictions, the runs of the shard, finished and to train.
+void announce(const VerifyOptions& o, const Plan& plan, std::size_t mine, std::size_t pending) {
+    for (const auto& l : plan.languages) {
+        std::string preds;
+        for (const auto& a : l.archs) preds += (preds.empty() ? "" : ", ") + a.arch + " " + to_string(a.prediction);
+        emit(o, l.name + ": " + std::to_string(l.states) + "-state minimal DFA; predictions: " + preds);
+    }
+    emit(o, "profile " + plan.profile + ": " + std::to_string(plan.runs.size()) + " runs" +
+                (o.shard_count > 1 ? ", shard " + std::to_string(o.shard_index) + "/" + std::to_string(o.shard_count) +
+                                         " has " + std::to_string(mine)
+                                   : "") +
+                ", " + std::to_string(mine - pending) + " already finished, " + std::to_string(pending) +
+                " to train");
+}
+
+// The error of a worker process that did not exit 0 (exit code at least 2; 4 for a signal).
+Error worker_error(int status) {
+    Error e = make_error("a worker process failed (" +
+                         (WIFEXITED(status) ? "exit code " + std::to_string(WEXITSTATUS(status))
+                                            : "signal " + std::to_string(WTERMSIG(status))) +
+                         "); rerun the same command to resume");
+    e.exit_code = WIFEXITED(status) ? std::max(2, WEXITSTATUS(status)) : 4;
+    return e;
+}
+
+// The worker pool: `jobs` copies of this program (o.worker_command with --worker j/J
+// --worker-session S), each claiming runs from the shared list by O_EXCL files in
+// OUT/.claims/S/ and training them with one torch thread. Waits for all of them; with o.on_state,
+// polls about once a second which runs are finished and which are claimed.
+Result<bool> train_in_workers(const VerifyOptions& o, const Plan& plan, const std::vector<const RunPlan*>& mine,
+                              const std::vector<const RunPlan*>& pending, int jobs) {
+    std::error_code ec;
+    const std::string session = std::to_string(::getpid()) + "-" +
+                                std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+    const fs::path claims = fs::path(o.out) / ".claims" / session;
+    fs::create_directories(claims, ec);
+    if (ec) return io_error("cannot create " + claims.string() + ": " + ec.message());
+    emit(o, "training with " + std::to_string(jobs) + " worker processes");
+    Result<bool> failure = true;
+    std::vector<pid_t> pids;
+    for (int j = 0; j < jobs; ++j) {
+        std::vector<std::string> args = o.worker_command;
+        args.insert(args.end(),
+                    {"--worker", std::to_string(j) + "/" + std::to_string(jobs), "--worker-session", session});
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        pid_t pid = 0;
+        if (::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
+            failure = io_error("cannot start a worker process " + args[0]);
+            break;
+        }
+        pids.push_back(pid);
+    }
+    auto exited = [&](int status) {
+        if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && failure.ok()) failure = worker_error(status);
+    };
+    if (o.on_state) {
+        StateTracker tracker(o, mine.size() - pending.size(), mine.size());
+        std::vector<pid_t> alive = pids;
+        auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        while (!alive.empty()) {
+            for (auto it = alive.begin(); it != alive.end();) {
+                int status = 0;
+                const pid_t got = ::waitpid(*it, &status, WNOHANG);
+                if (got == *it || (got < 0 && errno != EINTR)) {
+                    if (got == *it) exited(status);
+                    it = alive.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+            if (std::chrono::steady_clock::now() - last >= std::chrono::seconds(1)) {
+                last = std::chrono::steady_clock::now();
+                std::size_t finished = mine.size() - pending.size();
+                std::vector<VerifyState::Running> running;
+                for (const auto* r : pending) {
+                    if (fs::exists(fs::path(o.out) / r->rundir / "result.json", ec))
+                        ++finished;
+                    else if (fs::exists(claims / std::to_string(r->index), ec))
+                        running.push_back({run_name(plan, *r)});
+                }
+                tracker.set(finished, std::move(running));
+            }
+            if (!alive.empty()) ::usleep(100'000);
+        }
+    } else {
+        for (pid_t pid : pids) {
+            int status = 0;
+            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+            exited(status);
+        }
+    }
+    fs::remove_all(claims, ec);
+    return failure;
+}
+
+// Trains the runs one after the other in this process (a worker process: those it claims).
+Result<bool> train_here(const VerifyOptions& o, const Prepared& pr, const std::vector<const RunPlan*>& mine,
+                        std::size_t finished, VerifySummary& summary) {
+    const bool worker = o.worker_index >= 0;
+    std::error_code ec;
+    const fs::path claims = fs::path(o.out) / ".claims" / o.worker_session;
+    StateTracker tracker(o, finished, mine.size());
+    for (const auto* r : mine) {
+        if (summary.runs_trained >= o.max_runs) break;
+        if (worker && fs::exists(fs::path(o.out) / r->rundir / "result.json", ec)) continue;
+        if (worker && !claim(claims, r->index)) continue;
+        auto done = execute_run(pr, *r, o, tracker);
+        if (!done.ok()) return done.error();
+        if (*done)
+            ++summary.runs_trained;
+        else
+            ++summary.runs_skipped;
+    }
+    return true;
+}
+
+}  // namespace
+
+Result<VerifySummary> run_verify(const VerifyOptions& o) {
+    const bool worker = o.worker_index >= 0;
+#ifdef __linux__
+    // A worker dies with its parent: a killed verify leaves no orphan writing into OUT.
+    if (worker) {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    }
+#endif
+    if (auto ok = check_options(o, worker); !ok.ok()) return ok.error();
     std::error_code ec;
     // One verify at a time owns OUT (its worker processes run under the parent's lock). Claims are
     // per session, so any left by a killed verify are stale once the lock is ours.
@@ -502,133 +648,21 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
     std::vector<const RunPlan*> mine, pending;
     for (const auto& r : plan.runs)
         if (static_cast<int>(r.index % static_cast<std::size_t>(o.shard_count)) == o.shard_index) mine.push_back(&r);
-    if (!worker)
-        for (const auto* r : mine) {
-            // A finished run whose result.json fails its checksum is run again (DURABILITY.md):
-            // evaluated from its checkpoint, or trained again when that is gone.
-            const fs::path result = fs::path(o.out) / r->rundir / "result.json";
-            if (!fs::exists(result, ec)) continue;
-            auto text = automata::read_file(result.string());
-            const auto state = text.ok() ? automata::json_checksum_state(*text) : automata::ChecksumState::Mismatch;
-            if (state == automata::ChecksumState::Valid) continue;
-            emit(o, "warning: " + result.string() +
-                        (state == automata::ChecksumState::Missing ? ": no checksum (edited?)"
-                                                                   : ": checksum mismatch (truncated or corrupted)") +
-                        "; removed, the run is evaluated again");
-            fs::remove(result, ec);
-        }
+    if (!worker) remove_damaged_results(o, mine);
     for (const auto* r : mine)
         if (!fs::exists(fs::path(o.out) / r->rundir / "result.json", ec)) pending.push_back(r);
     summary.runs_in_shard = mine.size();
-
-    if (!worker) {
-        for (std::size_t i = 0; i < plan.languages.size(); ++i) {
-            const auto& l = plan.languages[i];
-            std::string preds;
-            for (const auto& a : l.archs) preds += (preds.empty() ? "" : ", ") + a.arch + " " + to_string(a.prediction);
-            emit(o, l.name + ": " + std::to_string(l.states) + "-state minimal DFA; predictions: " + preds);
-        }
-        emit(o, "profile " + plan.profile + ": " + std::to_string(plan.runs.size()) + " runs" +
-                    (o.shard_count > 1 ? ", shard " + std::to_string(o.shard_index) + "/" +
-                                             std::to_string(o.shard_count) + " has " + std::to_string(mine.size())
-                                       : "") +
-                    ", " + std::to_string(mine.size() - pending.size()) + " already finished, " +
-                    std::to_string(pending.size()) + " to train");
-    }
+    if (!worker) announce(o, plan, mine.size(), pending.size());
 
     Result<bool> failure = true;
     const int jobs = worker ? 1 : std::min<int>(std::max(1, o.threads), static_cast<int>(pending.size()));
     if (!worker && jobs > 1 && !o.worker_command.empty()) {
-        // Worker processes, each claiming runs from the shared list (one torch thread each).
-        const std::string session = std::to_string(::getpid()) + "-" +
-                                    std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-        const fs::path claims = fs::path(o.out) / ".claims" / session;
-        fs::create_directories(claims, ec);
-        if (ec) return io_error("cannot create " + claims.string() + ": " + ec.message());
-        emit(o, "training with " + std::to_string(jobs) + " worker processes");
-        std::vector<pid_t> pids;
-        for (int j = 0; j < jobs; ++j) {
-            std::vector<std::string> args = o.worker_command;
-            args.insert(args.end(), {"--worker", std::to_string(j) + "/" + std::to_string(jobs), "--worker-session",
-                                     session});
-            std::vector<char*> argv;
-            for (auto& a : args) argv.push_back(a.data());
-            argv.push_back(nullptr);
-            pid_t pid = 0;
-            if (::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
-                failure = io_error("cannot start a worker process " + args[0]);
-                break;
-            }
-            pids.push_back(pid);
-        }
-        StateTracker tracker(o, mine.size() - pending.size(), mine.size());
-        auto worker_failed = [&](int status) {
-            if ((WIFEXITED(status) && WEXITSTATUS(status) == 0) || !failure.ok()) return;
-            Error e = make_error("a worker process failed (" +
-                                 (WIFEXITED(status) ? "exit code " + std::to_string(WEXITSTATUS(status))
-                                                    : "signal " + std::to_string(WTERMSIG(status))) +
-                                 "); rerun the same command to resume");
-            e.exit_code = WIFEXITED(status) ? std::max(2, WEXITSTATUS(status)) : 4;
-            failure = e;
-        };
-        if (o.on_state) {
-            // Polled, so that the state (runs finished, runs claimed by a worker) stays current.
-            std::vector<pid_t> alive = pids;
-            auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-            while (!alive.empty()) {
-                for (auto it = alive.begin(); it != alive.end();) {
-                    int status = 0;
-                    const pid_t got = ::waitpid(*it, &status, WNOHANG);
-                    if (got == *it || (got < 0 && errno != EINTR)) {
-                        if (got == *it) worker_failed(status);
-                        it = alive.erase(it);
-                    } else {
-                        ++it;
-                    }
-                }
-                if (std::chrono::steady_clock::now() - last >= std::chrono::seconds(1)) {
-                    last = std::chrono::steady_clock::now();
-                    std::size_t finished = mine.size() - pending.size();
-                    std::vector<VerifyState::Running> running;
-                    for (const auto* r : pending) {
-                        if (fs::exists(fs::path(o.out) / r->rundir / "result.json", ec))
-                            ++finished;
-                        else if (fs::exists(claims / std::to_string(r->index), ec))
-                            running.push_back({run_name(plan, *r)});
-                    }
-                    tracker.set(finished, std::move(running));
-                }
-                if (!alive.empty()) ::usleep(100'000);
-            }
-        } else {
-            for (pid_t pid : pids) {
-                int status = 0;
-                while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-                }
-                worker_failed(status);
-            }
-        }
-        fs::remove_all(claims, ec);
+        failure = train_in_workers(o, plan, mine, pending, jobs);
         for (const auto* r : pending)
             if (fs::exists(fs::path(o.out) / r->rundir / "result.json", ec)) ++summary.runs_trained;
         summary.runs_skipped = mine.size() - pending.size();
     } else {
-        const fs::path claims = fs::path(o.out) / ".claims" / o.worker_session;
-        StateTracker tracker(o, mine.size() - pending.size(), mine.size());
-        for (const auto* r : mine) {
-            if (summary.runs_trained >= o.max_runs) break;
-            if (worker && fs::exists(fs::path(o.out) / r->rundir / "result.json", ec)) continue;
-            if (worker && !claim(claims, r->index)) continue;
-            auto done = execute_run(*pr, *r, o, tracker);
-            if (!done.ok()) {
-                failure = done.error();
-                break;
-            }
-            if (*done)
-                ++summary.runs_trained;
-            else
-                ++summary.runs_skipped;
-        }
+        failure = train_here(o, *pr, mine, mine.size() - pending.size(), summary);
     }
 
     if (!worker && o.write_report) {

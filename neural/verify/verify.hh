@@ -1,4 +1,4 @@
-// `ltlkit verify` (issue 7): for each language, classify → predictions per architecture →
+// `ltlkit verify`: for each language, classify → predictions per architecture →
 // datasets (test, boundary, adversarial) → every (language, arch, seed, lr) run through
 // neural::train_and_evaluate → verdicts → report. Reruns skip finished runs and resume
 // interrupted ones; --shard i/n takes the runs with index mod n == i; --threads N trains N runs at

@@ -39,7 +39,7 @@ TEST_CASE("the last layer computed at EOS only equals the full forward pass, out
                         c.d_model = 8;
                         c.heads = 2;
                         c.d_ff = 16;
-                        c.pe = pe;
+                        c.pe = *parse_positional_encoding(pe);
                         c.strict = strict;
                         c.pre_ln = pre_ln;
                         TransformerRecognizer m(c, 3, 64);
@@ -120,7 +120,7 @@ TEST_CASE("position 1 and the empty word give finite logits and gradients for ev
                 c.d_model = 8;
                 c.heads = 2;
                 c.d_ff = 16;
-                c.pe = pe;
+                c.pe = *parse_positional_encoding(pe);
                 c.pre_ln = pre_ln;
                 c.lstm_hidden = 8;
                 auto m = make_recognizer(c, 3);
