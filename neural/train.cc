@@ -200,6 +200,59 @@ Result<LoadedCheckpoint> read_checkpoint(const std::string& path, torch::seriali
     return out;
 }
 
+// Where a training session starts: step 0, or a checkpoint's step with its counters.
+struct SessionStart {
+    int step = 0;
+    double prior_seconds = 0, tokens = 0;
+    LogWindow window;
+};
+
+// Loads a checkpoint into the model, the optimizer and the RNG; refused when it was trained under
+// another training key.
+Result<SessionStart> resume_from(const std::string& ckpt, const std::string& rundir, const std::string& key,
+                                 Recognizer& model, torch::optim::Optimizer& opt, automata::Rng& rng,
+                                 torch::Device device) {
+    torch::serialize::InputArchive a;
+    auto ck = read_checkpoint(ckpt, a, device);
+    if (!ck.ok()) return ck.error();
+    if (ck->key != key)
+        return make_error("the checkpoint in " + rundir +
+                          " was trained with another configuration: use another --out, or "
+                          "delete its checkpoint.pt to start over");
+    try {
+        torch::serialize::InputArchive am, ao;
+        a.read("model", am);
+        model.load(am);
+        a.read("optimizer", ao);
+        opt.load(ao);
+    } catch (const std::exception& e) {
+        return make_error("cannot resume from " + ckpt + ": " + std::string(e.what()).substr(0, 300));
+    }
+    if (!rng.restore(ck->rng)) return make_error("checkpoint " + ckpt + ": bad RNG state");
+    return SessionStart{ck->step, ck->train_seconds, ck->tokens, ck->window};
+}
+
+// RUNDIR/metrics.jsonl, opened for appending: one line per log_every steps (the training curve).
+// Lines past `step` (the checkpoint's) are from a killed session and are dropped first.
+Result<bool> open_metrics(std::ofstream& metrics, const std::string& rundir, int step) {
+    const std::string path = (fs::path(rundir) / "metrics.jsonl").string();
+    std::string kept;
+    if (step > 0)
+        if (auto old = automata::read_file(path); old.ok()) {
+            std::istringstream in(*old);
+            for (std::string line; std::getline(in, line);) {
+                const auto at = line.find("\"step\":");
+                if (at == std::string::npos || line.back() != '}') continue;
+                if (std::atoi(line.c_str() + at + 7) <= step) kept += line + "\n";
+            }
+        }
+    auto w = automata::write_file_atomic(path, kept);
+    if (!w.ok()) return w.error();
+    metrics.open(path, std::ios::app);
+    if (!metrics) return io_error("cannot open " + path + " for appending");
+    return true;
+}
+
 }  // namespace
 
 Result<torch::Device> pick_device(const std::string& name) {
@@ -263,9 +316,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
                           " exceeds the learned positional table");
     torch::optim::Adam opt(out.model->parameters(), torch::optim::AdamOptions(c.lr).weight_decay(0));
     automata::Rng rng(c.seed);
-    int step = 0;
-    double prior_seconds = 0, tokens = 0;
-    LogWindow resumed_window;
+    SessionStart start;
     const std::string ckpt = rundir.empty() ? "" : (fs::path(rundir) / "checkpoint.pt").string();
     if (!rundir.empty()) {
         std::error_code ec;
@@ -274,55 +325,23 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         automata::remove_stale_temporaries(rundir);  // left by a killed run
     }
     if (!ckpt.empty() && fs::exists(ckpt)) {
-        torch::serialize::InputArchive a;
-        auto ck = read_checkpoint(ckpt, a, out.device);
-        if (!ck.ok()) return ck.error();
-        if (ck->key != key)
-            return make_error("the checkpoint in " + rundir +
-                              " was trained with another configuration: use another --out, or "
-                              "delete its checkpoint.pt to start over");
-        try {
-            torch::serialize::InputArchive am, ao;
-            a.read("model", am);
-            out.model->load(am);
-            a.read("optimizer", ao);
-            opt.load(ao);
-        } catch (const std::exception& e) {
-            return make_error("cannot resume from " + ckpt + ": " + std::string(e.what()).substr(0, 300));
-        }
-        if (!rng.restore(ck->rng)) return make_error("checkpoint " + ckpt + ": bad RNG state");
-        step = ck->step;
-        prior_seconds = ck->train_seconds;
-        tokens = ck->tokens;
-        resumed_window = ck->window;
+        auto resumed = resume_from(ckpt, rundir, key, *out.model, opt, rng, out.device);
+        if (!resumed.ok()) return resumed.error();
+        start = *resumed;
         if (progress) {
             Progress p;
             p.phase = Progress::Phase::Resume;
-            p.step = step;
+            p.step = start.step;
             p.total = c.steps;
             progress(p);
         }
     }
-    // RUNDIR/metrics.jsonl: one line per log_every steps (the training curve). Lines past the
-    // checkpoint's step are from a killed session and are dropped before training resumes.
+    int step = start.step;
+    double prior_seconds = start.prior_seconds, tokens = start.tokens;
+    const LogWindow& resumed_window = start.window;
     std::ofstream metrics;
-    if (!rundir.empty() && c.log_every > 0) {
-        const std::string path = (fs::path(rundir) / "metrics.jsonl").string();
-        std::string kept;
-        if (step > 0)
-            if (auto old = automata::read_file(path); old.ok()) {
-                std::istringstream in(*old);
-                for (std::string line; std::getline(in, line);) {
-                    const auto at = line.find("\"step\":");
-                    if (at == std::string::npos || line.back() != '}') continue;
-                    if (std::atoi(line.c_str() + at + 7) <= step) kept += line + "\n";
-                }
-            }
-        auto w = automata::write_file_atomic(path, kept);
-        if (!w.ok()) return w.error();
-        metrics.open(path, std::ios::app);
-        if (!metrics) return io_error("cannot open " + path + " for appending");
-    }
+    if (!rundir.empty() && c.log_every > 0)
+        if (auto m = open_metrics(metrics, rundir, step); !m.ok()) return m.error();
     out.model->train();
     const auto t0 = Clock::now();
     const int start_step = step;

@@ -170,6 +170,80 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
     return true;
 }
 
+// A language as the plan records it: names, input, minimal DFA and its classes (datasets, test
+// words and architectures are added by prepare_impl).
+LanguagePlan describe_language(const automata::LanguageSpec& spec, const automata::Language& language,
+                               const automata::algebra::Classification& classification) {
+    LanguagePlan lp;
+    lp.name = spec.name.empty() ? spec.text : spec.name;
+    lp.dir = language_dir_name(lp.name);
+    lp.kind = spec.kind == automata::InputKind::Formula ? "formula"
+              : spec.kind == automata::InputKind::Regex ? "regex"
+                                                        : "dfa";
+    lp.text = spec.text;
+    lp.alphabet = language.dfa.alphabet;
+    lp.dfa_json = automata::to_json(language.dfa);
+    lp.states = language.dfa.num_states();
+    lp.fragment = language.fragment;
+    lp.classes = classification.classes;
+    for (const auto& [k, a] : classification.local_k)
+        lp.classes["local_k:" + std::to_string(k)] =
+            a == automata::algebra::Answer::Unknown ? std::nullopt
+                                                    : std::optional<bool>(a == automata::algebra::Answer::Yes);
+    for (const auto& [k, a] : classification.hybrid_k)
+        lp.classes["hybrid_k:" + std::to_string(k)] =
+            a == automata::algebra::Answer::Unknown ? std::nullopt
+                                                    : std::optional<bool>(a == automata::algebra::Answer::Yes);
+    return lp;
+}
+
+// One architecture's prediction for a language, with its witness family in words.
+ArchPlan arch_plan(const std::string& arch, const automata::algebra::ArchPrediction& pred, const LanguagePlan& lp,
+                   const LanguageContext& ctx) {
+    ArchPlan ap;
+    ap.arch = arch;
+    ap.prediction = to_expectation(pred.prediction);
+    ap.reason = pred.reason;
+    if (pred.witness) {
+        const auto& f = *pred.witness;
+        ap.witness = "x=" + word_text(lp.alphabet, f.x) + " p=" + word_text(lp.alphabet, f.p) +
+                     " y=" + word_text(lp.alphabet, f.y) + " z=" + word_text(lp.alphabet, f.z) +
+                     " r≥" + std::to_string(f.r_min);
+        if (f.x2) ap.witness += " (second word starts with x2=" + word_text(lp.alphabet, *f.x2) + ")";
+        if (!f.e.empty()) ap.witness += " e=" + word_text(lp.alphabet, f.e);
+    }
+    if (auto it = ctx.adversarial.find(ap.arch); it != ctx.adversarial.end())
+        ap.adversarial_words = it->second.size();
+    return ap;
+}
+
+// The run list of a plan whose languages are known, each run with its seed, identity and folder.
+void plan_runs(Plan& plan, const std::vector<LanguageContext>& contexts, const VerifyOptions& o) {
+    // The run list: language-major, then arch, lr, seed. Seeds derive from (language, arch, seed
+    // index, lr); the folder name ends in the run's identity (run.hh), so a run made for another
+    // language, configuration or data set never sits in the folder of this one.
+    for (std::size_t li = 0; li < plan.languages.size(); ++li)
+        for (const auto& arch : plan.archs) {
+            // The evaluation sets (and their hash) are the same for every seed and lr of this arch.
+            const EvalSets sets = eval_sets(contexts[li], arch);
+            const std::string data = data_identity(sets);
+            for (double lr : plan.lrs)
+                for (int i = 0; i < plan.seeds; ++i) {
+                    const LanguagePlan& lp = plan.languages[li];
+                    RunPlan r;
+                    r.index = plan.runs.size();
+                    r.language = lp.dir;
+                    r.arch = arch;
+                    r.seed_index = static_cast<int>(plan.base_seed) + i;
+                    r.lr = lr;
+                    r.seed = automata::derive_seed({lp.name, arch, std::to_string(r.seed_index), format_lr(lr)});
+                    r.identity = run_identity(contexts[li].dfa, run_config(plan, r, o), sets, data).evaluation;
+                    r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label() + "-" + r.identity.substr(0, 8);
+                    plan.runs.push_back(std::move(r));
+                }
+        }
+}
+
 Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
     Prepared pr;
     Plan& plan = pr.plan;
@@ -207,29 +281,9 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
         if (lang->formula) lopts.source = *lang->formula;  // as `classify` does
         auto cls = automata::algebra::classify(lang->dfa, lopts);
         if (!cls.ok()) return cls.error();
-        LanguagePlan lp;
-        lp.name = spec.name.empty() ? spec.text : spec.name;
-        lp.dir = language_dir_name(lp.name);
+        LanguagePlan lp = describe_language(spec, *lang, *cls);
         if (dirs_seen.count(lp.dir)) return make_error("the language name '" + lp.name + "' appears twice");
         dirs_seen[lp.dir] = lp.name;
-        lp.kind = spec.kind == automata::InputKind::Formula ? "formula"
-                  : spec.kind == automata::InputKind::Regex ? "regex"
-                                                            : "dfa";
-        lp.text = spec.text;
-        lp.alphabet = lang->dfa.alphabet;
-        lp.dfa_json = automata::to_json(lang->dfa);
-        lp.states = lang->dfa.num_states();
-        lp.fragment = lang->fragment;
-        lp.classes = cls->classes;
-        for (const auto& [k, a] : cls->local_k)
-            lp.classes["local_k:" + std::to_string(k)] =
-                a == automata::algebra::Answer::Unknown ? std::nullopt
-                                                        : std::optional<bool>(a == automata::algebra::Answer::Yes);
-        for (const auto& [k, a] : cls->hybrid_k)
-            lp.classes["hybrid_k:" + std::to_string(k)] =
-                a == automata::algebra::Answer::Unknown ? std::nullopt
-                                                        : std::optional<bool>(a == automata::algebra::Answer::Yes);
-
         LanguageContext ctx;
         ctx.dfa = lang->dfa;
         const fs::path data = fs::path(o.out) / "data" / lp.dir;
@@ -241,51 +295,12 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
             emit(o, "warning: " + ctx.dataset_repaired +
                         ": checksum mismatch (truncated or corrupted); the dataset was generated again");
         lp.test_words = ctx.test.size();
-        for (std::size_t i = 0; i < o.archs.size(); ++i) {
-            const auto& pred = preds[i];
-            ArchPlan ap;
-            ap.arch = o.archs[i];
-            ap.prediction = to_expectation(pred.prediction);
-            ap.reason = pred.reason;
-            if (pred.witness) {
-                const auto& f = *pred.witness;
-                ap.witness = "x=" + word_text(lp.alphabet, f.x) + " p=" + word_text(lp.alphabet, f.p) +
-                             " y=" + word_text(lp.alphabet, f.y) + " z=" + word_text(lp.alphabet, f.z) +
-                             " r≥" + std::to_string(f.r_min);
-                if (f.x2) ap.witness += " (second word starts with x2=" + word_text(lp.alphabet, *f.x2) + ")";
-                if (!f.e.empty()) ap.witness += " e=" + word_text(lp.alphabet, f.e);
-            }
-            if (auto it = ctx.adversarial.find(ap.arch); it != ctx.adversarial.end())
-                ap.adversarial_words = it->second.size();
-            lp.archs.push_back(std::move(ap));
-        }
+        for (std::size_t i = 0; i < o.archs.size(); ++i) lp.archs.push_back(arch_plan(o.archs[i], preds[i], lp, ctx));
         plan.languages.push_back(std::move(lp));
         pr.contexts.push_back(std::move(ctx));
     }
 
-    // The run list: language-major, then arch, lr, seed. Seeds derive from (language, arch, seed
-    // index, lr); the folder name ends in the run's identity (run.hh), so a run made for another
-    // language, configuration or data set never sits in the folder of this one.
-    for (std::size_t li = 0; li < plan.languages.size(); ++li)
-        for (const auto& arch : plan.archs) {
-            // The evaluation sets (and their hash) are the same for every seed and lr of this arch.
-            const EvalSets sets = eval_sets(pr.contexts[li], arch);
-            const std::string data = data_identity(sets);
-            for (double lr : plan.lrs)
-                for (int i = 0; i < plan.seeds; ++i) {
-                    const LanguagePlan& lp = plan.languages[li];
-                    RunPlan r;
-                    r.index = plan.runs.size();
-                    r.language = lp.dir;
-                    r.arch = arch;
-                    r.seed_index = static_cast<int>(plan.base_seed) + i;
-                    r.lr = lr;
-                    r.seed = automata::derive_seed({lp.name, arch, std::to_string(r.seed_index), format_lr(lr)});
-                    r.identity = run_identity(pr.contexts[li].dfa, run_config(plan, r, o), sets, data).evaluation;
-                    r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label() + "-" + r.identity.substr(0, 8);
-                    plan.runs.push_back(std::move(r));
-                }
-        }
+    plan_runs(plan, pr.contexts, o);
     if (write_files) {
         auto w = automata::write_file_atomic((fs::path(o.out) / "plan.json").string(), plan_to_json(plan));
         if (!w.ok()) return w.error();

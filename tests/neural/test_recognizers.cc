@@ -223,7 +223,7 @@ TEST_CASE("summaries: bins of 100 lengths, min bin, N*, and result.json round tr
     CHECK_FALSE(result_from_json(automata::json_with_checksum(bad.dump())).ok());
 }
 
-TEST_CASE("result.json: numbers that do not fit their field are errors (fuzz regressions)", "[neural]") {
+TEST_CASE("result.json: numbers too large, fractional, negative or infinite for their field are errors", "[neural]") {
     const std::string h = automata::sha256_hex("x");
     const std::string good =
         R"({"config":{"arch":"global"},"identity":{"dfa_sha256":")" + h + R"(","data_sha256":")" + h +
@@ -242,7 +242,7 @@ TEST_CASE("result.json: numbers that do not fit their field are errors (fuzz reg
             return s;
         }
     };
-    // A float into an int field was undefined behaviour (UBSan); 1e999 is refused by the parser.
+    // A float read into an int field would be undefined behaviour; 1e999 is refused by the parser.
     for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
              {"\"n_star\":41", "\"n_star\":1e10"}, {"\"n_star\":41", "\"n_star\":4.5"},
              {"\"n_star\":41", "\"n_star\":4294967296"}, {"\"seed\":7", "\"seed\":-1"},
