@@ -2,7 +2,8 @@
 // properties", TACAS 2002, with the evaluation at the EOS position of LC25): a state is the
 // vector of what every temporal subformula needs at the next position. Reachable states are
 // found by BFS over packed bit-vector states in an open-addressing hash table; the result is
-// minimized by Hopcroft's algorithm. O(states · |Σ| · |f|) time.
+// minimized by Hopcroft's algorithm. Chains of unary operators share one counter per base (see
+// Field), so the program has one node per chain. O(states · |Σ| · program) time.
 #include "automata/monitor.hh"
 
 #include <algorithm>
@@ -37,57 +38,138 @@ namespace {
 // One instruction of the evaluation program; nodes are in postorder (children first).
 struct Instr {
     ltl::Op op;
-    std::uint32_t c0 = 0, c1 = 0;  // child node indices
+    std::uint32_t c0 = 0, c1 = 0;  // child instruction indices
     std::int32_t symbol = -1;      // Atom: index in the alphabet
     std::uint32_t temporal = 0;    // temporal nodes: index into the field table
+    std::uint32_t threshold = 0;   // counted nodes (Field::counter): true iff the counter reaches it
+    bool negated = false;          // counted H^n: true iff the counter of the negated base stays below
 };
 
-// The state field of a temporal subformula, at `offset` bits. For P, H, Y, S: one bit, the
+// The state field of a temporal subformula, at `offset` bits. For Y and S: one bit, the
 // subformula's value at the next position. For Y<=k (k ≥ 2): r ∈ 0..k, the number of further
 // positions for which Y<=k φ still holds because of the latest position where φ held (so
 // Y<=k φ holds at the next position iff r > 0); this is all of the window that matters.
+//
+// Counters serve chains of unary operators over one base φ. A chain of P, Y and Y<=k with at
+// least one P, n operators long, holds at i iff φ held at some j ≤ i−n (Y ψ → Y<=k ψ → P ψ, and
+// P is monotone, so every such chain lies between Y^(m−1) P Y^(n−m) φ and P^n φ, which agree);
+// H^n φ holds at i iff φ held at every j ≤ i−n. So one counter d ∈ 0..cap per base (and per
+// polarity: H counts the positions of !φ) answers every chain over it: d = 0 while φ has not
+// held before the next position, else min(cap, positions since its first occurrence); the chain
+// of length n holds iff d ≥ n. This keeps P P … P a at one field of log2(n+1) bits and one
+// evaluated node instead of n of each.
 struct Field {
-    std::uint32_t node = 0;
+    std::uint32_t node = 0;  // instruction of the temporal node; for a counter, of its base
     std::uint32_t offset = 0;
     std::uint32_t bits = 1;
-    std::uint32_t k = 1;
+    std::uint32_t k = 1;  // Y<=k: the window; counter: the cap
+    bool counter = false;
+    bool negated = false;  // counter of !base
 };
+
+bool is_step(ltl::Op op) {
+    return op == ltl::Op::Past || op == ltl::Op::Yesterday || op == ltl::Op::BoundedYesterday;
+}
 
 class Monitor {
 public:
     Monitor(ltl::Formula f, const std::vector<std::string>& alphabet) {
         const std::vector<ltl::Formula> nodes = ltl::subformulas_postorder(f);
+        const std::size_t n = nodes.size();
         std::vector<std::uint32_t> index_of_id;
-        for (std::size_t i = 0; i < nodes.size(); ++i) {
+        for (std::size_t i = 0; i < n; ++i) {
             if (nodes[i].id() >= index_of_id.size()) index_of_id.resize(nodes[i].id() + 1);
             index_of_id[nodes[i].id()] = static_cast<std::uint32_t>(i);
         }
+        auto child = [&](std::size_t i, std::size_t c) { return index_of_id[nodes[i].child(c).id()]; };
+        // Chains: the base, the length and (P/Y chains) whether a P occurs, per node of a chain.
+        enum class Chain : std::uint8_t { None, Past, Historically };
+        std::vector<Chain> chain(n, Chain::None);
+        std::vector<std::uint32_t> base(n, 0), length(n, 0);
+        std::vector<std::uint8_t> has_past(n, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            const ltl::Op op = nodes[i].op();
+            if (op == ltl::Op::Historically) {
+                const std::uint32_t c = child(i, 0);
+                const bool extend = nodes[c].op() == ltl::Op::Historically;
+                chain[i] = Chain::Historically;
+                base[i] = extend ? base[c] : c;
+                length[i] = extend ? length[c] + 1 : 1;
+            } else if (is_step(op)) {
+                const std::uint32_t c = child(i, 0);
+                const bool extend = is_step(nodes[c].op());
+                base[i] = extend ? base[c] : c;
+                length[i] = extend ? length[c] + 1 : 1;
+                has_past[i] = (extend && has_past[c]) || op == ltl::Op::Past;
+                if (has_past[i]) chain[i] = Chain::Past;
+            }
+        }
+        // The nodes the root needs: a chain node needs only its base (through the counter).
+        std::vector<std::uint8_t> needed(n, 0);
+        needed[n - 1] = 1;
+        for (std::size_t i = n; i-- > 0;) {
+            if (!needed[i]) continue;
+            if (chain[i] != Chain::None) {
+                needed[base[i]] = 1;
+                continue;
+            }
+            for (std::size_t c = 0; c < nodes[i].arity(); ++c) needed[child(i, c)] = 1;
+        }
+        // One counter per (base, polarity), its cap the longest chain needed over it.
+        std::vector<std::uint32_t> cap_past(n, 0), cap_hist(n, 0);
+        for (std::size_t i = 0; i < n; ++i)
+            if (needed[i] && chain[i] != Chain::None) {
+                auto& cap = chain[i] == Chain::Past ? cap_past[base[i]] : cap_hist[base[i]];
+                cap = std::max(cap, length[i]);
+            }
+        std::vector<std::uint32_t> instr_of(n, 0), counter_past(n, 0), counter_hist(n, 0);
         std::uint32_t offset = 0;
-        for (ltl::Formula g : nodes) {
+        auto add_field = [&](Field fd) {
+            fd.bits = 0;
+            while (fd.bits < 32 && (std::uint64_t{1} << fd.bits) <= fd.k) ++fd.bits;
+            // A field never straddles two 64-bit words.
+            if (offset / 64 != (offset + fd.bits - 1) / 64) offset = (offset / 64 + 1) * 64;
+            fd.offset = offset;
+            offset += fd.bits;
+            fields_.push_back(fd);
+            return static_cast<std::uint32_t>(fields_.size() - 1);
+        };
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!needed[i]) continue;
+            const ltl::Formula g = nodes[i];
             Instr in;
             in.op = g.op();
-            if (g.arity() >= 1) in.c0 = index_of_id[g.child(0).id()];
-            if (g.arity() >= 2) in.c1 = index_of_id[g.child(1).id()];
             if (g.op() == ltl::Op::Atom) {
                 auto it = std::find(alphabet.begin(), alphabet.end(), g.name());
                 in.symbol = it == alphabet.end() ? -1 : static_cast<std::int32_t>(it - alphabet.begin());
             }
-            if (g.is_temporal()) {
-                Field fd;
-                fd.node = static_cast<std::uint32_t>(prog_.size());
-                fd.offset = offset;
-                if (g.op() == ltl::Op::BoundedYesterday && g.k() >= 2) {
-                    fd.k = g.k();
-                    fd.bits = 0;
-                    while ((1u << fd.bits) <= fd.k) ++fd.bits;
+            instr_of[i] = static_cast<std::uint32_t>(prog_.size());
+            if (chain[i] != Chain::None) {  // its base, a descendant, already has its counter
+                in.negated = chain[i] == Chain::Historically;
+                in.threshold = length[i];
+                in.temporal = in.negated ? counter_hist[base[i]] : counter_past[base[i]];
+            } else {
+                if (g.arity() >= 1) in.c0 = instr_of[child(i, 0)];
+                if (g.arity() >= 2) in.c1 = instr_of[child(i, 1)];
+                if (g.is_temporal()) {
+                    Field fd;
+                    fd.node = static_cast<std::uint32_t>(prog_.size());
+                    if (g.op() == ltl::Op::BoundedYesterday) fd.k = g.k();
+                    in.temporal = add_field(fd);
                 }
-                // A field never straddles two 64-bit words.
-                if (offset / 64 != (offset + fd.bits - 1) / 64) fd.offset = offset = (offset / 64 + 1) * 64;
-                offset += fd.bits;
-                in.temporal = static_cast<std::uint32_t>(fields_.size());
-                fields_.push_back(fd);
             }
             prog_.push_back(in);
+            // The counters over this node, once it has an instruction (their successor reads it).
+            for (bool negated : {false, true}) {
+                const std::uint32_t cap = negated ? cap_hist[i] : cap_past[i];
+                if (cap == 0) continue;
+                Field fd;
+                fd.node = instr_of[i];
+                fd.k = cap;
+                fd.counter = true;
+                fd.negated = negated;
+                (negated ? counter_hist : counter_past)[i] = add_field(fd);
+            }
         }
         words_ = std::max<std::size_t>(1, (offset + 63) / 64);
         val_.assign(prog_.size(), 0);
@@ -95,12 +177,8 @@ public:
 
     std::size_t words() const { return words_; }
 
-    // The state before any symbol: every field false, except H (vacuously true at position 1).
-    void initial_state(std::uint64_t* s) const {
-        std::fill(s, s + words_, 0);
-        for (const Field& fd : fields_)
-            if (prog_[fd.node].op == ltl::Op::Historically) set(s, fd, 1);
-    }
+    // The state before any symbol: every field 0 (a counter at 0 makes every H chain vacuously true).
+    void initial_state(std::uint64_t* s) const { std::fill(s, s + words_, 0); }
 
     // Evaluates every node at the current position: symbol `a` (or EOS when a < 0), with the
     // temporal values taken from state s. Returns the value of the root.
@@ -117,7 +195,12 @@ public:
                 case ltl::Op::Or: v = val_[in.c0] | val_[in.c1]; break;
                 case ltl::Op::Implies: v = static_cast<std::uint8_t>(!val_[in.c0]) | val_[in.c1]; break;
                 case ltl::Op::Iff: v = val_[in.c0] == val_[in.c1]; break;
-                default: v = get(s, fields_[in.temporal]) != 0; break;  // temporal
+                default: {  // temporal
+                    const std::uint64_t r = get(s, fields_[in.temporal]);
+                    if (in.threshold == 0) v = r != 0;
+                    else v = (r >= in.threshold) != in.negated;
+                    break;
+                }
             }
             val_[i] = v;
         }
@@ -129,12 +212,17 @@ public:
         std::fill(out, out + words_, 0);
         for (const Field& fd : fields_) {
             const Instr& in = prog_[fd.node];
-            const std::uint8_t x = val_[in.c0];
             std::uint64_t v = 0;
+            if (fd.counter) {
+                const std::uint64_t r = get(s, fd);
+                const bool x = (val_[fd.node] != 0) != fd.negated;
+                v = r ? std::min<std::uint64_t>(fd.k, r + 1) : (x ? 1 : 0);
+                set(out, fd, v);
+                continue;
+            }
+            const std::uint8_t x = val_[in.c0];
             switch (in.op) {
-                case ltl::Op::Past: v = get(s, fd) | x; break;         // P φ at i+1 = P φ(i) ∨ φ(i)
-                case ltl::Op::Historically: v = get(s, fd) & x; break;  // H φ at i+1 = H φ(i) ∧ φ(i)
-                case ltl::Op::Yesterday: v = x; break;                  // Y φ at i+1 = φ(i)
+                case ltl::Op::Yesterday: v = x; break;  // Y φ at i+1 = φ(i)
                 case ltl::Op::BoundedYesterday: {
                     const std::uint64_t r = get(s, fd);
                     v = x ? fd.k : (r ? r - 1 : 0);

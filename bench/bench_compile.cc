@@ -1,4 +1,4 @@
-// Formula -> minimal DFA timing (issue 2, item 8): reachable monitor states, minimal states, the
+// Formula -> minimal DFA timing: reachable monitor states, minimal states, the
 // construction and minimization time measured inside the process (start-up excluded), and peak
 // memory. With --emit-mona FILE it also writes the formula as M2L-Str (the pure-past translation
 // of LTLf2DFA, with the EOS position as MONA's last position $) for bench/scripts/compile_vs_mona.sh.

@@ -1,4 +1,4 @@
-// Sampler and dataset generator throughput (issue 5): symbols per second for lengths up to 500 on
+// Sampler and dataset generator throughput: symbols per second for lengths up to 500 on
 // one core (target >= 1e7/s; CPU time of the process, so a busy machine does not distort it), as a ratio to the raw mt19937_64 draw rate measured in the same
 // process; and the wall time of the default splits (train 1:40, validation, test 41:500, 512 per
 // length, boundary) of each language of a suite (target: the LC26 suite under two minutes).

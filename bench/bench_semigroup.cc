@@ -1,4 +1,4 @@
-// Benchmarks of issue 3 (numbers in docs/PERFORMANCE.md):
+// Benchmarks of the syntactic semigroup and the class tests (numbers in docs/PERFORMANCE.md):
 //  1. Froidure–Pin on the full transformation monoids T_n (n = 5..8, three standard generators):
 //     elements/s and peak RSS, with a naive std::set breadth-first closure as the in-process
 //     reference for n <= 6;

@@ -4,9 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -18,6 +16,7 @@
 #include "automata/sampler.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
+#include "cli/interrupt.hh"
 
 namespace ltlkit::cli {
 namespace {
@@ -102,50 +101,22 @@ void add_adversarial(const Language& L, const GenerateArgs& a, DatasetOptions& o
     o.extra_meta_json = extra.dump();
 }
 
-// Where generation is, for the progress lines and the Ctrl-C message. Written by the progress
-// callback, read by the SIGINT handler (which may only use async-signal-safe calls).
+// Where generation is, for the Ctrl-C message (cli/interrupt.hh).
 struct Position {
-    std::atomic<int> percent{-1};
-    std::atomic<int> index{0};
-    int count = 0;
-    char dir[1024] = {0};
+    std::string dir;
+    int percent = -1;
+    int index = 0, count = 0;
+
+    void update_note() const {
+        std::string note = "stopped generating " + dir;
+        if (percent >= 0) note += " at " + std::to_string(percent) + "%";
+        if (count > 1)
+            note += " (dataset " + std::to_string(index + 1) + " of " + std::to_string(count) +
+                    "; finished ones are kept, and verified on a rerun)";
+        set_interrupt_note(note + "; rerun the same command to generate it (it starts over; no --force needed)");
+    }
 };
 Position g_position;
-
-void append(char* buf, std::size_t& n, std::size_t cap, const char* text) {
-    while (*text && n + 1 < cap) buf[n++] = *text++;
-}
-void append_number(char* buf, std::size_t& n, std::size_t cap, long v) {
-    char digits[24];
-    int k = 0;
-    do digits[k++] = static_cast<char>('0' + v % 10), v /= 10;
-    while (v > 0 && k < 23);
-    while (k > 0 && n + 1 < cap) buf[n++] = digits[--k];
-}
-
-// Ctrl-C: one line saying where generation stopped and how to go on, then exit 130.
-extern "C" void on_interrupt(int) {
-    char buf[1600];
-    std::size_t n = 0;
-    append(buf, n, sizeof buf, "\nltlkit: interrupted: stopped generating ");
-    append(buf, n, sizeof buf, g_position.dir);
-    const int percent = g_position.percent.load();
-    if (percent >= 0) {
-        append(buf, n, sizeof buf, " at ");
-        append_number(buf, n, sizeof buf, percent);
-        append(buf, n, sizeof buf, "%");
-    }
-    if (g_position.count > 1) {
-        append(buf, n, sizeof buf, " (dataset ");
-        append_number(buf, n, sizeof buf, g_position.index.load() + 1);
-        append(buf, n, sizeof buf, " of ");
-        append_number(buf, n, sizeof buf, g_position.count);
-        append(buf, n, sizeof buf, "; finished ones are kept, and verified on a rerun)");
-    }
-    append(buf, n, sizeof buf, "; rerun the same command to generate it (it starts over; no --force needed)\n");
-    [[maybe_unused]] auto written = ::write(2, buf, n);
-    _exit(130);
-}
 
 // Progress on stderr: a live bar on a terminal; in a pipe or log (with --progress), a plain line
 // when the percentage has changed, at most every few seconds, and one at the end.
@@ -156,7 +127,10 @@ public:
     void operator()(std::uint64_t done, std::uint64_t total) {
         const double frac = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
         const int percent = static_cast<int>(frac * 100);
-        g_position.percent = percent;
+        if (percent != g_position.percent) {
+            g_position.percent = percent;
+            g_position.update_note();
+        }
         if (!show_ || percent == last_percent_) return;
         const auto now = std::chrono::steady_clock::now();
         const bool finished = done >= total;
@@ -216,8 +190,9 @@ int generate_one(const Language& L, const std::string& dir, const GenerateArgs& 
     o.language_kind = kind_name(spec.kind);
     o.language_text = spec.text;
     add_adversarial(L, a, o);
-    std::snprintf(g_position.dir, sizeof g_position.dir, "%s", dir.c_str());
+    g_position.dir = dir;
     g_position.percent = -1;
+    g_position.update_note();
     auto printer = std::make_shared<ProgressPrinter>(spec.name, a.progress || isatty(2));
     o.progress = [printer](std::uint64_t done, std::uint64_t total) { (*printer)(done, total); };
     GenerateReport r = take(generate_dataset(L.dfa, dir, o));
@@ -330,12 +305,12 @@ LTLKIT_COMMAND(CommandDef{
             }
             flush_notes();
             g_position.count = static_cast<int>(languages.size());
-            std::signal(SIGINT, on_interrupt);
+            catch_interrupts("stopped generating; rerun the same command to generate it");
             for (std::size_t i = 0; i < languages.size(); ++i) {
                 g_position.index = static_cast<int>(i);
                 generate_one(languages[i], dirs[i], *a, o);
             }
-            std::signal(SIGINT, SIG_DFL);
+            release_interrupts();
             return 0;
         };
     }});

@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "automata/dataset.hh"
 #include "automata/sampler.hh"
 #include "cli/command.hh"
-#include "cli/run_summary.hh"
 #include "cli/common.hh"
+#include "cli/run_summary.hh"
 #include "neural/memory.hh"
 #include "neural/run.hh"
 
@@ -36,7 +37,10 @@ LTLKIT_COMMAND(CommandDef{
         auto a = std::make_shared<EvalArgs>();
         app.add_option("RUNDIR", a->rundir, "Run folder written by `ltlkit train`")->required();
         app.add_option("--test-lengths", a->test_lengths, "Test lengths A:B (default: the run's)");
-        app.add_option("--per-length", a->c.per_length, "Test words per length (default: the run's)")->check(at_least(1));
+        const auto cpu = neural::device_defaults("cpu");
+        app.add_option("--per-length", a->c.per_length,
+                       "Test words per length (default: the run's, at most " + std::to_string(cpu.per_length) +
+                           " when evaluating on CPU; on CUDA the run's)")->check(at_least(1));
         app.add_option("--dataset", a->dataset, "Evaluate on a dataset's test, boundary and adversarial-ARCH files");
         app.add_option("--success-rule", a->c.success_rule, "exact | bins99 (default: the run's)")
             ->check(one_of({"exact", "bins99"}));
@@ -52,12 +56,17 @@ LTLKIT_COMMAND(CommandDef{
             "  ltlkit eval runs/x --test-lengths 41:200\n"
             "  ltlkit eval runs/x --dataset data/last-a --json   # its test, boundary and adversarial sets");
         return [a, &app]() -> int {
+            catch_interrupts("");
+            auto position = std::make_shared<RunPosition>(a->rundir, false);
             auto info = take(neural::read_run_info(a->rundir));
             neural::Config c = info.config;
             if (app.count("--per-length")) c.per_length = a->c.per_length;
             if (app.count("--success-rule")) c.success_rule = a->c.success_rule;
             if (app.count("--threads")) c.threads = a->c.threads;
             if (app.count("--device")) c.device = a->c.device;
+            const auto device = take(neural::resolve_device(c.device));
+            if (!app.count("--per-length") && device == "cpu")
+                c.per_length = std::min(c.per_length, neural::device_defaults(device).per_length);
             neural::EvalSets sets;
             if (!a->dataset.empty()) {
                 auto ds = take(automata::read_dataset(a->dataset));
@@ -75,12 +84,12 @@ LTLKIT_COMMAND(CommandDef{
             const neural::ArchSpec arch = take(neural::parse_arch(c.arch));
             take(neural::check_memory(neural::estimate_eval_memory(c, arch, static_cast<int>(info.dfa.num_symbols())),
                                       a->max_memory_gb, "the evaluation (" + c.arch + ")"));
-            neural::ProgressFn progress = [](const neural::Progress& p) {
-                if (p.evaluating)
-                    std::fprintf(stderr, "evaluating: length %d/%d, %ld words  eta %s\n", p.step, p.total, p.words,
-                                 fmt_duration(p.eta_seconds).c_str());
+            neural::ProgressFn progress = [position](const neural::Progress& p) {
+                (*position)(p);
+                print_progress(p);
             };
             auto r = take(neural::evaluate_run(info.dfa, a->rundir, c, sets, progress));
+            release_interrupts();
             print_run_summary(r, a->rundir, a->json, neural::eval_file_name(c));
             return 0;
         };

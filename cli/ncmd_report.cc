@@ -1,4 +1,4 @@
-// `ltlkit report DIR...`: merge verification folders (shards) into one report (issue 7).
+// `ltlkit report DIR...`: merge verification folders (shards) into one report.
 #ifdef LTLKIT_HAVE_ALGEBRA
 #include <iostream>
 

@@ -26,7 +26,7 @@ void set_range(const std::string& text, const char* option, int& lo, int& hi) {
 
 struct TrainArgs {
     LanguageArgs lang;
-    std::string dataset, out, train_lengths, test_lengths;
+    std::string dataset, out, train_lengths, test_lengths, pe = "none";
     neural::Config c;
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool pre_ln = false, non_strict = false, hybrid_layers = false, quiet = false, json = false;
@@ -45,20 +45,27 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--d-model", c.d_model, "Model width (default 64)")->check(at_least(1));
         app.add_option("--heads", c.heads, "Attention heads (default 8)")->check(at_least(1));
         app.add_option("--d-ff", c.d_ff, "Feed-forward width (default 256)")->check(at_least(1));
-        app.add_option("--pe", c.pe, "Positional encoding: none (default, NoPE) | learned | sinusoidal | rope")
+        app.add_option("--pe", a->pe, "Positional encoding: none (default, NoPE) | learned | sinusoidal | rope")
             ->check(one_of({"none", "learned", "sinusoidal", "rope"}));
         app.add_option("--lstm-hidden", c.lstm_hidden, "LSTM hidden size (default 256)")->check(at_least(1));
-        app.add_option("--steps", c.steps, "Training steps (default 20000)")->check(at_least(0));
+        const auto cpu = neural::device_defaults("cpu"), cuda = neural::device_defaults("cuda");
+        app.add_option("--steps", c.steps,
+                       "Training steps (default " + std::to_string(cuda.steps) + " on CUDA, " +
+                           std::to_string(cpu.steps) + " on CPU)")->check(at_least(0));
         app.add_option("--batch", c.batch, "Words per step, half per label (default 128)")->check(at_least(2));
         app.add_option("--lr", c.lr, "Adam learning rate (default 3e-4)")->check(positive_real());
         app.add_option("--seed", c.seed, "Seed of initialization and sampling (default 1)");
         app.add_option("--train-lengths", a->train_lengths, "Training lengths A:B (default 1:40)");
         app.add_option("--test-lengths", a->test_lengths, "Test lengths A:B (default 41:500)");
-        app.add_option("--per-length", c.per_length, "Test words per length (default 512)")->check(at_least(1));
+        app.add_option("--per-length", c.per_length,
+                       "Test words per length (default " + std::to_string(cuda.per_length) + " on CUDA, " +
+                           std::to_string(cpu.per_length) + " on CPU)")->check(at_least(1));
         app.add_option("--success-rule", c.success_rule, "exact (default) | bins99 (every 100-length bin >= 99%)")
             ->check(one_of({"exact", "bins99"}));
         app.add_option("--threads", c.threads, "CPU threads (default 1)")->check(at_least(1));
-        app.add_option("--device", c.device, "auto (default: CUDA when available) | cpu | cuda")
+        app.add_option("--device", c.device,
+                       "auto (default: CUDA when available) | cpu | cuda; the defaults of --steps and --per-length "
+                       "follow the device")
             ->check(one_of(kDeviceNames));
         app.add_option("--checkpoint-every", c.checkpoint_every, "Steps between checkpoints (default 500)")->check(at_least(1));
         app.add_option("--log-every", c.log_every, "Steps between progress lines (default 100)")->check(at_least(0));
@@ -77,9 +84,12 @@ LTLKIT_COMMAND(CommandDef{
             "  ltlkit train 'Y a' --alphabet a,b --arch local-1 --out runs/last-a-local1\n"
             "  ltlkit train 'Y a' --alphabet a,b --arch global --steps 2000 --test-lengths 41:100 --out runs/x\n"
             "  ltlkit train --dataset data/last-a --arch hybrid-1 --out runs/y   # train and evaluate on a dataset\n"
-            "Rerunning the same command resumes from the run folder's checkpoint. Syntax: docs/SYNTAX.md.");
-        return [a]() -> int {
+            "Rerunning the same command resumes from the run folder's checkpoint (Ctrl-C says where it stopped);\n"
+            "a finished run is reported as already finished. Defaults not given on the command line are chosen\n"
+            "for the device and recorded in RUNDIR/run.json (\"defaults\"). Syntax: docs/SYNTAX.md.");
+        return [a, &app]() -> int {
             auto& c = a->c;
+            c.pe = take(neural::parse_positional_encoding(a->pe));
             c.pre_ln = a->pre_ln;
             c.strict = !a->non_strict;
             c.hybrid_by_layer = a->hybrid_layers;
@@ -107,24 +117,29 @@ LTLKIT_COMMAND(CommandDef{
             }
             if (!a->train_lengths.empty()) set_range(a->train_lengths, "--train-lengths", c.train_min, c.train_max);
             if (!a->test_lengths.empty()) set_range(a->test_lengths, "--test-lengths", c.test_min, c.test_max);
+            neural::ChosenDefaults chosen;
+            chosen.device = take(neural::resolve_device(c.device));
+            const auto defaults = neural::device_defaults(chosen.device);
+            if (!app.count("--steps")) c.steps = chosen.values["steps"] = defaults.steps;
+            if (!app.count("--per-length")) c.per_length = chosen.values["per_length"] = defaults.per_length;
             // Limits before anything is written or allocated (exit 3, naming the option).
             take(automata::Sampler::check_table_cells(dfa, static_cast<std::size_t>(std::max({c.train_max, c.test_max, 0})),
                                                       automata::default_max_table_cells()));
             take(neural::check_memory(neural::estimate_memory(c, arch, static_cast<int>(dfa.num_symbols())),
                                       a->max_memory_gb, "the run (" + c.arch + ")"));
-            neural::ProgressFn progress;
-            if (!a->quiet)
-                progress = [](const neural::Progress& p) {
-                    if (p.evaluating)
-                        std::fprintf(stderr, "evaluating: length %d/%d, %ld words  eta %s\n", p.step, p.total,
-                                     p.words, fmt_duration(p.eta_seconds).c_str());
-                    else
-                        std::fprintf(stderr, "step %d/%d  loss %.4f  train acc %.1f%%  %.0f tok/s  eta %s\n", p.step,
-                                     p.total, p.loss, 100 * p.train_accuracy, p.tokens_per_second,
-                                     fmt_duration(p.eta_seconds).c_str());
-                };
             flush_notes();
-            auto r = take(neural::train_and_evaluate(dfa, c, a->out, sets, name, progress));
+            catch_interrupts("");
+            auto position = std::make_shared<RunPosition>(a->out, true);
+            const bool quiet = a->quiet;
+            neural::ProgressFn progress = [position, quiet](const neural::Progress& p) {
+                (*position)(p);
+                if (p.phase == neural::Progress::Phase::Resume)
+                    std::fprintf(stderr, "resuming from step %d of %d (its checkpoint)\n", p.step, p.total);
+                else if (!quiet)
+                    print_progress(p);
+            };
+            auto r = take(neural::train_and_evaluate(dfa, c, a->out, sets, name, progress, chosen));
+            release_interrupts();
             print_run_summary(r, a->out, a->json);
             return 0;
         };

@@ -1,4 +1,4 @@
-// `ltlkit verify`: classify → predict → datasets → train → evaluate → verdicts → report (issue 7).
+// `ltlkit verify`: classify → predict → datasets → train → evaluate → verdicts → report.
 #ifdef LTLKIT_HAVE_ALGEBRA
 #include <unistd.h>
 
@@ -13,6 +13,7 @@
 #include "automata/sampler.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
+#include "cli/interrupt.hh"
 #include "neural/memory.hh"
 #include "neural/verify/verify.hh"
 
@@ -32,10 +33,7 @@ std::vector<std::string> split_csv(const std::string& s) {
 
 // This process's own command line, to start worker copies of it (argv[0] made absolute).
 std::vector<std::string> own_command_line() {
-    std::ifstream in("/proc/self/cmdline", std::ios::binary);
-    std::vector<std::string> args;
-    std::string arg;
-    while (std::getline(in, arg, '\0')) args.push_back(arg);
+    auto args = own_arguments();
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (args.empty() || ec) return {};
@@ -78,6 +76,27 @@ void check_limits(const nv::VerifyOptions& o, double max_memory_gb) {
                 max_memory_gb, "a run of " + name + " (profile " + o.profile.name + ")"));
         }
     }
+}
+
+// The Ctrl-C message of a verify: runs finished, the runs interrupted, and the command that resumes.
+void set_verify_note(const nv::VerifyState& s, const std::string& command) {
+    std::string note = "verify stopped with " + std::to_string(s.finished) + " of " + std::to_string(s.total) +
+                       " runs finished";
+    if (s.running.empty()) {
+        note += s.finished == s.total ? " (while writing the report)" : "; no run was in progress";
+    } else {
+        note += "; interrupted: ";
+        for (std::size_t i = 0; i < s.running.size(); ++i) {
+            const auto& r = s.running[i];
+            note += (i ? ", " : "") + r.name;
+            if (r.step >= 0)
+                note += " at step " + std::to_string(r.step) + " of " + std::to_string(r.total) +
+                        (r.checkpoint > 0 ? " (checkpoint at step " + std::to_string(r.checkpoint) + ")"
+                                          : " (no checkpoint yet)");
+        }
+    }
+    set_interrupt_note(note + "; finished runs are kept and interrupted ones resume from their checkpoints; resume "
+                              "with the same command: " + command);
 }
 
 int run_verify_command(const VerifyArgs& a) {
@@ -128,7 +147,15 @@ int run_verify_command(const VerifyArgs& a) {
     if (!published.empty()) o.published = take(nv::read_published(published));
     if (a.worker.empty()) check_limits(o, a.max_memory_gb);
     flush_notes();
+    if (a.worker.empty()) {
+        // Worker processes keep the default action: they end silently with their parent.
+        const std::string command = own_command_text();
+        catch_interrupts("verify stopped while planning (classifying, generating the datasets); rerun the same "
+                         "command: " + command);
+        o.on_state = [command](const nv::VerifyState& s) { set_verify_note(s, command); };
+    }
     auto summary = take(nv::run_verify(o));
+    release_interrupts();
     if (!a.worker.empty()) return 0;
     if (summary.report) {
         const auto& r = *summary.report;

@@ -1,4 +1,5 @@
-// The one-line summary of a run's result.json that `ltlkit train` and `ltlkit eval` print.
+// What `ltlkit train` and `ltlkit eval` print: progress lines, the Ctrl-C message and the one-line
+// summary of a run's result.
 #pragma once
 
 #include <cmath>
@@ -6,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "cli/interrupt.hh"
 #include "neural/run.hh"
 
 namespace ltlkit::cli {
@@ -24,6 +26,70 @@ inline std::string fmt_duration(double s) {
     return buf;
 }
 
+
+// A progress line on stderr: training (Log) or evaluation; the other phases print nothing.
+inline void print_progress(const neural::Progress& p) {
+    using Phase = neural::Progress::Phase;
+    if (p.phase == Phase::Evaluation)
+        std::fprintf(stderr, "evaluating: length %d/%d, %ld words  eta %s\n", p.step, p.total, p.words,
+                     fmt_duration(p.eta_seconds).c_str());
+    else if (p.phase == Phase::Log)
+        std::fprintf(stderr, "step %d/%d  loss %.4f  train acc %.1f%%  %.0f tok/s  eta %s\n", p.step, p.total,
+                     p.loss, 100 * p.train_accuracy, p.tokens_per_second, fmt_duration(p.eta_seconds).c_str());
+}
+
+// Where a training or an evaluation of RUNDIR stands, kept as the Ctrl-C message
+// (cli/interrupt.hh). `training` false: an evaluation of a trained run (`ltlkit eval`).
+class RunPosition {
+public:
+    RunPosition(std::string rundir, bool training)
+        : rundir_(std::move(rundir)), command_(own_command_text()), training_(training) {
+        update();
+    }
+
+    void operator()(const neural::Progress& p) {
+        using Phase = neural::Progress::Phase;
+        if (p.phase == Phase::Evaluation) {
+            evaluating_ = true;
+            lengths_done_ = p.step;
+            lengths_ = p.total;
+        } else {
+            step_ = p.step;
+            total_ = p.total;
+            if (p.phase == Phase::Checkpoint || p.phase == Phase::Resume) checkpoint_ = p.step;
+        }
+        update();
+    }
+
+private:
+    void update() const {
+        std::string note;
+        if (evaluating_ || !training_) {
+            note = "stopped evaluating " + rundir_;
+            if (lengths_ > 0)
+                note += " after " + std::to_string(lengths_done_) + " of " + std::to_string(lengths_) +
+                        " test lengths";
+            note += training_ ? "; training is finished (its checkpoint is kept), result.json is not written yet"
+                              : "; nothing was written (the run's files are unchanged)";
+            note += "; rerun the same command to evaluate again: " + command_;
+        } else if (total_ == 0) {
+            note = "stopped " + rundir_ + " before training started; rerun the same command: " + command_;
+        } else {
+            note = "stopped training " + rundir_ + " at step " + std::to_string(step_) + " of " +
+                   std::to_string(total_) + "; ";
+            note += checkpoint_ > 0 ? "its checkpoint holds step " + std::to_string(checkpoint_) +
+                                          ", where the rerun resumes"
+                                    : "no checkpoint yet, so the rerun starts from step 0";
+            note += "; resume with the same command: " + command_;
+        }
+        set_interrupt_note(note);
+    }
+
+    std::string rundir_, command_;
+    bool training_;
+    bool evaluating_ = false;
+    int step_ = 0, total_ = 0, checkpoint_ = 0, lengths_done_ = 0, lengths_ = 0;
+};
 
 inline void print_run_summary(const neural::RunResult& r, const std::string& rundir, bool json,
                               const std::string& file = "result.json") {

@@ -131,7 +131,7 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
                 if (progress && (since >= 10 || n == c.test_max)) {
                     last_report = now;
                     Progress p;
-                    p.evaluating = true;
+                    p.phase = Progress::Phase::Evaluation;
                     p.step = n - c.test_min + 1;
                     p.total = total;
                     p.words = words_done;

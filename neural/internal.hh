@@ -39,6 +39,10 @@ private:
     std::map<int, std::array<std::vector<automata::Word>, 2>> words_;  // from_words only
 };
 
+// The model and training parts of a config without `steps`: what decides the trained model apart
+// from how long it trains (the training identity and a checkpoint's training key hash it).
+nlohmann::json trained_model_json(const Config& c);
+
 // RunIdentity::evaluation from its parts (run_identity computes it the same way).
 std::string evaluation_identity(const std::string& training, const Config& config, const std::string& data);
 

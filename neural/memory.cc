@@ -51,7 +51,7 @@ double parameter_count(const Config& c, const ArchSpec& arch, int num_symbols) {
     }
     const double per_layer = (3 * d * d + 3 * d) + (d * d + d) + (d * ff + ff) + (ff * d + d) + 4 * d;
     double p = v * d + c.layers * per_layer + 2 * d + d + 1;
-    if (c.pe == "learned")
+    if (c.pe == PositionalEncoding::Learned)
         p += (c.max_positions > 0 ? c.max_positions : std::max(c.train_max, c.test_max) + 1) * d;
     return p;
 }

@@ -1,4 +1,4 @@
-// A torch-free estimate of a run's peak memory (issue 8: limits), checked by train, eval and verify
+// A torch-free estimate of a run's peak memory (the limits), checked by train, eval and verify
 // before anything is allocated, so a configuration that cannot fit fails at once with exit 3 and
 // the option that raises the limit (--max-memory-gb), instead of being killed hours later.
 #pragma once

@@ -253,16 +253,13 @@ TransformerRecognizer::TransformerRecognizer(const Config& c, int num_symbols, i
     if (!arch.ok()) throw std::invalid_argument(arch.error().message);
     if (c.layers < 1 || c.d_model < 1 || c.heads < 1 || c.d_ff < 1)
         throw std::invalid_argument("layers, d_model, heads and d_ff must be positive");
-    if (pe != "none" && pe != "learned" && pe != "sinusoidal" && pe != "rope")
-        throw std::invalid_argument("unknown positional encoding '" + pe +
-                                    "' (expected none, learned, sinusoidal or rope)");
     embed = register_module("embed", torch::nn::Embedding(num_symbols + 1, d_model));
-    if (pe == "learned") pos = register_module("pos", torch::nn::Embedding(max_positions, d_model));
+    if (pe == PositionalEncoding::Learned) pos = register_module("pos", torch::nn::Embedding(max_positions, d_model));
     for (int l = 0; l < c.layers; ++l) {
         blocks.push_back(register_module(
             "block" + std::to_string(l),
             Block(d_model, c.heads, c.d_ff, head_groups(*arch, c.heads, l, c.hybrid_by_layer),
-                  c.strict, pe == "rope", pre_ln)));
+                  c.strict, pe == PositionalEncoding::Rope, pre_ln)));
     }
     if (pre_ln) final_ln = register_module("final_ln", torch::nn::LayerNorm(std::vector<int64_t>{d_model}));
     readout = register_module("readout", torch::nn::Linear(d_model, 1));
@@ -291,13 +288,13 @@ torch::Tensor TransformerRecognizer::read(const torch::Tensor& h, const torch::T
 torch::Tensor TransformerRecognizer::embed_tokens(const torch::Tensor& tokens) {
     const long n = tokens.size(1);
     auto x = embed->forward(tokens);
-    if (pe == "learned") {
+    if (pe == PositionalEncoding::Learned) {
         if (n > max_positions)
             throw std::length_error("input of " + std::to_string(n) +
                                     " tokens exceeds the learned positional table (" +
                                     std::to_string(max_positions) + " rows)");
         x = x + pos->forward(torch::arange(n, tokens.options()));
-    } else if (pe == "sinusoidal") {
+    } else if (pe == PositionalEncoding::Sinusoidal) {
         x = x + sinusoidal_table(n, d_model, x.options()).unsqueeze(0);
     }
     return x;

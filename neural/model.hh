@@ -100,14 +100,14 @@ public:
     // with respect to them), and the readout at the EOS indices.
     torch::Tensor from_embeddings(const torch::Tensor& x);
     torch::Tensor read(const torch::Tensor& h, const torch::Tensor& eos);
-    long max_tokens() const override { return pe == "learned" ? max_positions : 0; }
+    long max_tokens() const override { return pe == PositionalEncoding::Learned ? max_positions : 0; }
     void set_reference(bool on) override;
 
     torch::nn::Embedding embed{nullptr}, pos{nullptr};
     std::vector<Block> blocks;
     torch::nn::LayerNorm final_ln{nullptr};  // pre-LN only
     torch::nn::Linear readout{nullptr};
-    std::string pe;
+    PositionalEncoding pe;
     int d_model, max_positions;
     bool pre_ln;
 };
@@ -130,45 +130,5 @@ int learned_rows(const Config& c);
 // Tokens [B, N] and EOS indices [B] for words over an alphabet of num_symbols symbols.
 std::pair<torch::Tensor, torch::Tensor> encode_words(const std::vector<const automata::Word*>& words,
                                                      int num_symbols);
-
-}  // namespace ltlkit::neural
-
-// ---- training (neural/train.cc)
-
-namespace ltlkit::automata {
-class Sampler;
-}
-
-namespace ltlkit::neural {
-
-class TrainingDistribution;
-
-struct TrainOutcome {
-    std::shared_ptr<Recognizer> model;
-    torch::Device device{torch::kCPU};
-    int steps_done = 0;
-    double train_seconds = 0;      // over all sessions of the run (resumes included)
-    double tokens_per_second = 0;  // tokens (positions incl. EOS and padding) per training second
-};
-
-// "auto" -> CUDA when available, else CPU; "cpu"; "cuda" (error when unavailable).
-Result<torch::Device> pick_device(const std::string& name);
-
-// Trains a model to config.steps (Adam, gradient-norm clipping, no weight decay). With a rundir,
-// resumes from RUNDIR/checkpoint.pt when it exists (error when its training config or
-// `training_identity`, RunIdentity::training, differs) and writes checkpoints atomically every
-// checkpoint_every steps and at the end.
-Result<TrainOutcome> train_model(const Config& c, int num_symbols, const TrainingDistribution& dist,
-                                 const std::string& rundir, const ProgressFn& progress,
-                                 const std::string& training_identity = "");
-
-// Loads RUNDIR/checkpoint.pt: its config and model (on `device`).
-Result<std::pair<Config, std::shared_ptr<Recognizer>>> load_checkpoint(const std::string& path,
-                                                                        int num_symbols,
-                                                                        torch::Device device);
-
-// Batched inference (words grouped by length, chunks bounded in tokens and attention scores).
-std::function<std::vector<float>(const std::vector<const automata::Word*>&)> make_predictor(
-    std::shared_ptr<Recognizer> model, torch::Device device, int num_symbols, int heads);
 
 }  // namespace ltlkit::neural

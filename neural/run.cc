@@ -19,6 +19,23 @@ namespace ltlkit::neural {
 
 using nlohmann::json;
 
+std::string to_string(PositionalEncoding pe) {
+    switch (pe) {
+        case PositionalEncoding::None: return "none";
+        case PositionalEncoding::Learned: return "learned";
+        case PositionalEncoding::Sinusoidal: return "sinusoidal";
+        case PositionalEncoding::Rope: return "rope";
+    }
+    return "none";
+}
+
+Result<PositionalEncoding> parse_positional_encoding(const std::string& name) {
+    for (auto pe : {PositionalEncoding::None, PositionalEncoding::Learned, PositionalEncoding::Sinusoidal,
+                    PositionalEncoding::Rope})
+        if (to_string(pe) == name) return pe;
+    return make_error("unknown positional encoding '" + name + "' (expected none, learned, sinusoidal or rope)");
+}
+
 Result<ArchSpec> parse_arch(const std::string& arch) {
     ArchSpec s;
     if (arch == "global") return s;
@@ -45,34 +62,64 @@ Result<ArchSpec> parse_arch(const std::string& arch) {
                       "' (expected global, local-K, hybrid-K or lstm)");
 }
 
+namespace {
+
+json model_to_json(const ModelConfig& m) {
+    return json{{"arch", m.arch},
+                {"layers", m.layers},
+                {"d_model", m.d_model},
+                {"heads", m.heads},
+                {"d_ff", m.d_ff},
+                {"pe", to_string(m.pe)},
+                {"strict", m.strict},
+                {"pre_ln", m.pre_ln},
+                {"hybrid_by_layer", m.hybrid_by_layer},
+                {"lstm_hidden", m.lstm_hidden},
+                {"max_positions", m.max_positions}};
+}
+
+json training_to_json(const TrainingConfig& t) {
+    return json{{"steps", t.steps},         {"batch", t.batch},         {"lr", t.lr},
+                {"grad_clip", t.grad_clip}, {"seed", t.seed},           {"train_min", t.train_min},
+                {"train_max", t.train_max}};
+}
+
+json evaluation_to_json(const EvaluationConfig& e) {
+    return json{{"test_min", e.test_min},
+                {"test_max", e.test_max},
+                {"per_length", e.per_length},
+                {"fit_words", e.fit_words},
+                {"success_rule", e.success_rule}};
+}
+
+json runtime_to_json(const RuntimeConfig& r) {
+    return json{{"threads", r.threads},
+                {"device", r.device},
+                {"checkpoint_every", r.checkpoint_every},
+                {"log_every", r.log_every}};
+}
+
+// The parts that identify a run (everything but the runtime part), as one object.
+json identified_to_json(const Config& c) {
+    json j = model_to_json(c.model());
+    j.update(training_to_json(c.training()));
+    j.update(evaluation_to_json(c.evaluation()));
+    return j;
+}
+
+}  // namespace
+
 json config_to_json_value(const Config& c) {
-    return json{{"arch", c.arch},
-                {"layers", c.layers},
-                {"d_model", c.d_model},
-                {"heads", c.heads},
-                {"d_ff", c.d_ff},
-                {"pe", c.pe},
-                {"strict", c.strict},
-                {"pre_ln", c.pre_ln},
-                {"hybrid_by_layer", c.hybrid_by_layer},
-                {"lstm_hidden", c.lstm_hidden},
-                {"max_positions", c.max_positions},
-                {"steps", c.steps},
-                {"batch", c.batch},
-                {"lr", c.lr},
-                {"grad_clip", c.grad_clip},
-                {"seed", c.seed},
-                {"train_min", c.train_min},
-                {"train_max", c.train_max},
-                {"threads", c.threads},
-                {"device", c.device},
-                {"checkpoint_every", c.checkpoint_every},
-                {"log_every", c.log_every},
-                {"test_min", c.test_min},
-                {"test_max", c.test_max},
-                {"per_length", c.per_length},
-                {"fit_words", c.fit_words},
-                {"success_rule", c.success_rule}};
+    json j = identified_to_json(c);
+    j.update(runtime_to_json(c.runtime()));
+    return j;
+}
+
+json trained_model_json(const Config& c) {
+    json j = model_to_json(c.model());
+    j.update(training_to_json(c.training()));
+    j.erase("steps");
+    return j;
 }
 
 namespace {
@@ -114,37 +161,57 @@ void get_opt(const json& j, const char* key, T& out) {
     if (j.contains(key)) out = number_as<T>(j.at(key));
 }
 
+void model_from_json(const json& j, ModelConfig& m) {
+    get_opt(j, "arch", m.arch);
+    get_opt(j, "layers", m.layers);
+    get_opt(j, "d_model", m.d_model);
+    get_opt(j, "heads", m.heads);
+    get_opt(j, "d_ff", m.d_ff);
+    if (j.contains("pe")) {
+        auto pe = parse_positional_encoding(j.at("pe").get<std::string>());
+        if (!pe.ok()) throw std::invalid_argument(pe.error().message);
+        m.pe = *pe;
+    }
+    get_opt(j, "strict", m.strict);
+    get_opt(j, "pre_ln", m.pre_ln);
+    get_opt(j, "hybrid_by_layer", m.hybrid_by_layer);
+    get_opt(j, "lstm_hidden", m.lstm_hidden);
+    get_opt(j, "max_positions", m.max_positions);
+}
+
+void training_from_json(const json& j, TrainingConfig& t) {
+    get_opt(j, "steps", t.steps);
+    get_opt(j, "batch", t.batch);
+    get_opt(j, "lr", t.lr);
+    get_opt(j, "grad_clip", t.grad_clip);
+    get_opt(j, "seed", t.seed);
+    get_opt(j, "train_min", t.train_min);
+    get_opt(j, "train_max", t.train_max);
+}
+
+void evaluation_from_json(const json& j, EvaluationConfig& e) {
+    get_opt(j, "test_min", e.test_min);
+    get_opt(j, "test_max", e.test_max);
+    get_opt(j, "per_length", e.per_length);
+    get_opt(j, "fit_words", e.fit_words);
+    get_opt(j, "success_rule", e.success_rule);
+}
+
+void runtime_from_json(const json& j, RuntimeConfig& r) {
+    get_opt(j, "threads", r.threads);
+    get_opt(j, "device", r.device);
+    get_opt(j, "checkpoint_every", r.checkpoint_every);
+    get_opt(j, "log_every", r.log_every);
+}
+
 Result<Config> config_from_json_value(const json& j) {
     if (!j.is_object()) return make_error("config: expected a JSON object");
     Config c;
     try {
-        get_opt(j, "arch", c.arch);
-        get_opt(j, "layers", c.layers);
-        get_opt(j, "d_model", c.d_model);
-        get_opt(j, "heads", c.heads);
-        get_opt(j, "d_ff", c.d_ff);
-        get_opt(j, "pe", c.pe);
-        get_opt(j, "strict", c.strict);
-        get_opt(j, "pre_ln", c.pre_ln);
-        get_opt(j, "hybrid_by_layer", c.hybrid_by_layer);
-        get_opt(j, "lstm_hidden", c.lstm_hidden);
-        get_opt(j, "max_positions", c.max_positions);
-        get_opt(j, "steps", c.steps);
-        get_opt(j, "batch", c.batch);
-        get_opt(j, "lr", c.lr);
-        get_opt(j, "grad_clip", c.grad_clip);
-        get_opt(j, "seed", c.seed);
-        get_opt(j, "train_min", c.train_min);
-        get_opt(j, "train_max", c.train_max);
-        get_opt(j, "threads", c.threads);
-        get_opt(j, "device", c.device);
-        get_opt(j, "checkpoint_every", c.checkpoint_every);
-        get_opt(j, "log_every", c.log_every);
-        get_opt(j, "test_min", c.test_min);
-        get_opt(j, "test_max", c.test_max);
-        get_opt(j, "per_length", c.per_length);
-        get_opt(j, "fit_words", c.fit_words);
-        get_opt(j, "success_rule", c.success_rule);
+        model_from_json(j, c.model());
+        training_from_json(j, c.training());
+        evaluation_from_json(j, c.evaluation());
+        runtime_from_json(j, c.runtime());
     } catch (const std::exception& e) {  // json::exception or number_as's out_of_range
         return make_error(std::string("config: ") + e.what());
     }
@@ -158,13 +225,12 @@ json opt_number(const std::optional<double>& v) { return v ? json(*v) : json(nul
 
 std::string config_to_json(const Config& c) { return config_to_json_value(c).dump(); }
 
-namespace {
+DeviceDefaults device_defaults(const std::string& device) {
+    if (device == "cuda") return {20000, 512};
+    return {2000, 32};
+}
 
-// Config fields that change neither the trained model nor its evaluation.
-constexpr const char* kIncidentalFields[] = {"threads", "device", "checkpoint_every", "log_every"};
-// Config fields that change the evaluation only (plus `steps`, which the training identity leaves
-// out so that a run resumed with more steps continues its checkpoint).
-constexpr const char* kEvaluationFields[] = {"test_min", "test_max", "per_length", "fit_words", "success_rule"};
+namespace {
 
 void hash_words(std::string& out, const std::vector<LabelledWord>& words) {
     out += std::to_string(words.size()) + "\n";
@@ -198,10 +264,7 @@ RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const E
                          const std::string& data) {
     RunIdentity id;
     id.dfa = automata::sha256_hex(automata::to_json(automata::canonical(dfa)));
-    json cfg = config_to_json_value(config);
-    for (const char* k : kIncidentalFields) cfg.erase(k);
-    for (const char* k : kEvaluationFields) cfg.erase(k);
-    cfg.erase("steps");
+    const json cfg = trained_model_json(config);
     std::string train_words;
     if (!sets.train.empty()) hash_words(train_words, sets.train);
     const json training{{"dfa", id.dfa},
@@ -215,9 +278,9 @@ RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const E
 }
 
 std::string evaluation_identity(const std::string& training, const Config& config, const std::string& data) {
-    const json cfg = config_to_json_value(config);
-    json eval_part{{"steps", cfg.at("steps")}};
-    for (const char* k : kEvaluationFields) eval_part[k] = cfg.at(k);
+    // The steps trained decide which model is evaluated.
+    json eval_part = evaluation_to_json(config.evaluation());
+    eval_part["steps"] = config.steps;
     const json evaluation{{"training", training}, {"evaluation", eval_part}, {"data", data}};
     return automata::sha256_hex(evaluation.dump());
 }
@@ -231,12 +294,10 @@ std::optional<std::string> identity_mismatch(const RunIdentity& want, const RunI
 }
 
 std::string config_differences(const Config& want, const Config& got) {
-    const json a = config_to_json_value(want), b = config_to_json_value(got);
+    const json a = identified_to_json(want), b = identified_to_json(got);
     std::string out;
     for (const auto& [k, v] : a.items()) {
-        bool incidental = false;
-        for (const char* f : kIncidentalFields) incidental = incidental || k == f;
-        if (incidental || !b.contains(k) || b.at(k) == v) continue;
+        if (b.at(k) == v) continue;
         if (!out.empty()) out += ", ";
         out += k + " " + b.at(k).dump() + " (now " + v.dump() + ")";
     }

@@ -18,36 +18,72 @@
 
 namespace ltlkit::neural {
 
-// Every hyperparameter of one run (nanoGPT style). Saved in each checkpoint and in result.json.
-struct Config {
-    // model
+// The settings of one run, in four parts that are compared, hashed and stored each as a whole.
+// Saved in each checkpoint and in run.json and result.json, as one flat JSON object.
+
+// Where a transformer learns positions: nowhere (NoPE), a learned absolute table, the sinusoidal
+// table of Vaswani et al. 2017, or rotary embeddings inside attention (Su et al. 2021).
+enum class PositionalEncoding { None, Learned, Sinusoidal, Rope };
+std::string to_string(PositionalEncoding pe);  // "none" | "learned" | "sinusoidal" | "rope"
+Result<PositionalEncoding> parse_positional_encoding(const std::string& name);
+
+// What the recognizer is: the architecture and its sizes.
+struct ModelConfig {
     std::string arch = "global";  // global | local-K | hybrid-K | lstm
     int layers = 5;
     int d_model = 64;
     int heads = 8;
     int d_ff = 256;                  // feed-forward width
-    std::string pe = "none";         // none | learned | sinusoidal | rope
+    PositionalEncoding pe = PositionalEncoding::None;
     bool strict = true;              // strict masks (j < i); false: non-strict (j <= i)
     bool pre_ln = false;             // post-LN by default
     bool hybrid_by_layer = false;    // hybrid: alternate whole layers (local first) instead of heads
     int lstm_hidden = 256;
     int max_positions = 0;           // learned PE rows (0: derived from the lengths, +1 for EOS)
-    // training
+    bool operator==(const ModelConfig&) const = default;
+};
+
+// How it is trained (PROTOCOL.md "Training").
+struct TrainingConfig {
     int steps = 20000;
     int batch = 128;
     double lr = 3e-4;
     double grad_clip = 1.0;
     std::uint64_t seed = 1;
     int train_min = 1, train_max = 40;
-    int threads = 1;
-    std::string device = "auto";     // auto | cpu | cuda
-    int checkpoint_every = 500;      // steps between checkpoints (and at the end)
-    int log_every = 100;             // steps between progress lines (0: silent)
-    // evaluation
+    bool operator==(const TrainingConfig&) const = default;
+};
+
+// How the trained model is judged (PROTOCOL.md "Evaluation").
+struct EvaluationConfig {
     int test_min = 41, test_max = 500;
     int per_length = 512;
     int fit_words = 1000;            // fresh training-distribution words for the failed_to_fit check
     std::string success_rule = "exact";  // exact (100% at every length) | bins99 (quick profile)
+    bool operator==(const EvaluationConfig&) const = default;
+};
+
+// Where and how often: changes neither the trained model nor its results (no identity holds it).
+struct RuntimeConfig {
+    int threads = 1;
+    std::string device = "auto";     // auto | cpu | cuda
+    int checkpoint_every = 500;      // steps between checkpoints (and at the end)
+    int log_every = 100;             // steps between progress lines (0: silent)
+    bool operator==(const RuntimeConfig&) const = default;
+};
+
+// Every setting of one run; each part is reachable as a whole (model(), training(), ...) and each
+// field by its name (config.layers).
+struct Config : ModelConfig, TrainingConfig, EvaluationConfig, RuntimeConfig {
+    ModelConfig& model() { return *this; }
+    const ModelConfig& model() const { return *this; }
+    TrainingConfig& training() { return *this; }
+    const TrainingConfig& training() const { return *this; }
+    EvaluationConfig& evaluation() { return *this; }
+    const EvaluationConfig& evaluation() const { return *this; }
+    RuntimeConfig& runtime() { return *this; }
+    const RuntimeConfig& runtime() const { return *this; }
+    bool operator==(const Config&) const = default;
 };
 
 // Parses "global", "local-K", "hybrid-K", "lstm" (K >= 1); Error otherwise.
@@ -82,12 +118,12 @@ bool split_length_range(const automata::Dataset& ds, const std::string& split, i
 // What a stored run is bound to: the language and the complete configuration and data that
 // produced it. Two runs are interchangeable only when their identities are equal; every reuse
 // (resume from a checkpoint, a finished result, a report, a merge of shards) compares them whole.
-//   training   = SHA-256 of {canonical minimal DFA (alphabet included), every model and training
-//                field of Config, the training words when a dataset's train split is used};
+//   training   = SHA-256 of {canonical minimal DFA (alphabet included), the model and training
+//                parts of Config, the training words when a dataset's train split is used};
 //                `steps` is left out, so a run resumed with more steps continues its checkpoint.
-//   evaluation = SHA-256 of {training, steps, the evaluation fields of Config, the test, boundary
+//   evaluation = SHA-256 of {training, steps, the evaluation part of Config, the test, boundary
 //                and adversarial sets (or "sampled" when the test set is drawn from the DFA)}.
-// threads, device, checkpoint_every and log_every change neither result and are left out.
+// The runtime part (threads, device, checkpoint_every, log_every) changes neither and is left out.
 struct RunIdentity {
     std::string dfa;         // SHA-256 of the canonical DFA JSON
     std::string data;        // SHA-256 of the evaluation sets
@@ -105,7 +141,7 @@ RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const E
 // "evaluation settings or data"), nullopt when equal.
 std::optional<std::string> identity_mismatch(const RunIdentity& want, const RunIdentity& got);
 // The Config fields that differ, "layers 2 (now 5), lr 0.003 (now 0.0003)", for error messages;
-// fields that identities leave out (threads, device, checkpoint_every, log_every) are skipped.
+// the runtime part, which identities leave out, is skipped.
 std::string config_differences(const Config& want, const Config& got);
 
 // result.json (PROTOCOL.md "Per run"); to_json/from_json in run.cc.
@@ -152,15 +188,37 @@ struct RunInfo {
 };
 Result<RunInfo> read_run_info(const std::string& rundir);
 
-// A progress report: training (step of total steps, with the window's loss and accuracy) or, with
-// `evaluating` set, evaluation (step = test lengths done of total, words so far).
+// A progress report. Step: after every training step (step of total). Log: every log_every steps,
+// with the window's loss and accuracy. Resume: training continues from the checkpoint's step.
+// Checkpoint: a checkpoint of `step` was written. Evaluation: test lengths done (step) of total,
+// words so far.
 struct Progress {
+    enum class Phase { Step, Log, Resume, Checkpoint, Evaluation };
+    Phase phase = Phase::Log;
     int step = 0, total = 0;
     double loss = 0, train_accuracy = 0, tokens_per_second = 0, eta_seconds = 0;
-    bool evaluating = false;
     long words = 0;
 };
 using ProgressFn = std::function<void(const Progress&)>;
+
+// "auto" resolved to where a run would train: "cuda" when a CUDA device is available, else "cpu";
+// "cpu"; "cuda" (error when no CUDA device is available).
+Result<std::string> resolve_device(const std::string& name);
+
+// The settings of `ltlkit train` and `ltlkit eval` that the user did not give, sized for the device
+// the run uses: on "cuda" the standard budget, on "cpu" one that finishes in minutes.
+struct DeviceDefaults {
+    int steps = 0;       // training steps
+    int per_length = 0;  // evaluation words per test length
+};
+DeviceDefaults device_defaults(const std::string& device);
+
+// Which settings a command chose from DeviceDefaults because they were not given; recorded in
+// run.json as "defaults": {"device": ..., field: value, ...}. Nothing is recorded when empty.
+struct ChosenDefaults {
+    std::string device;
+    std::map<std::string, int> values;
+};
 
 // Trains (resuming from RUNDIR/checkpoint.pt when it exists and its identity matches), writing
 // checkpoints atomically, then evaluates and writes RUNDIR/result.json atomically. RUNDIR is locked
@@ -170,12 +228,13 @@ using ProgressFn = std::function<void(const Progress&)>;
 Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& config,
                                      const std::string& rundir, const EvalSets& sets,
                                      const std::string& language_name,
-                                     const ProgressFn& progress = nullptr);
+                                     const ProgressFn& progress = nullptr,
+                                     const ChosenDefaults& defaults = {});
 
 // Re-evaluates a finished run (ltlkit eval) with other lengths or sets; writes
 // RUNDIR/eval_file_name(config), never the training run's result.json.
-// From `overrides` only the evaluation fields (test_min, test_max, per_length, fit_words,
-// success_rule) and threads/device are used: start from read_run_info(rundir)->config.
+// From `overrides` only the evaluation part and threads/device are used: start from
+// read_run_info(rundir)->config.
 std::string eval_file_name(const Config& c);  // "eval-41-500-n512.json"
 Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rundir,
                                const Config& overrides, const EvalSets& sets,

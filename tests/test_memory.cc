@@ -1,4 +1,4 @@
-// The peak-memory estimate of train / eval / verify (neural/memory.hh, issue 8 limits). memory.cc is
+// The peak-memory estimate of train / eval / verify (neural/memory.hh: the --max-memory-gb limit). memory.cc is
 // torch-free, so it is compiled right into this symbolic test (no LibTorch needed).
 #include <catch2/catch.hpp>
 

@@ -10,6 +10,7 @@
 
 #include "automata/algorithms.hh"
 #include "automata/monitor.hh"
+#include "automata/regex.hh"
 #include "ltl/fragment.hh"
 #include "ltl/parser.hh"
 #include "ltl/printer.hh"
@@ -292,5 +293,88 @@ TEST_CASE("a monitor with 10^5 reachable states compiles and minimizes (the 17th
             w.push_back(aw.back() ? "b" : "a");
         }
         CHECK(d.accepts(aw) == ltl::holds_at_eos(*f, w));
+    }
+}
+
+namespace {
+
+// A random chain of unary operators (P, H, Y, Y<=k) over a random base, sometimes conjoined with
+// one of its own subchains so that chains share nodes and bases.
+Formula random_chain(std::mt19937_64& rng, const std::vector<std::string>& letters) {
+    auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+    Formula base = Formula::atom(letters[pick(letters.size())]);
+    if (pick(3) == 0) base = Formula::conj(base, Formula::yesterday(Formula::atom(letters[pick(letters.size())])));
+    if (pick(4) == 0) base = Formula::neg(base);
+    std::vector<Formula> links{base};
+    Formula f = base;
+    const std::size_t length = 1 + pick(7);
+    const bool only_h = pick(4) == 0;
+    for (std::size_t i = 0; i < length; ++i) {
+        if (only_h) f = Formula::historically(f);
+        else
+            switch (pick(4)) {
+                case 0: f = Formula::past(f); break;
+                case 1: f = Formula::yesterday(f); break;
+                case 2: f = Formula::bounded_yesterday(f, 2 + static_cast<unsigned>(pick(2))); break;
+                default: f = Formula::past(f); break;
+            }
+        links.push_back(f);
+    }
+    switch (pick(4)) {
+        case 0: return Formula::conj(f, Formula::neg(links[pick(links.size())]));
+        case 1: return Formula::disj(f, links[pick(links.size())]);
+        default: return f;
+    }
+}
+
+std::string dots(std::size_t n, const char* one) {
+    std::string s;
+    for (std::size_t i = 0; i < n; ++i) s += one;
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("chains of unary operators share a counter per base and keep their semantics", "[monitor]") {
+    std::mt19937_64 rng(2026);
+    const std::vector<std::string> ab{"a", "b"}, abc{"a", "b", "c"};
+    for (int i = 0; i < 400; ++i) {
+        const auto& letters = i % 5 == 0 ? abc : ab;
+        Formula f = random_chain(rng, letters);
+        INFO("formula " << ltl::to_string(f));
+        for (bool minimize : {true, false}) {
+            auto d = automata::compile(f, letters, {1'000'000, minimize});
+            REQUIRE(d.ok());
+            std::string bad;
+            check_all_words(f, *d, i % 5 == 0 ? 6 : 9, bad);
+            INFO("disagreement on " << bad);
+            REQUIRE(bad.empty());
+        }
+    }
+}
+
+TEST_CASE("deep chains P^n a and H^n a have the language of their regex and n+1 states", "[monitor]") {
+    // P is strict: P^n a holds at EOS iff some a lies at least n positions before EOS, i.e. the
+    // first a is followed by at least n-1 symbols; H^n a iff every symbol that far back is a, i.e.
+    // the first b (if any) is followed by at most n-2 symbols. (Regexes with one reading of each
+    // word, so that their derivative automata stay small.)
+    const std::vector<std::string> ab{"a", "b"};
+    for (std::size_t n : {1u, 2u, 5u, 64u, 300u}) {
+        INFO("depth " << n);
+        const Dfa p = compile_text(dots(n, "P ") + "a", ab);
+        auto p_regex = automata::compile_regex("b*a" + dots(n - 1, ".") + ".*", ab);
+        REQUIRE(p_regex.ok());
+        CHECK(p == *p_regex);
+        CHECK(p.num_states() == n + 1);
+        if (n % 2 == 0) CHECK(compile_text(dots(n / 2, "P Y ") + "a", ab) == p);
+        CHECK(compile_text(dots(n - 1, "Y ") + "P a", ab) == p);
+        const Dfa h = compile_text(dots(n, "H ") + "a", ab);
+        auto h_regex = automata::compile_regex(n == 1 ? std::string("a*") : "a*(b" + dots(n - 2, ".?") + ")?", ab);
+        REQUIRE(h_regex.ok());
+        CHECK(h == *h_regex);
+        // The reachable monitor is the minimal DFA: one counter, no state per subformula.
+        auto raw = automata::compile(*ltl::parse_formula(dots(n, "P ") + "a"), ab, {1'000'000, false});
+        REQUIRE(raw.ok());
+        CHECK(raw->num_states() == n + 1);
     }
 }

@@ -1,6 +1,9 @@
 #include "automata/algebra/budget.hh"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -19,10 +22,27 @@ struct State {
 };
 
 thread_local State* current = nullptr;
+thread_local BudgetClockKind clock_kind = BudgetClockKind::Wall;
+thread_local BudgetScopeObserver observer;
 
 }  // namespace
 
+void set_budget_clock(BudgetClockKind kind) { clock_kind = kind; }
+BudgetClockKind budget_clock() { return clock_kind; }
+
+BudgetClock::time_point BudgetClock::now() noexcept {
+    if (clock_kind == BudgetClockKind::ThreadCpu) {
+        timespec ts{};
+        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+            return time_point(duration(std::int64_t(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec));
+    }
+    return time_point(std::chrono::duration_cast<duration>(std::chrono::steady_clock::now().time_since_epoch()));
+}
+
+void set_budget_scope_observer(BudgetScopeObserver o) { observer = std::move(o); }
+
 BudgetScope::BudgetScope(const SearchBudget& budget) {
+    if (!current && observer.open) observer.open();
     auto* s = new State;
     s->budget = budget;
     s->start = s->last_progress = SearchBudget::Clock::now();
@@ -34,7 +54,9 @@ BudgetScope::BudgetScope(const SearchBudget& budget) {
 BudgetScope::~BudgetScope() {
     auto* s = static_cast<State*>(saved_);
     current = s->outer;
+    const BudgetBound reached = s->reached;
     delete s;
+    if (!current && observer.close) observer.close(reached);
 }
 
 std::size_t resident_bytes() {
@@ -45,6 +67,27 @@ std::size_t resident_bytes() {
     std::fclose(f);
     if (got != 2) return 0;
     return std::size_t(resident) * std::size_t(sysconf(_SC_PAGESIZE));
+}
+
+std::size_t peak_resident_bytes() {
+    std::FILE* f = std::fopen("/proc/self/status", "r");
+    if (!f) return 0;
+    char line[256];
+    std::size_t kib = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::strncmp(line, "VmHWM:", 6) == 0) {
+            kib = std::strtoull(line + 6, nullptr, 10);
+            break;
+        }
+    std::fclose(f);
+    return kib << 10;
+}
+
+bool reset_peak_resident() {
+    std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
+    if (!f) return false;
+    const bool ok = std::fputs("5", f) >= 0;
+    return std::fclose(f) == 0 && ok;
 }
 
 bool budget_exhausted() {

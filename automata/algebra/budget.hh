@@ -1,5 +1,5 @@
 // A time and memory budget for the open-ended searches behind the window questions
-// (docs/WINDOWS.md): a deadline on the steady clock and a bound on the resident memory of the
+// (docs/WINDOWS.md): a deadline on the budget clock and a bound on the resident memory of the
 // process (read from /proc/self/statm, i.e. what the searches' allocations really occupy). The
 // searches poll `budget_exhausted()` in their inner loops; once a bound is reached the poll stays
 // true until the scope that installed the budget ends, and every search returns what it has.
@@ -8,13 +8,34 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 
 namespace ltlkit::automata::algebra {
 
+// What the budget clock measures: wall time (the steady clock; the default) or the CPU time of the
+// calling thread (CLOCK_THREAD_CPUTIME_ID), which does not shrink when other processes share the
+// cores, so that a budget buys the same search on a busy machine as on an idle one.
+enum class BudgetClockKind { Wall, ThreadCpu };
+
+// Selects the budget clock of the calling thread. Change it only while no budget is installed on
+// the thread (deadlines taken on one clock mean nothing on the other).
+void set_budget_clock(BudgetClockKind kind);
+BudgetClockKind budget_clock();
+
+// A std::chrono clock that reads the calling thread's budget clock, in nanoseconds.
+struct BudgetClock {
+    using rep = std::int64_t;
+    using period = std::nano;
+    using duration = std::chrono::nanoseconds;
+    using time_point = std::chrono::time_point<BudgetClock>;
+    static constexpr bool is_steady = true;
+    static time_point now() noexcept;
+};
+
 struct SearchBudget {
-    using Clock = std::chrono::steady_clock;
+    using Clock = BudgetClock;
     Clock::time_point deadline = Clock::time_point::max();
     std::size_t memory_bytes = 0;  // 0: no memory bound
     // Called about once a second once the question has run for more than a second.
@@ -42,6 +63,21 @@ BudgetBound budget_bound_reached();
 
 // Resident memory of this process in bytes (0 where /proc is unavailable).
 std::size_t resident_bytes();
+
+// Peak resident memory of this process in bytes (VmHWM of /proc/self/status; 0 where unavailable),
+// and a reset of that peak to the current resident memory (false where the kernel does not allow
+// it), so that a benchmark can measure the peak of one question.
+std::size_t peak_resident_bytes();
+bool reset_peak_resident();
+
+// Observes the outermost budget scopes of the calling thread (one per window question: a question
+// installs its scope, nested ones are the parts of its search): `open` runs when one is installed,
+// `close` when it ends, with the bound that ended its searches. For benchmarks; empty by default.
+struct BudgetScopeObserver {
+    std::function<void()> open;
+    std::function<void(BudgetBound)> close;
+};
+void set_budget_scope_observer(BudgetScopeObserver observer);
 
 // Returns freed heap memory to the system, so that the next question's memory bound measures its
 // own structures.

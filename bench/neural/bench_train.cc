@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "neural/model.hh"
+#include "neural/training.hh"
 
 using namespace ltlkit::neural;
 using Clock = std::chrono::steady_clock;

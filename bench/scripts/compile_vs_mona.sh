@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Formula -> minimal DFA: ltlkit's past-time monitor + Hopcroft against MONA on the same language
-# (issue 2, item 8). For each family of formulas with many temporal operators it prints reachable
+# Formula -> minimal DFA: ltlkit's past-time monitor + Hopcroft against MONA on the same language.
+# For each family of formulas with many temporal operators it prints reachable
 # monitor states, minimal states, ltlkit's in-process time (wall and CPU, best of 3), its process
 # wall time and peak memory, MONA's process wall time and peak memory on the M2L-Str translation
 # (LTLf2DFA's route for pure-past LTL, run as LTLf2DFA runs it: `mona -q -u -w`), and the ratio.

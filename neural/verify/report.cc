@@ -231,12 +231,12 @@ std::string now_utc() {
     return buf;
 }
 
-const char* verdict_symbol(const std::string& v) {
-    if (v == "confirmed") return "✅";
-    if (v == "not_reproduced") return "🟧";
-    if (v == "contradicted") return "❌";
-    if (v == "evidence") return "🔷";
-    if (v == "pending") return "⏳";
+const char* verdict_symbol(VerdictKind v) {
+    if (v == VerdictKind::Confirmed) return "✅";
+    if (v == VerdictKind::NotReproduced) return "🟧";
+    if (v == VerdictKind::Contradicted) return "❌";
+    if (v == VerdictKind::Evidence) return "🔷";
+    if (v == VerdictKind::Pending) return "⏳";
     return "⬜";
 }
 
@@ -269,7 +269,7 @@ struct Cell {
     std::string published_note;  // why there is no published number, when there is none
     // "fails" confirmed only because no run could fit the training lengths (weaker evidence).
     bool confirmed_unfit() const {
-        return verdict.verdict == "confirmed" && verdict.prediction == Expectation::Fails && verdict.stats.fitted == 0;
+        return verdict.verdict == VerdictKind::Confirmed && verdict.prediction == Expectation::Fails && verdict.stats.fitted == 0;
     }
     // "fails" predicted, the random test looks perfect: the failure can show only adversarially.
     bool random_hides_failure() const {
@@ -439,18 +439,15 @@ std::optional<std::string> dfa_svg(const std::string& dfa_json, std::string* why
     return svg.substr(start);
 }
 
-// ---------------------------------------------------------------- the report
+// ---------------------------------------------------------------- the report's data
 
-Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, LoadedRun>& runs,
-                                 const std::string& out) {
-    std::error_code ec;
-    fs::create_directories(out, ec);
-    if (ec) return io_error("cannot create " + out + ": " + ec.message());
-    ReportFiles files;
-    files.runs_planned = plan.runs.size();
+namespace {
 
-    // Cells: language x arch, with their runs in plan order.
-    std::vector<std::vector<Cell>> grid;
+using Grid = std::vector<std::vector<Cell>>;  // language x arch, in plan order
+
+// The cells of the report, each with its runs in plan order, its verdict and its summary.
+Grid build_grid(const Plan& plan, const std::map<std::string, LoadedRun>& runs) {
+    Grid grid;
     for (const auto& lang : plan.languages) {
         std::vector<Cell> row;
         for (const auto& ap : lang.archs) {
@@ -470,25 +467,53 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
             }
             c.verdict = judge(lang.name, ap.arch, ap.prediction, results, labels);
             if (results.empty()) {  // nothing to judge yet, which is not a verdict
-                c.verdict.verdict = "pending";
+                c.verdict.verdict = VerdictKind::Pending;
                 c.verdict.rule = 0;
                 c.verdict.reason = "no run finished yet (" + std::to_string(c.runs.size()) + " planned)";
             }
             summarize_cell(c, lang, plan.published);
-            files.verdicts_list.push_back(c.verdict);
             row.push_back(std::move(c));
         }
         grid.push_back(std::move(row));
     }
+    return grid;
+}
 
-    // results.jsonl (plan order) and verdicts.json.
+// What every renderer reads: the plan, the cells, the counts, the setup line and the date.
+struct ReportData {
+    const Plan& plan;
+    Grid grid;
+    std::size_t runs_found = 0, runs_planned = 0;
+    std::string setup, when;
+};
+
+// "profile P: L layers × d D × H heads, S steps × batch B, train lengths …, 1 seed(s) × lr {…}".
+std::string setup_text(const Plan& plan) {
+    const Config& b = plan.base;
+    std::string lrs;
+    for (double lr : plan.lrs) lrs += (lrs.empty() ? "" : ", ") + format_lr(lr);
+    return "profile " + plan.profile + ": " + std::to_string(b.layers) + " layers × d " + std::to_string(b.d_model) +
+           " × " + std::to_string(b.heads) + " heads, " + std::to_string(b.steps) + " steps × batch " +
+           std::to_string(b.batch) + ", train lengths " + std::to_string(b.train_min) + ".." +
+           std::to_string(b.train_max) + ", test lengths " + std::to_string(b.test_min) + ".." +
+           std::to_string(b.test_max) + " × " + std::to_string(b.per_length) + ", success rule " + b.success_rule +
+           ", " + std::to_string(plan.seeds) + " seed(s) × lr {" + lrs + "}";
+}
+
+// ---------------------------------------------------------------- renderers
+
+// results.jsonl: the finished runs' result.json, one line each, in plan order.
+std::string render_results_jsonl(const Plan& plan, const std::map<std::string, LoadedRun>& runs) {
     std::string jsonl;
-    for (const auto& r : plan.runs) {
-        auto it = runs.find(r.rundir);
-        if (it == runs.end()) continue;
-        jsonl += it->second.json + "\n";
-        ++files.runs_found;
-    }
+    for (const auto& r : plan.runs)
+        if (auto it = runs.find(r.rundir); it != runs.end()) jsonl += it->second.json + "\n";
+    return jsonl;
+}
+
+// verdicts.json: one object per cell.
+std::string render_verdicts_json(const ReportData& d) {
+    const Plan& plan = d.plan;
+    const Grid& grid = d.grid;
     json verdicts = json::array();
     for (std::size_t li = 0; li < plan.languages.size(); ++li)
         for (const auto& c : grid[li]) {
@@ -523,26 +548,17 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
             verdicts.push_back(v);
         }
 
-    const fs::path dir(out);
-    files.jsonl = (dir / "results.jsonl").string();
-    files.verdicts = (dir / "verdicts.json").string();
-    files.markdown = (dir / "report.md").string();
-    files.html = (dir / "report.html").string();
-    const std::string when = now_utc();
-    const Config& b = plan.base;
-    const std::string setup = "profile " + plan.profile + ": " + std::to_string(b.layers) + " layers × d " +
-                              std::to_string(b.d_model) + " × " + std::to_string(b.heads) + " heads, " +
-                              std::to_string(b.steps) + " steps × batch " + std::to_string(b.batch) +
-                              ", train lengths " + std::to_string(b.train_min) + ".." + std::to_string(b.train_max) +
-                              ", test lengths " + std::to_string(b.test_min) + ".." + std::to_string(b.test_max) +
-                              " × " + std::to_string(b.per_length) + ", success rule " + b.success_rule + ", " +
-                              std::to_string(plan.seeds) + " seed(s) × lr {" + [&] {
-                                  std::string s;
-                                  for (double lr : plan.lrs) s += (s.empty() ? "" : ", ") + format_lr(lr);
-                                  return s;
-                              }() + "}";
+    return verdicts.dump(1) + "\n";
+}
 
-    // ---- figures (also written as SVG and CSV files beside the report)
+// The figures (SVG) and their data (CSV), written beside the report.
+struct Figures {
+    std::string accuracy_svg, nstar_svg, accuracy_csv, cells_csv;
+};
+
+Figures render_figures(const ReportData& d) {
+    const Plan& plan = d.plan;
+    const Grid& grid = d.grid;
     const FigureStyle style = figure_style(plan);
     std::vector<AccuracyPanel> panels;
     std::vector<std::string> language_names;
@@ -575,7 +591,7 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
                 for (const auto& cmp : c.published)
                     if (cmp.statistic == "mean") mean = &cmp;
                 cells_csv += csv_field(lang.name) + "," + a + "," + to_string(c.verdict.prediction) + "," +
-                             c.verdict.verdict + (c.confirmed_unfit() ? " (unfit)" : "") + "," +
+                             to_string(c.verdict.verdict) + (c.confirmed_unfit() ? " (unfit)" : "") + "," +
                              std::to_string(c.finished) + "," + std::to_string(c.verdict.stats.fitted) + "," +
                              std::to_string(c.verdict.stats.successes) + "," +
                              (c.finished ? fmt("%.4f", c.random_mean) : "") + "," +
@@ -588,41 +604,49 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
         }
         heat.push_back(std::move(row));
     }
-    const std::string accuracy_svg = accuracy_panels_svg(panels, style, plan.languages.size() > 4 ? 3 : 2);
-    const std::string nstar_svg = nstar_heatmap_svg(language_names, style, heat);
+    Figures f;
+    f.accuracy_csv = std::move(accuracy_csv);
+    f.cells_csv = std::move(cells_csv);
+    f.accuracy_svg = accuracy_panels_svg(panels, style, plan.languages.size() > 4 ? 3 : 2);
+    f.nstar_svg = nstar_heatmap_svg(language_names, style, heat);
 
-    // The comparison with the published numbers: ours / paper (difference), mean accuracy.
-    auto comparison_rows = [&](bool html) {
-        std::ostringstream o;
-        for (std::size_t li = 0; li < plan.languages.size(); ++li) {
-            o << (html ? "<tr><th>" + html_escape(plan.languages[li].name) + "</th>"
-                       : "| " + md_escape(plan.languages[li].name) + " |");
-            for (const auto& a : plan.archs) {
-                std::string t = "–";
-                for (const auto& c : grid[li]) {
-                    if (c.arch->arch != a) continue;
-                    const Comparison* mean = nullptr;
-                    for (const auto& cmp : c.published)
-                        if (cmp.statistic == "mean") mean = &cmp;
-                    const std::string ours = c.finished ? fmt("%.1f", 100 * c.random_mean) : "–";
-                    if (!mean)
-                        t = ours + " / n.p.";
-                    else
-                        t = ours + " / " + fmt("%.1f", mean->paper) +
-                            (c.finished ? " (" + fmt("%+.1f", 100 * c.random_mean - mean->paper) + ")" : "");
-                }
-                o << (html ? "<td>" + html_escape(t) + "</td>" : " " + t + " |");
+    return f;
+}
+
+// The comparison with the published numbers: ours / paper (difference), mean accuracy; table rows
+// in HTML or Markdown.
+std::string comparison_rows(const ReportData& d, bool html) {
+    const Plan& plan = d.plan;
+    const Grid& grid = d.grid;
+    std::ostringstream o;
+    for (std::size_t li = 0; li < plan.languages.size(); ++li) {
+        o << (html ? "<tr><th>" + html_escape(plan.languages[li].name) + "</th>"
+                   : "| " + md_escape(plan.languages[li].name) + " |");
+        for (const auto& a : plan.archs) {
+            std::string t = "–";
+            for (const auto& c : grid[li]) {
+                if (c.arch->arch != a) continue;
+                const Comparison* mean = nullptr;
+                for (const auto& cmp : c.published)
+                    if (cmp.statistic == "mean") mean = &cmp;
+                const std::string ours = c.finished ? fmt("%.1f", 100 * c.random_mean) : "–";
+                if (!mean)
+                    t = ours + " / n.p.";
+                else
+                    t = ours + " / " + fmt("%.1f", mean->paper) +
+                        (c.finished ? " (" + fmt("%+.1f", 100 * c.random_mean - mean->paper) + ")" : "");
             }
-            o << (html ? "</tr>\n" : "\n");
+            o << (html ? "<td>" + html_escape(t) + "</td>" : " " + t + " |");
         }
-        return o.str();
-    };
+        o << (html ? "</tr>\n" : "\n");
+    }
+    return o.str();
+}
 
-    // ---- report.md
-    std::ostringstream md;
-    md << "# ltlkit verification report\n\n";
-    md << setup << ". Runs finished: " << files.runs_found << " of " << files.runs_planned << ". Generated "
-       << when << ".\n\n";
+// The verdict grid (language x architecture) and its legend.
+void md_verdict_grid(std::ostream& md, const ReportData& d) {
+    const Plan& plan = d.plan;
+    const Grid& grid = d.grid;
     md << "## Predicted vs observed\n\n";
     md << "Each cell: verdict and prediction; successes k/n among the runs that fit the training lengths "
           "(Clopper–Pearson 95% interval); every finished run's mean test accuracy (`*`: failed to fit, not "
@@ -646,7 +670,7 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
                 continue;
             }
             const auto& v = c->verdict;
-            md << ' ' << verdict_symbol(v.verdict) << " **" << v.verdict << "**" << (c->confirmed_unfit() ? " (unfit)" : "")
+            md << ' ' << verdict_symbol(v.verdict) << " **" << to_string(v.verdict) << "**" << (c->confirmed_unfit() ? " (unfit)" : "")
                << " (predicted " << to_string(v.prediction) << ")<br>" << v.stats.successes << '/' << v.stats.fitted
                << " succeed [" << fmt("%.2f", v.stats.success_interval.first) << ", "
                << fmt("%.2f", v.stats.success_interval.second) << "]<br>runs " << runs_text(*c) << "<br>random "
@@ -659,6 +683,11 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
     }
     md << "\n✅ confirmed · 🟧 not reproduced · ❌ contradicted · ⬜ inconclusive · 🔷 evidence (no prediction) · ⏳ "
           "pending (no run finished yet)\n\n";
+}
+
+// Ours beside the published numbers (only when the plan has them).
+void md_published(std::ostream& md, const ReportData& d) {
+    const Plan& plan = d.plan;
     if (plan.published) {
         md << "## Ours vs published\n\nMean accuracy (%) on random test words over every finished run, ours / "
               "published (difference in points); n.p.: no published number. Published numbers: "
@@ -666,54 +695,71 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
         for (const auto& a : plan.archs) md << ' ' << md_escape(a) << " |";
         md << "\n|---|";
         for (std::size_t i = 0; i < plan.archs.size(); ++i) md << "---|";
-        md << "\n" << comparison_rows(false) << "\n";
+        md << "\n" << comparison_rows(d, false) << "\n";
     }
+}
+
+// One language's section: its input, DFA and classes, and per architecture the prediction, the
+// verdict and every run.
+void md_language(std::ostream& md, const ReportData& d, std::size_t li) {
+    const Plan& plan = d.plan;
+    const Grid& grid = d.grid;
+    const auto& lang = plan.languages[li];
+    md << "## " << md_escape(lang.name) << "\n\n";
+    md << "- input (" << lang.kind << "): `" << lang.text << "` over {" << [&] {
+        std::string s;
+        for (const auto& a : lang.alphabet) s += (s.empty() ? "" : ", ") + a;
+        return s;
+    }() << "}\n";
+    md << "- minimal DFA: " << lang.states << " states" << (lang.fragment ? "; fragment " + *lang.fragment : "")
+       << "\n";
+    std::string yes, no;
+    for (const auto& [id, m] : lang.classes) {
+        if (m && *m) yes += (yes.empty() ? "" : ", ") + id;
+        if (m && !*m) no += (no.empty() ? "" : ", ") + id;
+    }
+    md << "- classes: " << (yes.empty() ? "none" : yes) << "; not: " << (no.empty() ? "none" : no) << "\n\n";
+    md << "| arch | prediction | verdict | why | runs |\n|---|---|---|---|---|\n";
+    for (const auto& c : grid[li]) {
+        md << "| " << c.arch->arch << " | " << to_string(c.arch->prediction) << " — " << md_escape(c.arch->reason)
+           << (c.arch->witness.empty() ? "" : " (witness " + md_escape(c.arch->witness) + ")") << " | "
+           << verdict_symbol(c.verdict.verdict) << ' ' << to_string(c.verdict.verdict) << " | " << md_escape(c.verdict.reason)
+           << " | ";
+        for (std::size_t i = 0; i < c.runs.size(); ++i) {
+            if (i) md << "<br>";
+            md << c.runs[i]->label() << ": ";
+            if (!c.results[i]) {
+                md << "not finished";
+                continue;
+            }
+            const auto& r = c.results[i]->result;
+            md << (r.failed_to_fit ? "failed to fit" : r.success ? "success" : "no success") << ", mean "
+               << pct(r.mean_accuracy) << ", N* " << r.n_star << ", adv " << pct_opt(r.adversarial_accuracy)
+               << ", " << fmt("%.0f", r.wall_seconds) << " s";
+        }
+        md << " |\n";
+    }
+    md << "\n";
+}
+
+std::string render_markdown(const ReportData& d) {
+    std::ostringstream md;
+    md << "# ltlkit verification report\n\n";
+    md << d.setup << ". Runs finished: " << d.runs_found << " of " << d.runs_planned << ". Generated "
+       << d.when << ".\n\n";
+    md_verdict_grid(md, d);
+    md_published(md, d);
     md << "## Figures\n\n![Accuracy vs test length, one panel per language](figures/accuracy.svg)\n\n"
           "Accuracy on random test words, mean over each architecture's finished runs and over bins of "
        << kFigureBin << " lengths; the training lengths are shaded.\n\n"
           "![N*: longest length up to which every tested length is exact](figures/nstar.svg)\n\n"
           "Data: `figures/accuracy.csv` (per run and length), `figures/cells.csv` (per cell).\n\n";
-    for (std::size_t li = 0; li < plan.languages.size(); ++li) {
-        const auto& lang = plan.languages[li];
-        md << "## " << md_escape(lang.name) << "\n\n";
-        md << "- input (" << lang.kind << "): `" << lang.text << "` over {" << [&] {
-            std::string s;
-            for (const auto& a : lang.alphabet) s += (s.empty() ? "" : ", ") + a;
-            return s;
-        }() << "}\n";
-        md << "- minimal DFA: " << lang.states << " states" << (lang.fragment ? "; fragment " + *lang.fragment : "")
-           << "\n";
-        std::string yes, no;
-        for (const auto& [id, m] : lang.classes) {
-            if (m && *m) yes += (yes.empty() ? "" : ", ") + id;
-            if (m && !*m) no += (no.empty() ? "" : ", ") + id;
-        }
-        md << "- classes: " << (yes.empty() ? "none" : yes) << "; not: " << (no.empty() ? "none" : no) << "\n\n";
-        md << "| arch | prediction | verdict | why | runs |\n|---|---|---|---|---|\n";
-        for (const auto& c : grid[li]) {
-            md << "| " << c.arch->arch << " | " << to_string(c.arch->prediction) << " — " << md_escape(c.arch->reason)
-               << (c.arch->witness.empty() ? "" : " (witness " + md_escape(c.arch->witness) + ")") << " | "
-               << verdict_symbol(c.verdict.verdict) << ' ' << c.verdict.verdict << " | " << md_escape(c.verdict.reason)
-               << " | ";
-            for (std::size_t i = 0; i < c.runs.size(); ++i) {
-                if (i) md << "<br>";
-                md << c.runs[i]->label() << ": ";
-                if (!c.results[i]) {
-                    md << "not finished";
-                    continue;
-                }
-                const auto& r = c.results[i]->result;
-                md << (r.failed_to_fit ? "failed to fit" : r.success ? "success" : "no success") << ", mean "
-                   << pct(r.mean_accuracy) << ", N* " << r.n_star << ", adv " << pct_opt(r.adversarial_accuracy)
-                   << ", " << fmt("%.0f", r.wall_seconds) << " s";
-            }
-            md << " |\n";
-        }
-        md << "\n";
-    }
+    for (std::size_t li = 0; li < d.plan.languages.size(); ++li) md_language(md, d, li);
+    return md.str();
+}
 
-    // ---- report.html
-    std::ostringstream h;
+// The HTML document's head: title and the inline stylesheet.
+void html_head(std::ostream& h) {
     h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<title>ltlkit verification report</title>\n<style>\n"
          "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:1.5em auto;max-width:1200px;"
@@ -735,9 +781,12 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
          ".fig svg{max-width:100%;height:auto}.curves svg{margin:0 .4em .4em 0}\n"
          "code{background:#f4f4f4;padding:0 .25em}\n"
          "</style>\n</head>\n<body>\n";
-    h << "<h1>ltlkit verification report</h1>\n";
-    h << "<p class=\"meta\">" << html_escape(setup) << ". Runs finished: " << files.runs_found << " of "
-      << files.runs_planned << ". Generated " << when << ".</p>\n";
+}
+
+// The verdict grid (language x architecture) and its legend.
+void html_verdict_grid(std::ostream& h, const ReportData& d) {
+    const Plan& plan = d.plan;
+    const Grid& grid = d.grid;
     h << "<h2>Predicted vs observed</h2>\n";
     h << "<p class=\"muted\">Each cell: the verdict (PROTOCOL.md rules) and the prediction; successes k/n among "
          "the runs that fit the training lengths (Clopper–Pearson 95% interval); every finished run's mean test "
@@ -762,8 +811,9 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
             }
             const auto& v = c->verdict;
             const auto& s = v.stats;
-            h << "<td class=\"cell v-" << v.verdict << (c->confirmed_unfit() ? " v-unfit" : "") << "\" data-verdict=\""
-              << v.verdict << "\" title=\"" << html_escape(v.reason) << "\"><div class=\"verdict\">" << v.verdict
+            h << "<td class=\"cell v-" << to_string(v.verdict) << (c->confirmed_unfit() ? " v-unfit" : "") << "\" data-verdict=\""
+              << to_string(v.verdict) << "\" title=\"" << html_escape(v.reason) << "\"><div class=\"verdict\">"
+              << to_string(v.verdict)
               << (c->confirmed_unfit() ? " (unfit)" : "") << "</div>"
               << "<div class=\"pred\">predicted: " << to_string(v.prediction) << "</div>"
               << "<div>" << html_escape(successes_line(s)) << "</div>"
@@ -788,87 +838,114 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
          "class=\"v-inconclusive\">inconclusive</span><span class=\"v-evidence\">evidence</span><span "
          "class=\"v-pending\">pending (no run finished yet)</span></p>\n";
 
+}
+
+// Ours beside the published numbers (only when the plan has them).
+void html_published(std::ostream& h, const ReportData& d) {
+    const Plan& plan = d.plan;
     if (plan.published) {
         h << "<h2>Ours vs published</h2>\n<p class=\"muted\">Mean accuracy (%) on random test words over every "
              "finished run, ours / published (difference in points); n.p.: no published number. Published numbers: "
           << html_escape(plan.published->file) << ".</p>\n<table id=\"published\"><thead><tr><th>language</th>";
         for (const auto& a : plan.archs) h << "<th>" << html_escape(a) << "</th>";
-        h << "</tr></thead><tbody>\n" << comparison_rows(true) << "</tbody></table>\n";
+        h << "</tr></thead><tbody>\n" << comparison_rows(d, true) << "</tbody></table>\n";
     }
-    h << "<h2>Figures</h2>\n<div class=\"fig\">" << accuracy_svg << "</div>\n<div class=\"fig\">" << nstar_svg
+}
+
+// One language's section: its input, DFA, classes, and per architecture the prediction, the
+// verdict, the training curves and every run.
+void html_language(std::ostream& h, const ReportData& d, std::size_t li) {
+    const Plan& plan = d.plan;
+    const Grid& grid = d.grid;
+    const auto& lang = plan.languages[li];
+    h << "<h2 id=\"lang-" << html_escape(lang.dir) << "\">" << html_escape(lang.name) << "</h2>\n";
+    h << "<p>Input (" << html_escape(lang.kind) << "): <code>" << html_escape(lang.text) << "</code> over {";
+    for (std::size_t i = 0; i < lang.alphabet.size(); ++i) h << (i ? ", " : "") << html_escape(lang.alphabet[i]);
+    h << "}. Minimal DFA: " << lang.states << " states"
+      << (lang.fragment ? "; fragment " + html_escape(*lang.fragment) : "") << ".</p>\n";
+    std::string yes, no, undecided;
+    for (const auto& [id, m] : lang.classes) {
+        std::string& t = !m ? undecided : *m ? yes : no;
+        t += (t.empty() ? "" : ", ") + id;
+    }
+    h << "<p>Classes: <b>" << html_escape(yes.empty() ? "none" : yes) << "</b>; not: "
+      << html_escape(no.empty() ? "none" : no) << (undecided.empty() ? "" : "; undecided: " + html_escape(undecided))
+      << ".</p>\n";
+    std::string why;
+    auto svg = lang.dfa_json.empty() ? std::nullopt : dfa_svg(lang.dfa_json, &why);
+    if (svg)
+        h << "<div class=\"dfa\">" << *svg << "</div>\n";
+    else
+        h << "<p class=\"muted\">DFA picture unavailable: " << html_escape(why.empty() ? "no DFA" : why)
+          << ".</p>\n";
+    h << "<h3>Accuracy vs length</h3>\n<div class=\"fig\">"
+      << accuracy_panels_svg({accuracy_panel(lang, grid[li], plan.base.test_min)}, figure_style(plan), 1) << "</div>\n";
+    h << "<h3>Training curves</h3>\n<div class=\"curves\">";
+    for (const auto& c : grid[li])
+        for (std::size_t i = 0; i < c.runs.size(); ++i)
+            if (c.results[i])
+                h << training_curve_svg(c.arch->arch + " " + c.runs[i]->label() +
+                                            (c.results[i]->result.failed_to_fit ? " (failed to fit)" : ""),
+                                        c.results[i]->curve);
+    h << "</div>\n";
+    h << "<table class=\"runs\"><thead><tr><th>arch</th><th>prediction</th><th>verdict</th><th>run</th>"
+         "<th>status</th><th>mean acc</th><th>min bin</th><th>N*</th><th>adversarial</th><th>train acc</th>"
+         "<th>wall</th><th>tokens/s train · eval</th></tr></thead><tbody>\n";
+    for (const auto& c : grid[li]) {
+        const std::size_t n = std::max<std::size_t>(1, c.runs.size());
+        for (std::size_t i = 0; i < n; ++i) {
+            h << "<tr>";
+            if (i == 0) {
+                h << "<td rowspan=\"" << n << "\">" << html_escape(c.arch->arch) << "</td><td rowspan=\"" << n
+                  << "\">" << to_string(c.arch->prediction) << "<div class=\"muted\">" << html_escape(c.arch->reason)
+                  << "</div>";
+                if (!c.arch->witness.empty())
+                    h << "<div class=\"muted\">witness: " << html_escape(c.arch->witness) << "</div>";
+                h << "</td><td rowspan=\"" << n << "\" class=\"v-" << to_string(c.verdict.verdict) << "\">"
+                  << to_string(c.verdict.verdict) << "<div class=\"muted\">" << html_escape(c.verdict.reason) << "</div></td>";
+            }
+            if (c.runs.empty()) {
+                h << "<td colspan=\"9\">no runs</td></tr>\n";
+                continue;
+            }
+            h << "<td>" << html_escape(c.runs[i]->label()) << "</td>";
+            const LoadedRun* lr = c.results[i];
+            if (!lr) {
+                h << "<td colspan=\"8\" class=\"muted\">not finished</td></tr>\n";
+                continue;
+            }
+            const auto& r = lr->result;
+            h << "<td>" << (r.failed_to_fit ? "failed to fit" : r.success ? "success" : "no success") << "</td><td>"
+              << pct(r.mean_accuracy) << "</td><td>" << pct(r.min_bin_accuracy) << "</td><td>" << r.n_star
+              << "</td><td>" << pct_opt(r.adversarial_accuracy) << "</td><td>" << pct(r.train_accuracy)
+              << "</td><td>" << fmt("%.0f", r.wall_seconds) << " s</td><td class=\"timing\">" << fmt("%.0f", r.tokens_per_second)
+              << " · " << fmt("%.0f", r.eval_tokens_per_second) << "</td></tr>\n";
+        }
+    }
+    h << "</tbody></table>\n";
+}
+
+std::string render_html(const ReportData& d, const Figures& figures) {
+    std::ostringstream h;
+    html_head(h);
+    h << "<h1>ltlkit verification report</h1>\n";
+    h << "<p class=\"meta\">" << html_escape(d.setup) << ". Runs finished: " << d.runs_found << " of "
+      << d.runs_planned << ". Generated " << d.when << ".</p>\n";
+    html_verdict_grid(h, d);
+    html_published(h, d);
+    h << "<h2>Figures</h2>\n<div class=\"fig\">" << figures.accuracy_svg << "</div>\n<div class=\"fig\">" << figures.nstar_svg
       << "</div>\n<p class=\"muted\">As files: figures/accuracy.svg, figures/nstar.svg; data: figures/accuracy.csv, "
          "figures/cells.csv.</p>\n";
-    for (std::size_t li = 0; li < plan.languages.size(); ++li) {
-        const auto& lang = plan.languages[li];
-        h << "<h2 id=\"lang-" << html_escape(lang.dir) << "\">" << html_escape(lang.name) << "</h2>\n";
-        h << "<p>Input (" << html_escape(lang.kind) << "): <code>" << html_escape(lang.text) << "</code> over {";
-        for (std::size_t i = 0; i < lang.alphabet.size(); ++i) h << (i ? ", " : "") << html_escape(lang.alphabet[i]);
-        h << "}. Minimal DFA: " << lang.states << " states"
-          << (lang.fragment ? "; fragment " + html_escape(*lang.fragment) : "") << ".</p>\n";
-        std::string yes, no, undecided;
-        for (const auto& [id, m] : lang.classes) {
-            std::string& t = !m ? undecided : *m ? yes : no;
-            t += (t.empty() ? "" : ", ") + id;
-        }
-        h << "<p>Classes: <b>" << html_escape(yes.empty() ? "none" : yes) << "</b>; not: "
-          << html_escape(no.empty() ? "none" : no) << (undecided.empty() ? "" : "; undecided: " + html_escape(undecided))
-          << ".</p>\n";
-        std::string why;
-        auto svg = lang.dfa_json.empty() ? std::nullopt : dfa_svg(lang.dfa_json, &why);
-        if (svg)
-            h << "<div class=\"dfa\">" << *svg << "</div>\n";
-        else
-            h << "<p class=\"muted\">DFA picture unavailable: " << html_escape(why.empty() ? "no DFA" : why)
-              << ".</p>\n";
-        h << "<h3>Accuracy vs length</h3>\n<div class=\"fig\">"
-          << accuracy_panels_svg({accuracy_panel(lang, grid[li], plan.base.test_min)}, figure_style(plan), 1) << "</div>\n";
-        h << "<h3>Training curves</h3>\n<div class=\"curves\">";
-        for (const auto& c : grid[li])
-            for (std::size_t i = 0; i < c.runs.size(); ++i)
-                if (c.results[i])
-                    h << training_curve_svg(c.arch->arch + " " + c.runs[i]->label() +
-                                                (c.results[i]->result.failed_to_fit ? " (failed to fit)" : ""),
-                                            c.results[i]->curve);
-        h << "</div>\n";
-        h << "<table class=\"runs\"><thead><tr><th>arch</th><th>prediction</th><th>verdict</th><th>run</th>"
-             "<th>status</th><th>mean acc</th><th>min bin</th><th>N*</th><th>adversarial</th><th>train acc</th>"
-             "<th>wall</th><th>tokens/s train · eval</th></tr></thead><tbody>\n";
-        for (const auto& c : grid[li]) {
-            const std::size_t n = std::max<std::size_t>(1, c.runs.size());
-            for (std::size_t i = 0; i < n; ++i) {
-                h << "<tr>";
-                if (i == 0) {
-                    h << "<td rowspan=\"" << n << "\">" << html_escape(c.arch->arch) << "</td><td rowspan=\"" << n
-                      << "\">" << to_string(c.arch->prediction) << "<div class=\"muted\">" << html_escape(c.arch->reason)
-                      << "</div>";
-                    if (!c.arch->witness.empty())
-                        h << "<div class=\"muted\">witness: " << html_escape(c.arch->witness) << "</div>";
-                    h << "</td><td rowspan=\"" << n << "\" class=\"v-" << c.verdict.verdict << "\">"
-                      << c.verdict.verdict << "<div class=\"muted\">" << html_escape(c.verdict.reason) << "</div></td>";
-                }
-                if (c.runs.empty()) {
-                    h << "<td colspan=\"9\">no runs</td></tr>\n";
-                    continue;
-                }
-                h << "<td>" << html_escape(c.runs[i]->label()) << "</td>";
-                const LoadedRun* lr = c.results[i];
-                if (!lr) {
-                    h << "<td colspan=\"8\" class=\"muted\">not finished</td></tr>\n";
-                    continue;
-                }
-                const auto& r = lr->result;
-                h << "<td>" << (r.failed_to_fit ? "failed to fit" : r.success ? "success" : "no success") << "</td><td>"
-                  << pct(r.mean_accuracy) << "</td><td>" << pct(r.min_bin_accuracy) << "</td><td>" << r.n_star
-                  << "</td><td>" << pct_opt(r.adversarial_accuracy) << "</td><td>" << pct(r.train_accuracy)
-                  << "</td><td>" << fmt("%.0f", r.wall_seconds) << " s</td><td class=\"timing\">" << fmt("%.0f", r.tokens_per_second)
-                  << " · " << fmt("%.0f", r.eval_tokens_per_second) << "</td></tr>\n";
-            }
-        }
-        h << "</tbody></table>\n";
-    }
+    for (std::size_t li = 0; li < d.plan.languages.size(); ++li) html_language(h, d, li);
     h << "<p class=\"muted\">Files: report.md, verdicts.json, results.jsonl (one line per run), plan.json.</p>\n";
     h << "</body>\n</html>\n";
+    return h.str();
+}
 
+// The one-screen summary: prediction→verdict k/n per cell.
+std::string render_summary(const ReportData& d) {
+    const Plan& plan = d.plan;
+    const Grid& grid = d.grid;
     // ---- summary (one screen)
     std::ostringstream s;
     std::size_t w0 = 8;
@@ -891,25 +968,52 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
             std::string t = "-";
             for (const auto& c : grid[li])
                 if (c.arch->arch == a)
-                    t = short_prediction(c.verdict.prediction) + "→" + c.verdict.verdict + " " +
+                    t = short_prediction(c.verdict.prediction) + "→" + to_string(c.verdict.verdict) + " " +
                         std::to_string(c.verdict.stats.successes) + "/" + std::to_string(c.verdict.stats.fitted);
             s << pad(t, w) << ' ';
         }
         s << "\n";
     }
-    files.summary = s.str();
+    return s.str();
 
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- the report
+
+Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, LoadedRun>& runs,
+                                 const std::string& out) {
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    if (ec) return io_error("cannot create " + out + ": " + ec.message());
+    std::size_t found = 0;
+    for (const auto& r : plan.runs) found += runs.count(r.rundir);
+    const ReportData d{plan, build_grid(plan, runs), found, plan.runs.size(), setup_text(plan), now_utc()};
+    const Figures figures = render_figures(d);
+
+    ReportFiles files;
+    files.runs_planned = d.runs_planned;
+    files.runs_found = d.runs_found;
+    for (const auto& row : d.grid)
+        for (const auto& c : row) files.verdicts_list.push_back(c.verdict);
+    files.summary = render_summary(d);
+    const fs::path dir(out);
+    files.jsonl = (dir / "results.jsonl").string();
+    files.verdicts = (dir / "verdicts.json").string();
+    files.markdown = (dir / "report.md").string();
+    files.html = (dir / "report.html").string();
     fs::create_directories(dir / "figures", ec);
     if (ec) return io_error("cannot create " + (dir / "figures").string() + ": " + ec.message());
     for (const auto& [path, content] :
-         std::vector<std::pair<std::string, std::string>>{{files.jsonl, jsonl},
-                                                          {files.verdicts, verdicts.dump(1) + "\n"},
-                                                          {(dir / "figures" / "accuracy.svg").string(), accuracy_svg},
-                                                          {(dir / "figures" / "nstar.svg").string(), nstar_svg},
-                                                          {(dir / "figures" / "accuracy.csv").string(), accuracy_csv},
-                                                          {(dir / "figures" / "cells.csv").string(), cells_csv},
-                                                          {files.markdown, md.str()},
-                                                          {files.html, h.str()}}) {
+         std::vector<std::pair<std::string, std::string>>{{files.jsonl, render_results_jsonl(plan, runs)},
+                                                          {files.verdicts, render_verdicts_json(d)},
+                                                          {(dir / "figures" / "accuracy.svg").string(), figures.accuracy_svg},
+                                                          {(dir / "figures" / "nstar.svg").string(), figures.nstar_svg},
+                                                          {(dir / "figures" / "accuracy.csv").string(), figures.accuracy_csv},
+                                                          {(dir / "figures" / "cells.csv").string(), figures.cells_csv},
+                                                          {files.markdown, render_markdown(d)},
+                                                          {files.html, render_html(d, figures)}}) {
         auto w = automata::write_file_atomic(path, content);
         if (!w.ok()) return w.error();
     }

@@ -1,4 +1,4 @@
-// The verification report (issue 7): the plan of a verify run (languages, predictions, run list)
+// The verification report: the plan of a verify run (languages, predictions, run list)
 // as OUT/plan.json, and from it plus the runs' result.json files: OUT/report.md, a self-contained
 // OUT/report.html (inline CSS and SVG), OUT/results.jsonl, OUT/verdicts.json, and a one-screen
 // summary. `ltlkit report DIR...` merges the folders of shards. Torch-free.

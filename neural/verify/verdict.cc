@@ -19,6 +19,18 @@ std::string to_string(Expectation e) {
     return "unknown";
 }
 
+std::string to_string(VerdictKind v) {
+    switch (v) {
+        case VerdictKind::Pending: return "pending";
+        case VerdictKind::Inconclusive: return "inconclusive";
+        case VerdictKind::Evidence: return "evidence";
+        case VerdictKind::Confirmed: return "confirmed";
+        case VerdictKind::NotReproduced: return "not_reproduced";
+        case VerdictKind::Contradicted: return "contradicted";
+    }
+    return "inconclusive";
+}
+
 Result<Expectation> expectation_from_string(const std::string& s) {
     if (s == "recognizes") return Expectation::Recognizes;
     if (s == "fails") return Expectation::Fails;
@@ -155,7 +167,7 @@ std::string pct(double x) { return fmt("%.1f%%", 100 * x); }
 bool theory_applies(const std::string& arch, const std::vector<RunResult>& runs) {
     if (arch == "lstm") return false;
     for (const auto& r : runs)
-        if (r.config.pe != "none" || !r.config.strict || r.config.arch == "lstm") return false;
+        if (r.config.pe != PositionalEncoding::None || !r.config.strict || r.config.arch == "lstm") return false;
     return true;
 }
 
@@ -180,8 +192,8 @@ Verdict judge(const std::string& language, const std::string& arch, Expectation 
     const RunStats& s = v.stats;
     const std::string ratio = std::to_string(s.successes) + "/" + std::to_string(s.fitted);
 
-    // A predicted failure that shows already on the training lengths: issue 7 requires the quick
-    // suite to confirm e.g. local-1 failing on aΣ*, which no local-1 model can even fit (its
+    // A predicted failure that shows already on the training lengths: the quick suite confirms
+    // e.g. local-1 failing on aΣ*, which no local-1 model can even fit (its
     // receptive field ends L symbols before EOS). For `fails` only, runs that could not fit count
     // as runs that do not succeed (rule 6); rule 1 stays for `recognizes` and `unknown`, where a
     // run that does not fit is an optimization failure, not evidence. Reported in the reason.
@@ -189,7 +201,7 @@ Verdict judge(const std::string& language, const std::string& arch, Expectation 
         double best_train = 0;
         for (const auto& r : runs) best_train = std::max(best_train, r.train_accuracy);
         v.rule = 6;
-        v.verdict = "confirmed";
+        v.verdict = VerdictKind::Confirmed;
         v.reason = "no run fits even the training lengths (best training accuracy " + pct(best_train) +
                    "): the predicted failure shows before any generalization";
         return v;
@@ -197,7 +209,7 @@ Verdict judge(const std::string& language, const std::string& arch, Expectation 
     // Rule 1: only runs that fit are judged.
     if (s.fitted == 0) {
         v.rule = 1;
-        v.verdict = "inconclusive";
+        v.verdict = VerdictKind::Inconclusive;
         v.reason = s.runs == 0 ? "no finished run"
                                : "every run (" + std::to_string(s.runs) +
                                      ") failed to fit its training distribution";
@@ -206,7 +218,7 @@ Verdict judge(const std::string& language, const std::string& arch, Expectation 
     // Rule 2: no prediction to test.
     if (v.prediction == Expectation::Unknown) {
         v.rule = 2;
-        v.verdict = "evidence";
+        v.verdict = VerdictKind::Evidence;
         v.reason = (prediction == Expectation::Unknown ? "no prediction" : "the theory does not cover this setup") +
                    std::string("; ") + ratio + " runs succeed, best mean accuracy " + pct(s.max_accuracy);
         return v;
@@ -214,11 +226,11 @@ Verdict judge(const std::string& language, const std::string& arch, Expectation 
     if (v.prediction == Expectation::Recognizes) {
         if (s.successes > 0) {  // Rule 3
             v.rule = 3;
-            v.verdict = "confirmed";
+            v.verdict = VerdictKind::Confirmed;
             v.reason = ratio + " runs succeed";
         } else {  // Rule 4
             v.rule = 4;
-            v.verdict = "not_reproduced";
+            v.verdict = VerdictKind::NotReproduced;
             v.reason = "no run succeeds (0/" + std::to_string(s.fitted) + "); best N* = " +
                        std::to_string(s.n_star_max) + ", best mean accuracy " + pct(s.max_accuracy);
         }
@@ -229,7 +241,7 @@ Verdict judge(const std::string& language, const std::string& arch, Expectation 
         const RunResult& r = runs[i];
         if (!r.failed_to_fit && r.success && r.adversarial_accuracy && *r.adversarial_accuracy >= 0.99) {
             v.rule = 5;
-            v.verdict = "contradicted";
+            v.verdict = VerdictKind::Contradicted;
             v.reason = "run " +
                        (i < labels.size() ? labels[i] : "seed " + std::to_string(r.seed)) +
                        " succeeds on the random test and scores " + pct(*r.adversarial_accuracy) +
@@ -239,7 +251,7 @@ Verdict judge(const std::string& language, const std::string& arch, Expectation 
     }
     // Rule 6.
     v.rule = 6;
-    v.verdict = "confirmed";
+    v.verdict = VerdictKind::Confirmed;
     if (s.successes == 0)
         v.reason = "no run succeeds (0/" + std::to_string(s.fitted) + "); best mean accuracy " +
                    pct(s.max_accuracy);
@@ -279,7 +291,7 @@ std::string verdict_to_json(const Verdict& v) {
     j["language"] = v.language;
     j["arch"] = v.arch;
     j["prediction"] = to_string(v.prediction);
-    j["verdict"] = v.verdict;
+    j["verdict"] = to_string(v.verdict);
     j["rule"] = v.rule;
     j["reason"] = v.reason;
     j["failed_to_fit_runs"] = v.failed_to_fit_runs;

@@ -47,10 +47,15 @@ struct ConfigStats {
     RunStats stats;
 };
 
+// The verdict of a cell (PROTOCOL.md "Verdict"); `pending` before any run of it finished.
+enum class VerdictKind { Pending, Inconclusive, Evidence, Confirmed, NotReproduced, Contradicted };
+// "pending" | "inconclusive" | "evidence" | "confirmed" | "not_reproduced" | "contradicted"
+std::string to_string(VerdictKind v);
+
 struct Verdict {
     std::string language, arch;
     Expectation prediction = Expectation::Unknown;  // after the NoPE / strict-mask rule
-    std::string verdict;  // inconclusive | evidence | confirmed | not_reproduced | contradicted
+    VerdictKind verdict = VerdictKind::Inconclusive;
     int rule = 0;         // the PROTOCOL.md table row that decided (1..6)
     std::string reason;   // one line a person can read
     RunStats stats;       // over all runs of the cell
@@ -60,9 +65,9 @@ struct Verdict {
 
 // The PROTOCOL.md rules in order. A prediction the theory does not cover (positional encoding
 // other than `none`, non-strict masks, the LSTM baseline) is treated as `unknown`. One refinement
-// (issue 7 wins over PROTOCOL.md): when the prediction is `fails` and every run failed to fit, the
-// failure shows already on the training lengths, so the verdict is `confirmed` (rule 6, with that
-// reason) instead of `inconclusive`; rule 1 is unchanged for `recognizes` and `unknown`.
+// of PROTOCOL.md's table: when the prediction is `fails` and every run failed to fit, the failure
+// shows already on the training lengths, so the verdict is `confirmed` (rule 6, with that reason)
+// instead of `inconclusive`; rule 1 is unchanged for `recognizes` and `unknown`.
 // `labels` (optional, parallel to `runs`) name the runs in reasons, e.g. "seed1-lr0.003".
 Verdict judge(const std::string& language, const std::string& arch, Expectation prediction,
               const std::vector<RunResult>& runs, const std::vector<std::string>& labels = {});

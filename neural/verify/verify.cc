@@ -162,6 +162,80 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
     return true;
 }
 
+// A language as the plan records it: names, input, minimal DFA and its classes (datasets, test
+// words and architectures are added by prepare_impl).
+LanguagePlan describe_language(const automata::LanguageSpec& spec, const automata::Language& language,
+                               const automata::algebra::Classification& classification) {
+    LanguagePlan lp;
+    lp.name = spec.name.empty() ? spec.text : spec.name;
+    lp.dir = language_dir_name(lp.name);
+    lp.kind = spec.kind == automata::InputKind::Formula ? "formula"
+              : spec.kind == automata::InputKind::Regex ? "regex"
+                                                        : "dfa";
+    lp.text = spec.text;
+    lp.alphabet = language.dfa.alphabet;
+    lp.dfa_json = automata::to_json(language.dfa);
+    lp.states = language.dfa.num_states();
+    lp.fragment = language.fragment;
+    lp.classes = classification.classes;
+    for (const auto& [k, a] : classification.local_k)
+        lp.classes["local_k:" + std::to_string(k)] =
+            a == automata::Answer::Unknown ? std::nullopt
+                                                    : std::optional<bool>(a == automata::Answer::Yes);
+    for (const auto& [k, a] : classification.hybrid_k)
+        lp.classes["hybrid_k:" + std::to_string(k)] =
+            a == automata::Answer::Unknown ? std::nullopt
+                                                    : std::optional<bool>(a == automata::Answer::Yes);
+    return lp;
+}
+
+// One architecture's prediction for a language, with its witness family in words.
+ArchPlan arch_plan(const std::string& arch, const automata::algebra::ArchPrediction& pred, const LanguagePlan& lp,
+                   const LanguageContext& ctx) {
+    ArchPlan ap;
+    ap.arch = arch;
+    ap.prediction = to_expectation(pred.prediction);
+    ap.reason = pred.reason;
+    if (pred.witness) {
+        const auto& f = *pred.witness;
+        ap.witness = "x=" + word_text(lp.alphabet, f.x) + " p=" + word_text(lp.alphabet, f.p) +
+                     " y=" + word_text(lp.alphabet, f.y) + " z=" + word_text(lp.alphabet, f.z) +
+                     " r≥" + std::to_string(f.r_min);
+        if (f.x2) ap.witness += " (second word starts with x2=" + word_text(lp.alphabet, *f.x2) + ")";
+        if (!f.e.empty()) ap.witness += " e=" + word_text(lp.alphabet, f.e);
+    }
+    if (auto it = ctx.adversarial.find(ap.arch); it != ctx.adversarial.end())
+        ap.adversarial_words = it->second.size();
+    return ap;
+}
+
+// The run list of a plan whose languages are known, each run with its seed, identity and folder.
+void plan_runs(Plan& plan, const std::vector<LanguageContext>& contexts, const VerifyOptions& o) {
+    // The run list: language-major, then arch, lr, seed. Seeds derive from (language, arch, seed
+    // index, lr); the folder name ends in the run's identity (run.hh), so a run made for another
+    // language, configuration or data set never sits in the folder of this one.
+    for (std::size_t li = 0; li < plan.languages.size(); ++li)
+        for (const auto& arch : plan.archs) {
+            // The evaluation sets (and their hash) are the same for every seed and lr of this arch.
+            const EvalSets sets = eval_sets(contexts[li], arch);
+            const std::string data = data_identity(sets);
+            for (double lr : plan.lrs)
+                for (int i = 0; i < plan.seeds; ++i) {
+                    const LanguagePlan& lp = plan.languages[li];
+                    RunPlan r;
+                    r.index = plan.runs.size();
+                    r.language = lp.dir;
+                    r.arch = arch;
+                    r.seed_index = static_cast<int>(plan.base_seed) + i;
+                    r.lr = lr;
+                    r.seed = automata::derive_seed({lp.name, arch, std::to_string(r.seed_index), format_lr(lr)});
+                    r.identity = run_identity(contexts[li].dfa, run_config(plan, r, o), sets, data).evaluation;
+                    r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label() + "-" + r.identity.substr(0, 8);
+                    plan.runs.push_back(std::move(r));
+                }
+        }
+}
+
 Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
     Prepared pr;
     Plan& plan = pr.plan;
@@ -199,29 +273,9 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
         if (lang->formula) lopts.source = *lang->formula;  // as `classify` does
         auto cls = automata::algebra::classify(lang->dfa, lopts);
         if (!cls.ok()) return cls.error();
-        LanguagePlan lp;
-        lp.name = spec.name.empty() ? spec.text : spec.name;
-        lp.dir = language_dir_name(lp.name);
+        LanguagePlan lp = describe_language(spec, *lang, *cls);
         if (dirs_seen.count(lp.dir)) return make_error("the language name '" + lp.name + "' appears twice");
         dirs_seen[lp.dir] = lp.name;
-        lp.kind = spec.kind == automata::InputKind::Formula ? "formula"
-                  : spec.kind == automata::InputKind::Regex ? "regex"
-                                                            : "dfa";
-        lp.text = spec.text;
-        lp.alphabet = lang->dfa.alphabet;
-        lp.dfa_json = automata::to_json(lang->dfa);
-        lp.states = lang->dfa.num_states();
-        lp.fragment = lang->fragment;
-        lp.classes = cls->classes;
-        for (const auto& [k, a] : cls->local_k)
-            lp.classes["local_k:" + std::to_string(k)] =
-                a == automata::Answer::Unknown ? std::nullopt
-                                                        : std::optional<bool>(a == automata::Answer::Yes);
-        for (const auto& [k, a] : cls->hybrid_k)
-            lp.classes["hybrid_k:" + std::to_string(k)] =
-                a == automata::Answer::Unknown ? std::nullopt
-                                                        : std::optional<bool>(a == automata::Answer::Yes);
-
         LanguageContext ctx;
         ctx.dfa = lang->dfa;
         const fs::path data = fs::path(o.out) / "data" / lp.dir;
@@ -233,51 +287,12 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
             emit(o, "warning: " + ctx.dataset_repaired +
                         ": checksum mismatch (truncated or corrupted); the dataset was generated again");
         lp.test_words = ctx.test.size();
-        for (std::size_t i = 0; i < o.archs.size(); ++i) {
-            const auto& pred = preds[i];
-            ArchPlan ap;
-            ap.arch = o.archs[i];
-            ap.prediction = to_expectation(pred.prediction);
-            ap.reason = pred.reason;
-            if (pred.witness) {
-                const auto& f = *pred.witness;
-                ap.witness = "x=" + word_text(lp.alphabet, f.x) + " p=" + word_text(lp.alphabet, f.p) +
-                             " y=" + word_text(lp.alphabet, f.y) + " z=" + word_text(lp.alphabet, f.z) +
-                             " r≥" + std::to_string(f.r_min);
-                if (f.x2) ap.witness += " (second word starts with x2=" + word_text(lp.alphabet, *f.x2) + ")";
-                if (!f.e.empty()) ap.witness += " e=" + word_text(lp.alphabet, f.e);
-            }
-            if (auto it = ctx.adversarial.find(ap.arch); it != ctx.adversarial.end())
-                ap.adversarial_words = it->second.size();
-            lp.archs.push_back(std::move(ap));
-        }
+        for (std::size_t i = 0; i < o.archs.size(); ++i) lp.archs.push_back(arch_plan(o.archs[i], preds[i], lp, ctx));
         plan.languages.push_back(std::move(lp));
         pr.contexts.push_back(std::move(ctx));
     }
 
-    // The run list: language-major, then arch, lr, seed. Seeds derive from (language, arch, seed
-    // index, lr); the folder name ends in the run's identity (run.hh), so a run made for another
-    // language, configuration or data set never sits in the folder of this one.
-    for (std::size_t li = 0; li < plan.languages.size(); ++li)
-        for (const auto& arch : plan.archs) {
-            // The evaluation sets (and their hash) are the same for every seed and lr of this arch.
-            const EvalSets sets = eval_sets(pr.contexts[li], arch);
-            const std::string data = data_identity(sets);
-            for (double lr : plan.lrs)
-                for (int i = 0; i < plan.seeds; ++i) {
-                    const LanguagePlan& lp = plan.languages[li];
-                    RunPlan r;
-                    r.index = plan.runs.size();
-                    r.language = lp.dir;
-                    r.arch = arch;
-                    r.seed_index = static_cast<int>(plan.base_seed) + i;
-                    r.lr = lr;
-                    r.seed = automata::derive_seed({lp.name, arch, std::to_string(r.seed_index), format_lr(lr)});
-                    r.identity = run_identity(pr.contexts[li].dfa, run_config(plan, r, o), sets, data).evaluation;
-                    r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label() + "-" + r.identity.substr(0, 8);
-                    plan.runs.push_back(std::move(r));
-                }
-        }
+    plan_runs(plan, pr.contexts, o);
     if (write_files) {
         auto w = automata::write_file_atomic((fs::path(o.out) / "plan.json").string(), plan_to_json(plan));
         if (!w.ok()) return w.error();
@@ -294,8 +309,50 @@ std::string run_name(const Plan& plan, const RunPlan& r) {
            r.arch + " " + r.label();
 }
 
+// The VerifyState of one verify, told to o.on_state at every change.
+class StateTracker {
+public:
+    StateTracker(const VerifyOptions& o, std::size_t finished, std::size_t total) : o_(o) {
+        state_.finished = finished;
+        state_.total = total;
+        tell();
+    }
+    void start(const std::string& name, int steps) {
+        state_.running = {{name, 0, steps, -1}};
+        tell();
+    }
+    void progress(const Progress& p) {
+        if (state_.running.empty()) return;
+        auto& run = state_.running.front();
+        if (p.phase == Progress::Phase::Checkpoint || p.phase == Progress::Phase::Resume) run.checkpoint = p.step;
+        if (p.phase != Progress::Phase::Evaluation) run.step = p.step;
+        tell();
+    }
+    void finish() {
+        state_.running.clear();
+        ++state_.finished;
+        tell();
+    }
+    void set(std::size_t finished, std::vector<VerifyState::Running> running) {
+        if (finished == state_.finished && running.size() == state_.running.size() &&
+            std::equal(running.begin(), running.end(), state_.running.begin(),
+                       [](const auto& a, const auto& b) { return a.name == b.name; }))
+            return;
+        state_.finished = finished;
+        state_.running = std::move(running);
+        tell();
+    }
+
+private:
+    void tell() const {
+        if (o_.on_state) o_.on_state(state_);
+    }
+    const VerifyOptions& o_;
+    VerifyState state_;
+};
+
 // Trains (or resumes) one run. Returns true when it trained, false when result.json was there.
-Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptions& o) {
+Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptions& o, StateTracker& tracker) {
     const Plan& plan = pr.plan;
     const fs::path rundir = fs::path(o.out) / r.rundir;
     const fs::path result_path = rundir / "result.json";
@@ -326,15 +383,20 @@ Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptio
     const bool resuming = fs::exists(rundir / "checkpoint.pt", ec);
     emit(o, name + (resuming ? ": resuming from its checkpoint" : ": training") + " (" + std::to_string(cfg.steps) +
                 " steps)");
+    tracker.start(name, cfg.steps);
     const std::string rundir_s = rundir.string();
     ProgressFn progress = [&](const Progress& p) {
-        if (p.evaluating)
+        using Phase = Progress::Phase;
+        if (p.phase == Phase::Evaluation)
             emit(o, name + "  evaluating: length " + std::to_string(p.step) + "/" + std::to_string(p.total) + ", " +
                         std::to_string(p.words) + " words  eta " + duration(p.eta_seconds));
-        else
+        else if (p.phase == Phase::Resume)
+            emit(o, name + "  resuming from step " + std::to_string(p.step) + " of " + std::to_string(p.total));
+        else if (p.phase == Phase::Log)
             emit(o, name + "  step " + std::to_string(p.step) + "/" + std::to_string(p.total) + "  loss " +
                         fmt("%.4f", p.loss) + "  train acc " + fmt("%.1f", 100 * p.train_accuracy) + "%  " +
                         fmt("%.0f", p.tokens_per_second) + " tok/s  eta " + duration(p.eta_seconds));
+        tracker.progress(p);
         if (o.on_progress) o.on_progress(r, rundir_s, p);
     };
     auto res = train_and_evaluate(ctx.dfa, cfg, rundir_s, sets, plan.languages[li].name, progress);
@@ -350,6 +412,7 @@ Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptio
                 "%, N* " + std::to_string(rr.n_star) +
                 (rr.adversarial_accuracy ? ", adversarial " + fmt("%.1f", 100 * *rr.adversarial_accuracy) + "%" : "") +
                 ", train acc " + fmt("%.1f", 100 * rr.train_accuracy) + "%");
+    tracker.finish();
     return true;
 }
 
@@ -406,17 +469,12 @@ Result<Plan> prepare(const VerifyOptions& options) {
     return std::move(pr->plan);
 }
 
-Result<VerifySummary> run_verify(const VerifyOptions& o) {
-    const bool worker = o.worker_index >= 0;
-#ifdef __linux__
-    // A worker dies with its parent: a killed verify leaves no orphan writing into OUT.
-    if (worker) {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    }
-#endif
+namespace {
+
+// Everything that can be refused is refused before OUT is touched.
+Result<bool> check_options(const VerifyOptions& o, bool worker) {
     if (o.shard_count < 1 || o.shard_index < 0 || o.shard_index >= o.shard_count)
         return make_error("--shard expects i/n with 0 <= i < n");
-    // Everything that can be refused is refused before OUT is touched.
     if (o.device != "auto" && o.device != "cpu" && o.device != "cuda")
         return make_error("unknown device '" + o.device + "' (expected auto, cpu or cuda)");
     if (o.seeds && *o.seeds < 1) return make_error("--seeds must be at least 1");
@@ -427,6 +485,157 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
     if (!worker)
         for (const auto& spec : o.languages)
             if (auto lang = automata::load_language(spec); !lang.ok()) return lang.error();
+    return true;
+}
+
+// A finished run whose result.json fails its checksum is run again (DURABILITY.md): evaluated from
+// its checkpoint, or trained again when that is gone.
+void remove_damaged_results(const VerifyOptions& o, const std::vector<const RunPlan*>& runs) {
+    std::error_code ec;
+    for (const auto* r : runs) {
+        const fs::path result = fs::path(o.out) / r->rundir / "result.json";
+        if (!fs::exists(result, ec)) continue;
+        auto text = automata::read_file(result.string());
+        const auto state = text.ok() ? automata::json_checksum_state(*text) : automata::ChecksumState::Mismatch;
+        if (state == automata::ChecksumState::Valid) continue;
+        emit(o, "warning: " + result.string() +
+                    (state == automata::ChecksumState::Missing ? ": no checksum (edited?)"
+                                                               : ": checksum mismatch (truncated or corrupted)") +
+                    "; removed, the run is evaluated again");
+        fs::remove(result, ec);
+    }
+}
+
+// What will be done: each language's predictions, the runs of the shard, finished and to train.
+void announce(const VerifyOptions& o, const Plan& plan, std::size_t mine, std::size_t pending) {
+    for (const auto& l : plan.languages) {
+        std::string preds;
+        for (const auto& a : l.archs) preds += (preds.empty() ? "" : ", ") + a.arch + " " + to_string(a.prediction);
+        emit(o, l.name + ": " + std::to_string(l.states) + "-state minimal DFA; predictions: " + preds);
+    }
+    emit(o, "profile " + plan.profile + ": " + std::to_string(plan.runs.size()) + " runs" +
+                (o.shard_count > 1 ? ", shard " + std::to_string(o.shard_index) + "/" + std::to_string(o.shard_count) +
+                                         " has " + std::to_string(mine)
+                                   : "") +
+                ", " + std::to_string(mine - pending) + " already finished, " + std::to_string(pending) +
+                " to train");
+}
+
+// The error of a worker process that did not exit 0 (exit code at least 2; 4 for a signal).
+Error worker_error(int status) {
+    Error e = make_error("a worker process failed (" +
+                         (WIFEXITED(status) ? "exit code " + std::to_string(WEXITSTATUS(status))
+                                            : "signal " + std::to_string(WTERMSIG(status))) +
+                         "); rerun the same command to resume");
+    e.exit_code = WIFEXITED(status) ? std::max(2, WEXITSTATUS(status)) : 4;
+    return e;
+}
+
+// The worker pool: `jobs` copies of this program (o.worker_command with --worker j/J
+// --worker-session S), each claiming runs from the shared list by O_EXCL files in
+// OUT/.claims/S/ and training them with one torch thread. Waits for all of them; with o.on_state,
+// polls about once a second which runs are finished and which are claimed.
+Result<bool> train_in_workers(const VerifyOptions& o, const Plan& plan, const std::vector<const RunPlan*>& mine,
+                              const std::vector<const RunPlan*>& pending, int jobs) {
+    std::error_code ec;
+    const std::string session = std::to_string(::getpid()) + "-" +
+                                std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+    const fs::path claims = fs::path(o.out) / ".claims" / session;
+    fs::create_directories(claims, ec);
+    if (ec) return io_error("cannot create " + claims.string() + ": " + ec.message());
+    emit(o, "training with " + std::to_string(jobs) + " worker processes");
+    Result<bool> failure = true;
+    std::vector<pid_t> pids;
+    for (int j = 0; j < jobs; ++j) {
+        std::vector<std::string> args = o.worker_command;
+        args.insert(args.end(),
+                    {"--worker", std::to_string(j) + "/" + std::to_string(jobs), "--worker-session", session});
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        pid_t pid = 0;
+        if (::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
+            failure = io_error("cannot start a worker process " + args[0]);
+            break;
+        }
+        pids.push_back(pid);
+    }
+    auto exited = [&](int status) {
+        if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && failure.ok()) failure = worker_error(status);
+    };
+    if (o.on_state) {
+        StateTracker tracker(o, mine.size() - pending.size(), mine.size());
+        std::vector<pid_t> alive = pids;
+        auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        while (!alive.empty()) {
+            for (auto it = alive.begin(); it != alive.end();) {
+                int status = 0;
+                const pid_t got = ::waitpid(*it, &status, WNOHANG);
+                if (got == *it || (got < 0 && errno != EINTR)) {
+                    if (got == *it) exited(status);
+                    it = alive.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+            if (std::chrono::steady_clock::now() - last >= std::chrono::seconds(1)) {
+                last = std::chrono::steady_clock::now();
+                std::size_t finished = mine.size() - pending.size();
+                std::vector<VerifyState::Running> running;
+                for (const auto* r : pending) {
+                    if (fs::exists(fs::path(o.out) / r->rundir / "result.json", ec))
+                        ++finished;
+                    else if (fs::exists(claims / std::to_string(r->index), ec))
+                        running.push_back({run_name(plan, *r)});
+                }
+                tracker.set(finished, std::move(running));
+            }
+            if (!alive.empty()) ::usleep(100'000);
+        }
+    } else {
+        for (pid_t pid : pids) {
+            int status = 0;
+            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+            exited(status);
+        }
+    }
+    fs::remove_all(claims, ec);
+    return failure;
+}
+
+// Trains the runs one after the other in this process (a worker process: those it claims).
+Result<bool> train_here(const VerifyOptions& o, const Prepared& pr, const std::vector<const RunPlan*>& mine,
+                        std::size_t finished, VerifySummary& summary) {
+    const bool worker = o.worker_index >= 0;
+    std::error_code ec;
+    const fs::path claims = fs::path(o.out) / ".claims" / o.worker_session;
+    StateTracker tracker(o, finished, mine.size());
+    for (const auto* r : mine) {
+        if (summary.runs_trained >= o.max_runs) break;
+        if (worker && fs::exists(fs::path(o.out) / r->rundir / "result.json", ec)) continue;
+        if (worker && !claim(claims, r->index)) continue;
+        auto done = execute_run(pr, *r, o, tracker);
+        if (!done.ok()) return done.error();
+        if (*done)
+            ++summary.runs_trained;
+        else
+            ++summary.runs_skipped;
+    }
+    return true;
+}
+
+}  // namespace
+
+Result<VerifySummary> run_verify(const VerifyOptions& o) {
+    const bool worker = o.worker_index >= 0;
+#ifdef __linux__
+    // A worker dies with its parent: a killed verify leaves no orphan writing into OUT.
+    if (worker) {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    }
+#endif
+    if (auto ok = check_options(o, worker); !ok.ok()) return ok.error();
     std::error_code ec;
     // One verify at a time owns OUT (its worker processes run under the parent's lock). Claims are
     // per session, so any left by a killed verify are stale once the lock is ours.
@@ -446,98 +655,21 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
     std::vector<const RunPlan*> mine, pending;
     for (const auto& r : plan.runs)
         if (static_cast<int>(r.index % static_cast<std::size_t>(o.shard_count)) == o.shard_index) mine.push_back(&r);
-    if (!worker)
-        for (const auto* r : mine) {
-            // A finished run whose result.json fails its checksum is run again (DURABILITY.md):
-            // evaluated from its checkpoint, or trained again when that is gone.
-            const fs::path result = fs::path(o.out) / r->rundir / "result.json";
-            if (!fs::exists(result, ec)) continue;
-            auto text = automata::read_file(result.string());
-            const auto state = text.ok() ? automata::json_checksum_state(*text) : automata::ChecksumState::Mismatch;
-            if (state == automata::ChecksumState::Valid) continue;
-            emit(o, "warning: " + result.string() +
-                        (state == automata::ChecksumState::Missing ? ": no checksum (edited?)"
-                                                                   : ": checksum mismatch (truncated or corrupted)") +
-                        "; removed, the run is evaluated again");
-            fs::remove(result, ec);
-        }
+    if (!worker) remove_damaged_results(o, mine);
     for (const auto* r : mine)
         if (!fs::exists(fs::path(o.out) / r->rundir / "result.json", ec)) pending.push_back(r);
     summary.runs_in_shard = mine.size();
-
-    if (!worker) {
-        for (std::size_t i = 0; i < plan.languages.size(); ++i) {
-            const auto& l = plan.languages[i];
-            std::string preds;
-            for (const auto& a : l.archs) preds += (preds.empty() ? "" : ", ") + a.arch + " " + to_string(a.prediction);
-            emit(o, l.name + ": " + std::to_string(l.states) + "-state minimal DFA; predictions: " + preds);
-        }
-        emit(o, "profile " + plan.profile + ": " + std::to_string(plan.runs.size()) + " runs" +
-                    (o.shard_count > 1 ? ", shard " + std::to_string(o.shard_index) + "/" +
-                                             std::to_string(o.shard_count) + " has " + std::to_string(mine.size())
-                                       : "") +
-                    ", " + std::to_string(mine.size() - pending.size()) + " already finished, " +
-                    std::to_string(pending.size()) + " to train");
-    }
+    if (!worker) announce(o, plan, mine.size(), pending.size());
 
     Result<bool> failure = true;
     const int jobs = worker ? 1 : std::min<int>(std::max(1, o.threads), static_cast<int>(pending.size()));
     if (!worker && jobs > 1 && !o.worker_command.empty()) {
-        // Worker processes, each claiming runs from the shared list (one torch thread each).
-        const std::string session = std::to_string(::getpid()) + "-" +
-                                    std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-        const fs::path claims = fs::path(o.out) / ".claims" / session;
-        fs::create_directories(claims, ec);
-        if (ec) return io_error("cannot create " + claims.string() + ": " + ec.message());
-        emit(o, "training with " + std::to_string(jobs) + " worker processes");
-        std::vector<pid_t> pids;
-        for (int j = 0; j < jobs; ++j) {
-            std::vector<std::string> args = o.worker_command;
-            args.insert(args.end(), {"--worker", std::to_string(j) + "/" + std::to_string(jobs), "--worker-session",
-                                     session});
-            std::vector<char*> argv;
-            for (auto& a : args) argv.push_back(a.data());
-            argv.push_back(nullptr);
-            pid_t pid = 0;
-            if (::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) {
-                failure = io_error("cannot start a worker process " + args[0]);
-                break;
-            }
-            pids.push_back(pid);
-        }
-        for (pid_t pid : pids) {
-            int status = 0;
-            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-            }
-            if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && failure.ok()) {
-                Error e = make_error("a worker process failed (" +
-                        (WIFEXITED(status) ? "exit code " + std::to_string(WEXITSTATUS(status))
-                                           : "signal " + std::to_string(WTERMSIG(status))) +
-                        "); rerun the same command to resume");
-                e.exit_code = WIFEXITED(status) ? std::max(2, WEXITSTATUS(status)) : 4;
-                failure = e;
-            }
-        }
-        fs::remove_all(claims, ec);
+        failure = train_in_workers(o, plan, mine, pending, jobs);
         for (const auto* r : pending)
             if (fs::exists(fs::path(o.out) / r->rundir / "result.json", ec)) ++summary.runs_trained;
         summary.runs_skipped = mine.size() - pending.size();
     } else {
-        const fs::path claims = fs::path(o.out) / ".claims" / o.worker_session;
-        for (const auto* r : mine) {
-            if (summary.runs_trained >= o.max_runs) break;
-            if (worker && fs::exists(fs::path(o.out) / r->rundir / "result.json", ec)) continue;
-            if (worker && !claim(claims, r->index)) continue;
-            auto done = execute_run(*pr, *r, o);
-            if (!done.ok()) {
-                failure = done.error();
-                break;
-            }
-            if (*done)
-                ++summary.runs_trained;
-            else
-                ++summary.runs_skipped;
-        }
+        failure = train_here(o, *pr, mine, mine.size() - pending.size(), summary);
     }
 
     if (!worker && o.write_report) {

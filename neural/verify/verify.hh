@@ -1,4 +1,4 @@
-// `ltlkit verify` (issue 7): for each language, classify → predictions per architecture →
+// `ltlkit verify`: for each language, classify → predictions per architecture →
 // datasets (test, boundary, adversarial) → every (language, arch, seed, lr) run through
 // neural::train_and_evaluate → verdicts → report. Reruns skip finished runs and resume
 // interrupted ones; --shard i/n takes the runs with index mod n == i; --threads N trains N runs at
@@ -20,6 +20,19 @@
 #include "neural/verify/report.hh"
 
 namespace ltlkit::neural::verify {
+
+// Where a verify stands, for a caller that must be able to say it at any moment (the CLI's Ctrl-C
+// message): runs of this shard finished (result.json written) of the shard's runs, and the runs in
+// progress, each as "[i/N] language arch label" and, when trained in this process, the step reached
+// and the step of its last checkpoint (-1: unknown, in a worker process).
+struct VerifyState {
+    struct Running {
+        std::string name;
+        int step = -1, total = 0, checkpoint = -1;
+    };
+    std::size_t finished = 0, total = 0;
+    std::vector<Running> running;
+};
 
 struct VerifyOptions {
     std::vector<automata::LanguageSpec> languages;  // the suite, or one language
@@ -43,6 +56,9 @@ struct VerifyOptions {
     // Progress lines (default: stderr), and a hook on every training progress report (tests).
     std::function<void(const std::string&)> log;
     std::function<void(const RunPlan&, const std::string& rundir, const Progress&)> on_progress;
+    // Called whenever the state changes (a run starts, steps, checkpoints or ends; with worker
+    // processes, about once a second while they train).
+    std::function<void(const VerifyState&)> on_state;
 };
 
 struct VerifySummary {

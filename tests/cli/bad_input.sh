@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bad input to compile / accepts / equiv (issue 2, item 6): exit code 2 (3 for a limit), nothing
+# Bad input to compile / accepts / equiv: exit code 2 (3 for a limit), nothing
 # on stdout, and a first stderr line `ltlkit: error: ...` that says what and where.
 # Usage: bash bad_input.sh LTLKIT_BIN SOURCE_DIR (run in a scratch folder)
 set -u

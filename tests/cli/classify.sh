@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `ltlkit classify`, `monoid`, `check-certificate`: the JSON keys of issue 3, classes of known
+# `ltlkit classify`, `monoid`, `check-certificate`: the JSON keys `classify --json` documents, classes of known
 # languages (checked with python3's json, independently of the C++ writer), certificate files
 # that re-verify, a tampered certificate rejected, and bad input / limits exit codes.
 # Usage: bash classify.sh LTLKIT_BIN SOURCE_DIR
@@ -10,7 +10,7 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 rm -rf certs out.json
 
-# JSON has exactly the keys of issue 3 item 5.
+# JSON has exactly the keys `classify --json` writes (README, docs/SYNTAX.md), in this order.
 "$bin" classify 'P(b & Y a)' --alphabet a,b,c --max-k 1 --json >out.json 2>err.txt || fail "classify --json exited $?: $(cat err.txt)"
 python3 - out.json <<'PY' || fail "JSON keys or values"
 import json, sys

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docs/ERRORS.md is the test (issue 8, item 5): every row of its examples table
+# docs/ERRORS.md is the test: every row of its examples table
 #   | class | `ltlkit COMMAND` | `FIRST STDERR LINE` | EXIT |
 # is run here with the given binary in place of `ltlkit`, and must exit with EXIT and print exactly
 # FIRST STDERR LINE first on stderr (a trailing `...` in the doc means "starts with"), and nothing

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Resource limits (issue 8, item 3): every construction that can blow up stops with exit 3 and a
+# Resource limits: every construction that can blow up stops with exit 3 and a
 # one-line message naming the option that raises it, before anything is written: monitor,
 # regex derivatives, DFA files and equiv's product (--max-states), semigroups (--max-elements),
 # the sampler's count tables (--max-table-cells), datasets (--max-dataset-bytes) and the memory

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Stored runs are bound to what produced them (language, configuration, data): nothing is reused
 # under another identity, an output folder has one writer at a time, a checksum cannot be switched
-# off by renaming its key, and a refused command changes nothing on disk.
+# off by renaming its key, and a refused command changes nothing on disk. Settings left to the
+# device's defaults are recorded in run.json; given ones leave no such record.
 # Usage: bash run_identity.sh LTLKIT_BIN SOURCE_DIR
 set -u
 bin=$1
@@ -106,6 +107,22 @@ mkdir -p L2/.claims/12345-1 && touch L2/.claims/12345-1/0
 "$bin" verify --suite slow.suite --archs global --profile quick --steps 2 --threads 1 --device cpu --out L2 \
     > /dev/null 2>&1 || fail "verify L2 again"
 [[ ! -e L2/.claims ]] || fail "stale claims were left in L2/.claims"
+
+# Device defaults: --per-length left out takes the CPU default and run.json says so; the same run
+# with the value given has the same identity and no "defaults" record.
+notiny=()
+for x in "${tiny[@]}"; do [[ $x == --per-length || $x == 4 ]] || notiny+=("$x"); done
+"$bin" train 'Y a' --alphabet a,b --steps 2 --layers 1 "${notiny[@]}" --device cpu --out D1 >/dev/null 2>err.txt \
+    || fail "train with defaults: $(cat err.txt)"
+"$bin" train 'Y a' --alphabet a,b --steps 2 --layers 1 "${notiny[@]}" --device cpu --per-length 32 --out D2 \
+    >/dev/null 2>err.txt || fail "train with --per-length 32: $(cat err.txt)"
+python3 - D1/run.json D2/run.json <<'PY' || fail "device defaults in run.json"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["defaults"] == {"device": "cpu", "per_length": 32}, a.get("defaults")
+assert "defaults" not in b, b["defaults"]
+assert a["config"]["per_length"] == 32 and a["identity"] == b["identity"], (a["config"], a["identity"], b["identity"])
+PY
 
 [[ $fails -eq 0 ]] && echo "run_identity: all passed"
 exit $((fails > 0))

@@ -17,7 +17,7 @@
 #include "automata/dfa.hh"
 #include "automata/sampler.hh"
 #include "neural/internal.hh"
-#include "neural/model.hh"
+#include "neural/training.hh"
 #include "neural/run.hh"
 
 namespace ltlkit::neural::testing {

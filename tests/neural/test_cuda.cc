@@ -36,7 +36,7 @@ TEST_CASE("CUDA: every architecture gives the CPU model's logits and gradients",
                 c.d_model = 16;
                 c.heads = 4;
                 c.d_ff = 32;
-                c.pe = pe;
+                c.pe = *parse_positional_encoding(pe);
                 c.strict = strict;
                 c.lstm_hidden = 16;
                 auto cpu = make_recognizer(c, 3);

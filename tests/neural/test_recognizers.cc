@@ -39,7 +39,7 @@ TEST_CASE("the last layer computed at EOS only equals the full forward pass, out
                         c.d_model = 8;
                         c.heads = 2;
                         c.d_ff = 16;
-                        c.pe = pe;
+                        c.pe = *parse_positional_encoding(pe);
                         c.strict = strict;
                         c.pre_ln = pre_ln;
                         TransformerRecognizer m(c, 3, 64);
@@ -120,7 +120,7 @@ TEST_CASE("position 1 and the empty word give finite logits and gradients for ev
                 c.d_model = 8;
                 c.heads = 2;
                 c.d_ff = 16;
-                c.pe = pe;
+                c.pe = *parse_positional_encoding(pe);
                 c.pre_ln = pre_ln;
                 c.lstm_hidden = 8;
                 auto m = make_recognizer(c, 3);
@@ -223,7 +223,7 @@ TEST_CASE("summaries: bins of 100 lengths, min bin, N*, and result.json round tr
     CHECK_FALSE(result_from_json(automata::json_with_checksum(bad.dump())).ok());
 }
 
-TEST_CASE("result.json: numbers that do not fit their field are errors (fuzz regressions)", "[neural]") {
+TEST_CASE("result.json: numbers too large, fractional, negative or infinite for their field are errors", "[neural]") {
     const std::string h = automata::sha256_hex("x");
     const std::string good =
         R"({"config":{"arch":"global"},"identity":{"dfa_sha256":")" + h + R"(","data_sha256":")" + h +
@@ -242,7 +242,7 @@ TEST_CASE("result.json: numbers that do not fit their field are errors (fuzz reg
             return s;
         }
     };
-    // A float into an int field was undefined behaviour (UBSan); 1e999 is refused by the parser.
+    // A float read into an int field would be undefined behaviour; 1e999 is refused by the parser.
     for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
              {"\"n_star\":41", "\"n_star\":1e10"}, {"\"n_star\":41", "\"n_star\":4.5"},
              {"\"n_star\":41", "\"n_star\":4294967296"}, {"\"seed\":7", "\"seed\":-1"},

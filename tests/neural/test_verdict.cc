@@ -79,21 +79,21 @@ TEST_CASE("rule 1: every run failed_to_fit is inconclusive for a predicted recog
     const std::vector<RunResult> runs = {run(true, 1.0, 500, 1.0, true), run(false, 0.6, 40, std::nullopt, true)};
     for (auto p : {Expectation::Recognizes, Expectation::Unknown}) {
         const Verdict v = judge("L", "global", p, runs);
-        CHECK(v.verdict == "inconclusive");
+        CHECK(v.verdict == VerdictKind::Inconclusive);
         CHECK(v.rule == 1);
         CHECK(v.stats.fitted == 0);
         CHECK(v.stats.failed_to_fit == 2);
         CHECK(v.failed_to_fit_runs.size() == 2);
     }
-    CHECK(judge("L", "global", Expectation::Recognizes, {}).verdict == "inconclusive");
-    CHECK(judge("L", "global", Expectation::Fails, {}).verdict == "inconclusive");
+    CHECK(judge("L", "global", Expectation::Recognizes, {}).verdict == VerdictKind::Inconclusive);
+    CHECK(judge("L", "global", Expectation::Fails, {}).verdict == VerdictKind::Inconclusive);
 }
 
-TEST_CASE("a predicted failure whose runs cannot even fit the training lengths is confirmed (issue 7)",
+TEST_CASE("a predicted failure whose runs cannot even fit the training lengths is confirmed (rule 6)",
           "[verdict]") {
     // local-1 on aΣ*: the first symbol is outside the receptive field, training accuracy ~50%.
     const Verdict v = judge("L", "local-1", Expectation::Fails, {run(false, 0.5, 40, 0.5, true)});
-    CHECK(v.verdict == "confirmed");
+    CHECK(v.verdict == VerdictKind::Confirmed);
     CHECK(v.rule == 6);
     CHECK(v.stats.fitted == 0);
     CHECK(v.reason.find("training") != std::string::npos);
@@ -102,25 +102,25 @@ TEST_CASE("a predicted failure whose runs cannot even fit the training lengths i
 TEST_CASE("rule 2: an unknown prediction gives evidence, also when the theory does not apply", "[verdict]") {
     const std::vector<RunResult> runs = {run(true, 1.0, 500), run(false, 0.7, 60)};
     const Verdict v = judge("L", "local-2", Expectation::Unknown, runs);
-    CHECK(v.verdict == "evidence");
+    CHECK(v.verdict == VerdictKind::Evidence);
     CHECK(v.rule == 2);
     CHECK(v.stats.successes == 1);
     // A learned positional encoding: predictions do not apply (PROTOCOL.md: NoPE only).
     auto pe = runs;
-    for (auto& r : pe) r.config.pe = "learned";
+    for (auto& r : pe) r.config.pe = PositionalEncoding::Learned;
     const Verdict w = judge("L", "global", Expectation::Recognizes, pe);
-    CHECK(w.verdict == "evidence");
+    CHECK(w.verdict == VerdictKind::Evidence);
     CHECK(w.prediction == Expectation::Unknown);
     auto ns = runs;
     ns[0].config.strict = false;
-    CHECK(judge("L", "global", Expectation::Fails, ns).verdict == "evidence");
-    CHECK(judge("L", "lstm", Expectation::Fails, runs).verdict == "evidence");
+    CHECK(judge("L", "global", Expectation::Fails, ns).verdict == VerdictKind::Evidence);
+    CHECK(judge("L", "lstm", Expectation::Fails, runs).verdict == VerdictKind::Evidence);
 }
 
 TEST_CASE("rule 3: a predicted recognizer is confirmed by one successful fitted run", "[verdict]") {
     const std::vector<RunResult> runs = {run(false, 0.8, 60), run(true, 1.0, 500), run(false, 0.5, 40, {}, true)};
     const Verdict v = judge("L", "local-1", Expectation::Recognizes, runs);
-    CHECK(v.verdict == "confirmed");
+    CHECK(v.verdict == VerdictKind::Confirmed);
     CHECK(v.rule == 3);
     CHECK(v.stats.runs == 3);
     CHECK(v.stats.fitted == 2);
@@ -136,7 +136,7 @@ TEST_CASE("rule 4: a predicted recognizer with no successful run is not reproduc
     // The failed_to_fit run claims success but is not judged.
     const std::vector<RunResult> runs = {run(false, 0.9, 120), run(false, 0.95, 230), run(true, 1.0, 500, {}, true)};
     const Verdict v = judge("L", "global", Expectation::Recognizes, runs);
-    CHECK(v.verdict == "not_reproduced");
+    CHECK(v.verdict == VerdictKind::NotReproduced);
     CHECK(v.rule == 4);
     CHECK(v.stats.n_star_max == 230);
     CHECK(v.reason.find("230") != std::string::npos);
@@ -146,7 +146,7 @@ TEST_CASE("rule 5: a predicted failure that passes the random and the adversaria
           "[verdict]") {
     const std::vector<RunResult> runs = {run(false, 0.7, 50, 0.5), run(true, 1.0, 500, 0.995)};
     const Verdict v = judge("L", "global", Expectation::Fails, runs, {"seed1-lr0.0003", "seed2-lr0.0003"});
-    CHECK(v.verdict == "contradicted");
+    CHECK(v.verdict == VerdictKind::Contradicted);
     CHECK(v.rule == 5);
     CHECK(v.reason.find("seed2-lr0.0003") != std::string::npos);
     CHECK(*v.stats.adversarial_accuracy == Approx(0.995));
@@ -155,26 +155,26 @@ TEST_CASE("rule 5: a predicted failure that passes the random and the adversaria
 TEST_CASE("rule 6: a predicted failure is confirmed otherwise", "[verdict]") {
     SECTION("no run succeeds") {
         const Verdict v = judge("L", "local-1", Expectation::Fails, {run(false, 0.5, 40, 0.5)});
-        CHECK(v.verdict == "confirmed");
+        CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.rule == 6);
     }
     SECTION("random test passed, adversarial set failed") {
         const Verdict v = judge("L", "local-2", Expectation::Fails, {run(true, 1.0, 500, 0.97)});
-        CHECK(v.verdict == "confirmed");
+        CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.rule == 6);
     }
     SECTION("adversarial passed but not the random test") {
         const Verdict v = judge("L", "global", Expectation::Fails, {run(false, 0.98, 80, 1.0)});
-        CHECK(v.verdict == "confirmed");
+        CHECK(v.verdict == VerdictKind::Confirmed);
     }
     SECTION("the only passing run did not fit") {
         const Verdict v = judge("L", "global", Expectation::Fails, {run(true, 1.0, 500, 1.0, true), run(false, 0.6, 40, 0.5)});
-        CHECK(v.verdict == "confirmed");
+        CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.failed_to_fit_runs.size() == 1);
     }
     SECTION("no adversarial set") {
         const Verdict v = judge("L", "global", Expectation::Fails, {run(true, 1.0, 500)});
-        CHECK(v.verdict == "confirmed");
+        CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.reason.find("no adversarial set") != std::string::npos);
     }
 }

@@ -1,0 +1,52 @@
+// Training, checkpoints and batched inference of one recognizer (PROTOCOL.md "Training";
+// neural/train.cc). PRIVATE, torch-only header like neural/model.hh: the public, torch-free run API
+// (train, evaluate, resume one run) is neural/run.hh.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "neural/model.hh"
+
+namespace ltlkit::automata {
+class Sampler;
+}
+
+namespace ltlkit::neural {
+
+class TrainingDistribution;
+
+struct TrainOutcome {
+    std::shared_ptr<Recognizer> model;
+    torch::Device device{torch::kCPU};
+    int steps_done = 0;
+    double train_seconds = 0;      // over all sessions of the run (resumes included)
+    double tokens_per_second = 0;  // tokens (positions incl. EOS and padding) per training second
+};
+
+// "auto" -> CUDA when available, else CPU; "cpu"; "cuda" (error when unavailable).
+Result<torch::Device> pick_device(const std::string& name);
+
+// Trains a model to config.steps (Adam, gradient-norm clipping, no weight decay). With a rundir,
+// resumes from RUNDIR/checkpoint.pt when it exists (error when its training config or
+// `training_identity`, RunIdentity::training, differs) and writes checkpoints atomically every
+// checkpoint_every steps and at the end.
+Result<TrainOutcome> train_model(const Config& c, int num_symbols, const TrainingDistribution& dist,
+                                 const std::string& rundir, const ProgressFn& progress,
+                                 const std::string& training_identity = "");
+
+// Loads RUNDIR/checkpoint.pt: its config and model (on `device`).
+Result<std::pair<Config, std::shared_ptr<Recognizer>>> load_checkpoint(const std::string& path,
+                                                                        int num_symbols,
+                                                                        torch::Device device);
+
+// Batched inference (words grouped by length, chunks bounded in tokens and attention scores).
+std::function<std::vector<float>(const std::vector<const automata::Word*>&)> make_predictor(
+    std::shared_ptr<Recognizer> model, torch::Device device, int num_symbols, int heads);
+
+}  // namespace ltlkit::neural
