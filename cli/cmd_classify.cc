@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "automata/algebra/budget.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/classify.hh"
 #include "automata/io.hh"
@@ -29,6 +30,7 @@ struct ClassifyArgs {
     unsigned probe_depth = 8;
     std::size_t probe_states = 500'000;
     double window_time = 4;
+    std::string window_clock = "wall";
     std::size_t window_memory_mb = 400;
     bool json = false;
     std::string certificates;
@@ -168,9 +170,13 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--probe-states", a->probe_states,
                        "Product states the depth probe explores per depth (default 500000)");
         app.add_option("--window-time", a->window_time,
-                       "Wall seconds shared by the local_k / hybrid_k questions, each an equal share of what is left; a "
+                       "Seconds (see --window-clock) shared by the local_k / hybrid_k questions, each an equal share of what is left; a "
                        "question out of time answers unknown and says so (default 4; 0 = no limit)")
             ->check(CLI::Range(0.0, 1e6));
+        app.add_option("--window-clock", a->window_clock,
+                       "What --window-time measures: wall (elapsed time; the default) or cpu (the CPU time of the thread that classifies, "
+                       "so that the answers do not depend on the machine's load)")
+            ->check(CLI::IsMember({"wall", "cpu"}));
         app.add_option("--window-memory", a->window_memory_mb,
                        "Resident memory (MiB) of the process beyond which a local_k / hybrid_k question stops and answers "
                        "unknown (default 400; 0 = no limit)")
@@ -201,6 +207,7 @@ LTLKIT_COMMAND(CommandDef{
             o.probe_depth = a->probe_depth;
             o.probe_states = a->probe_states;
             o.window_time_s = a->window_time;
+            set_budget_clock(a->window_clock == "cpu" ? BudgetClockKind::ThreadCpu : BudgetClockKind::Wall);
             o.window_memory_bytes = a->window_memory_mb << 20;
             o.progress = [](const std::string& question, double seconds, std::size_t rss) {
                 std::cerr << "ltlkit: classify: " << question << ": still searching after " << int(seconds) << " s, "

@@ -103,13 +103,14 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     wo.probe_depth = options.probe_depth;
     wo.probe_states = options.probe_states;
     wo.memory_limit_bytes = options.window_memory_bytes;
-    const auto window_start = std::chrono::steady_clock::now();
+    // Measured on the budget clock (wall or this thread's CPU time), like each question's deadline.
+    const auto window_start = SearchBudget::Clock::now();
     std::size_t questions_left = 0;
     for (const char* id : {"definite", "locally_r_trivial"})
         if (out.classes[id] != false) questions_left += options.max_k >= 2 ? options.max_k - 1 : 0;
     auto ask = [&](const std::string& id, bool hybrid, unsigned k) {
         if (options.window_time_s > 0) {
-            const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - window_start).count();
+            const double used = std::chrono::duration<double>(SearchBudget::Clock::now() - window_start).count();
             wo.time_limit_s = std::max(options.window_time_s - used, 1e-3) / double(std::max<std::size_t>(questions_left, 1));
         }
         if (options.progress) wo.progress = [&](double sec, std::size_t rss) { options.progress(id, sec, rss); };

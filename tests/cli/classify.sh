@@ -296,5 +296,14 @@ for s in lc25 lc26; do
     done <"$src/examples/$s.suite"
 done
 
+# --window-clock: both clocks give the same answers where the budget does not bind (these questions
+# take milliseconds of the default 4 s),
+# and an unknown clock is refused with exit 2 naming the option.
+"$bin" classify --regex '(a(ab)*b)*' --alphabet a,b --max-k 3 --json --window-clock wall >wall.json || fail "--window-clock wall"
+"$bin" classify --regex '(a(ab)*b)*' --alphabet a,b --max-k 3 --json --window-clock cpu >cpu.json || fail "--window-clock cpu"
+cmp -s wall.json cpu.json || fail "--window-clock cpu answers differ from wall"
+"$bin" classify 'Y a' --alphabet a,b --window-clock gpu >out.txt 2>err.txt; rc=$?
+[[ $rc == 2 && ! -s out.txt ]] && grep -q -- '--window-clock' err.txt || fail "--window-clock gpu: exit $rc, $(cat err.txt)"
+
 [[ $fails == 0 ]] && echo "classify.sh: all passed"
 exit $((fails > 0))
