@@ -359,10 +359,8 @@ void remove_dataset_temporaries(const fs::path& dir) {
         if (it->is_directory(ec)) remove_stale_temporaries(it->path().string());
 }
 
-}  // namespace
-
-Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_text,
-                                        const DatasetOptions& o) {
+// The arguments a dataset cannot be generated from, before anything is touched.
+std::optional<Error> check_dataset_options(const Dfa& dfa, const DatasetOptions& o) {
     if (auto v = dfa.validate(); !v.ok()) return v.error();
     if (o.per_length == 0) return make_error("--per-length must be at least 1");
     for (const auto& spec : o.adversarial) {
@@ -370,123 +368,27 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
             spec.arch.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos)
             return make_error("bad architecture name '" + spec.arch + "' for an adversarial set");
         for (const auto& af : spec.families)
-            for (const Word* w : {&af.family.x, &af.family.p, &af.family.y, &af.family.z})
-                if (!af.family.extended())
-                for (Symbol a : *w)
-                    if (a >= dfa.num_symbols())
-                        return make_error("adversarial family for " + spec.arch + " uses symbol index " +
-                                          std::to_string(a) + " outside the alphabet");
+            if (!af.family.extended())
+                for (const Word* w : {&af.family.x, &af.family.p, &af.family.y, &af.family.z})
+                    for (Symbol a : *w)
+                        if (a >= dfa.num_symbols())
+                            return make_error("adversarial family for " + spec.arch + " uses symbol index " +
+                                              std::to_string(a) + " outside the alphabet");
     }
-    const fs::path dir(dir_text);
-    const ojson args = arguments_json(dfa, o);
+    return std::nullopt;
+}
 
-    // --- an existing DIR: same arguments -> verify; other content -> --force
-    std::error_code ec;
-    std::vector<std::string> old_files;
-    std::string rep_repaired;  // a file of an earlier dataset that failed its checksum (forced)
-    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-        return io_error(dir_text + ": exists and is not a directory");
-    const fs::path marker = dir / kPartialMarker;
-    // One writer at a time. A folder that holds a dataset (or its generation) is locked before it is
-    // read; any other folder only once it is certain to be written, so a refusal leaves it untouched.
-    FolderLock lock;
-    if (fs::exists(dir / "meta.json", ec) || fs::exists(marker, ec)) {
-        auto l = lock_folder(dir_text, "ltlkit generate");
-        if (!l.ok()) return l.error();
-        lock = std::move(l).value();
-    }
-    if (!dir_is_empty(dir)) {
-        ojson old;
-        bool have_old = false, partial = false;
-        if (fs::exists(dir / "meta.json")) {
-            auto text = read_file((dir / "meta.json").string());
-            if (text.ok()) {
-                if (auto c = check_json_checksum((dir / "meta.json").string(), *text,
-                                                 "use --force to regenerate the dataset");
-                    !c.ok()) {
-                    if (!o.force) return c.error();
-                    rep_repaired = "meta.json";
-                } else if (auto parsed = parse_json<ojson>(*text); parsed.ok()) {
-                    old = std::move(*parsed);
-                    have_old = old.is_object();
-                }
-            }
-        } else if (fs::exists(marker)) {
-            // An interrupted run: the same arguments start over without --force.
-            auto text = read_file(marker.string());
-            if (text.ok() && json_checksum_state(*text) == ChecksumState::Valid) {
-                if (auto m = parse_json<ojson>(*text); m.ok())
-                    partial = m->is_object() && m->contains("arguments") && (*m)["arguments"] == args;
-            }
-        }
-        if (have_old && old.contains("files") && old["files"].is_object())
-            for (auto it = old["files"].begin(); it != old["files"].end(); ++it) old_files.push_back(it.key());
-        if (have_old && old.contains("arguments") && old["arguments"] == args) {
-            GenerateReport rep;
-            rep.unchanged = true;
-            std::string bad;
-            for (auto it = old["files"].begin(); it != old["files"].end(); ++it) {
-                auto content = read_file((dir / it.key()).string());
-                if (!content.ok() || sha256_hex(*content) != it.value().get<std::string>()) {
-                    bad = it.key();
-                    break;
-                }
-                rep.files.push_back(it.key());
-            }
-            if (bad.empty()) {
-                // Killed after meta.json was written: only the marker and temporaries are left over.
-                fs::remove(marker, ec);
-                remove_dataset_temporaries(dir);
-                rep.words = old.value("words", std::uint64_t{0});
-                rep.symbols = old.value("symbols", std::uint64_t{0});
-                if (old.contains("shortfalls"))
-                    for (const auto& s : old["shortfalls"]) rep.shortfalls.push_back(s.value("text", ""));
-                return rep;
-            }
-            if (!o.force)
-                return make_error((dir / bad).string() +
-                                  ": missing or does not match its hash in meta.json (truncated, corrupted or "
-                                  "edited); use --force to regenerate the dataset");
-            rep_repaired = bad;
-        } else if (!o.force && !partial) {
-            return make_error(dir_text + ": not empty and " +
-                              (have_old ? std::string("holds a dataset generated with other arguments")
-                               : fs::exists(marker) ? std::string("holds an interrupted generation with other arguments")
-                                                    : std::string("holds no ltlkit dataset")) +
-                              "; use --force to write into it");
-        }
-        // Forced: drop the old meta.json first, so an interrupted run leaves no stale claim.
-        fs::remove(dir / "meta.json", ec);
-    }
-    fs::create_directories(dir, ec);
-    if (ec) return io_error(dir_text + ": cannot create directory: " + ec.message());
-    if (!lock.held()) {
-        auto l = lock_folder(dir_text, "ltlkit generate");
-        if (!l.ok()) return l.error();
-        lock = std::move(l).value();
-    }
-    remove_dataset_temporaries(dir);
-    {
-        // Says "being generated with these arguments" until meta.json is in place (DURABILITY.md).
-        ojson m{{"arguments", args}};
-        auto w = write_file_atomic(marker.string(), json_with_checksum(m.dump(), 1));
-        if (!w.ok()) return w.error();
-    }
+// Every place where fewer words or pairs existed than asked, for meta.json and the report.
+class Shortfalls {
+public:
+    Shortfalls(const Sampler& sampler, GenerateReport& rep) : sampler_(sampler), rep_(rep) {}
 
-    // --- counts
-    const std::size_t max_len = std::max(o.train.hi, o.test.hi);
-    auto sampler_r = Sampler::create(dfa, max_len, o.max_table_cells);
-    if (!sampler_r.ok()) return sampler_r.error();
-    const Sampler& sampler = *sampler_r;
-
-    GenerateReport rep;
-    ojson shortfalls = ojson::array();
-    auto shortfall = [&](const std::string& split, std::size_t n, int label, std::uint64_t asked,
-                         std::uint64_t got) {
+    // label < 0: a pair split (boundary).
+    void add(const std::string& split, std::size_t n, int label, std::uint64_t asked, std::uint64_t got) {
         ojson j = {{"split", split}, {"length", n}};
         std::string text = split + ": length " + std::to_string(n);
         if (label >= 0) {
-            std::string available = sampler.count_exact(n, label == 1);
+            std::string available = sampler_.count_exact(n, label == 1);
             j["label"] = label;
             j["available"] = available;
             text += ", label " + std::to_string(label) + ": asked " + std::to_string(asked) + ", got " +
@@ -499,30 +401,38 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
         j["asked"] = asked;
         j["got"] = got;
         j["text"] = text;
-        shortfalls.push_back(j);
-        rep.shortfalls.push_back(text);
-    };
+        json_.push_back(j);
+        rep_.shortfalls.push_back(text);
+    }
 
-    const auto& alphabet = dfa.alphabet;
-    SplitWriter train("train", o.format, false, alphabet), validation("validation", o.format, false, alphabet),
-        test("test", o.format, false, alphabet);
-    const std::size_t quota[2] = {o.per_length / 2, o.per_length - o.per_length / 2};
+    const ojson& json() const { return json_; }
 
-    Planned plan;
-    plan.o = &o;
-    for (std::size_t n = o.train.lo; n <= o.train.hi; ++n) plan.total += 2 * n * o.per_length;
-    for (std::size_t n = o.test.lo; n <= o.test.hi; ++n) plan.total += n * (o.per_length + 2 * o.boundary_per_length);
+private:
+    const Sampler& sampler_;
+    GenerateReport& rep_;
+    ojson json_ = ojson::array();
+};
 
-    // --- train, validation, test: per length, one pool of distinct words per label dealt in that order
+// Train, validation and test: per length and label one pool of distinct words, uniform among the
+// words of that length and label (all of them, shuffled, where few exist), dealt to the splits of
+// that length in this order.
+struct RandomSplits {
+    SplitWriter train, validation, test;
     WordSet train_words;  // train and validation words, kept out of test / boundary at shared lengths
+};
+
+std::optional<Error> fill_random_splits(const Sampler& sampler, const DatasetOptions& o, RandomSplits& s,
+                                        Shortfalls& shortfalls, Planned& plan) {
+    const std::size_t max_len = std::max(o.train.hi, o.test.hi);
+    const std::size_t quota[2] = {o.per_length / 2, o.per_length - o.per_length / 2};
     std::size_t lo = std::min(o.train.lo, o.test.lo);
     for (std::size_t n = lo; n <= max_len; ++n) {
         std::vector<SplitWriter*> parts;
         if (o.train.contains(n)) {
-            parts.push_back(&train);
-            parts.push_back(&validation);
+            parts.push_back(&s.train);
+            parts.push_back(&s.validation);
         }
-        if (o.test.contains(n)) parts.push_back(&test);
+        if (o.test.contains(n)) parts.push_back(&s.test);
         if (parts.empty()) continue;
         std::vector<std::vector<Example>> got(parts.size());
         for (int label = 1; label >= 0; --label) {
@@ -552,7 +462,7 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
                 std::size_t take = std::min(q, pool.size() - next);
                 for (std::size_t j = 0; j < take; ++j) got[i].push_back({std::move(pool[next + j]), label == 1, -1});
                 next += take;
-                if (take < q) shortfall(parts[i]->name(), n, label, q, take);
+                if (take < q) shortfalls.add(parts[i]->name(), n, label, q, take);
             }
         }
         for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -560,14 +470,19 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
             mix.shuffle(got[i]);
             for (auto& e : got[i]) {
                 parts[i]->add(e.word, e.label, -1);
-                if (parts[i] != &test) train_words.insert(std::move(e.word));
+                if (parts[i] != &s.test) s.train_words.insert(std::move(e.word));
             }
             plan.add(n * got[i].size());
         }
     }
+    return std::nullopt;
+}
 
-    // --- boundary: per test length, pairs (w, w') at edit distance 1 with different labels
-    SplitWriter boundary("boundary", o.format, true, alphabet);
+// The boundary split: per test length, pairs (w, w') at edit distance 1 (substitution, insertion or
+// deletion) with different labels, w drawn uniformly, the edit uniformly among those that flip the
+// label; pairs that touch a training word are skipped.
+void fill_boundary_split(const Dfa& dfa, const Sampler& sampler, const DatasetOptions& o, const WordSet& train_words,
+                         SplitWriter& boundary, Shortfalls& shortfalls, Planned& plan) {
     long pair_id = 0;
     const std::size_t S = dfa.num_states(), K = dfa.num_symbols();
     std::vector<std::uint8_t> good;  // good[i * S + q]: δ(q, w[i..n)) is accepting
@@ -634,33 +549,35 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
             ++made;
             plan.add(w.size() + e.size());
         }
-        if (made < o.boundary_per_length) shortfall("boundary", n, -1, o.boundary_per_length, made);
+        if (made < o.boundary_per_length) shortfalls.add("boundary", n, -1, o.boundary_per_length, made);
     }
+}
 
-    // --- adversarial
-    auto adversarial_r = adversarial_splits(dfa, o, rep, plan);
-    if (!adversarial_r.ok()) return adversarial_r.error();
-    std::vector<SplitWriter> adversarial = std::move(adversarial_r->writers);
-    const ojson adv_meta = std::move(adversarial_r->meta);
+// Writes every split's files (each atomically) and removes the stale files of an earlier dataset;
+// returns what meta.json records of them.
+struct WrittenSplits {
+    ojson files = ojson::object();   // path -> SHA-256
+    ojson splits = ojson::object();  // name -> lengths, files, counts
+};
 
-    // --- write the files, then meta.json
-    std::vector<const SplitWriter*> all = {&train, &validation, &test, &boundary};
-    for (const auto& a : adversarial) all.push_back(&a);
-    ojson files = ojson::object();
-    ojson splits = ojson::object();
+Result<WrittenSplits> write_splits(const fs::path& dir, const std::vector<const SplitWriter*>& all,
+                                   const DatasetOptions& o, const std::vector<std::string>& old_files,
+                                   GenerateReport& rep) {
+    WrittenSplits out;
+    std::error_code ec;
     for (const SplitWriter* s : all) {
         ojson sj;
-        if (s == &train || s == &validation) sj["lengths"] = to_string(o.train);
-        else if (s == &boundary && !s->counts().empty())  // an edit may make a word one shorter or longer
+        if (s->name() == "train" || s->name() == "validation") sj["lengths"] = to_string(o.train);
+        else if (s->name() == "boundary" && !s->counts().empty())  // an edit may make a word one shorter or longer
             sj["lengths"] = to_string(LengthRange{s->counts().begin()->first, s->counts().rbegin()->first});
         else sj["lengths"] = to_string(o.test);
-        if (s == &boundary) sj["note"] = "pairs at edit distance 1 (substitution, insertion or deletion) with different labels; sources drawn at the test lengths " + to_string(o.test) + ", so partners may be one symbol shorter or longer";
+        if (s->name() == "boundary") sj["note"] = "pairs at edit distance 1 (substitution, insertion or deletion) with different labels; sources drawn at the test lengths " + to_string(o.test) + ", so partners may be one symbol shorter or longer";
         ojson flist = ojson::array();
         for (const auto& [path, content] : s->files()) {
             fs::create_directories((dir / path).parent_path(), ec);
             auto w = write_file_atomic((dir / path).string(), *content);
             if (!w.ok()) return w.error();
-            files[path] = sha256_hex(*content);
+            out.files[path] = sha256_hex(*content);
             flist.push_back(path);
             rep.files.push_back(path);
         }
@@ -671,19 +588,26 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
         ojson counts = ojson::object();
         for (const auto& [n, c] : s->counts()) counts[std::to_string(n)] = {{"1", c[1]}, {"0", c[0]}};
         sj["counts"] = counts;
-        splits[s->name()] = sj;
+        out.splits[s->name()] = sj;
         rep.words += s->words();
         rep.symbols += s->symbols();
     }
     // Stale files of an earlier (forced-over) dataset.
     for (const auto& f : old_files)
-        if (!files.contains(f)) fs::remove(dir / f, ec);
+        if (!out.files.contains(f)) fs::remove(dir / f, ec);
+    return out;
+}
 
+// meta.json (SPEC §8, DURABILITY.md): the language, the arguments, how the words were drawn, every
+// split with its counts and files' hashes, the adversarial families and every shortfall.
+ojson dataset_meta(const Dfa& dfa, const DatasetOptions& o, const ojson& args, const Sampler& sampler,
+                   const WrittenSplits& written, const ojson& adv_meta, const ojson& shortfalls,
+                   const GenerateReport& rep) {
     ojson meta;
     meta["generator"] = "ltlkit generate";
     meta["generator_version"] = kDatasetGeneratorVersion;
     meta["language"] = args["language"];
-    meta["alphabet"] = alphabet;
+    meta["alphabet"] = dfa.alphabet;
     meta["dfa"] = args["dfa"];
     meta["seed"] = o.seed;
     meta["count_method"] = sampler.count_method();
@@ -695,7 +619,7 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
     meta["format"] = to_string(o.format);
     meta["per_length"] = o.per_length;
     meta["balance"] = "per length: ceil(per_length/2) positive, floor(per_length/2) negative, fewer where fewer exist";
-    meta["splits"] = splits;
+    meta["splits"] = written.splits;
     meta["adversarial"] = adv_meta;
     meta["shortfalls"] = shortfalls;
     ojson skipped = ojson::array();
@@ -704,12 +628,157 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
     meta["words"] = rep.words;
     meta["symbols"] = rep.symbols;
     meta["extra"] = args["extra"];
-    meta["files"] = files;
+    meta["files"] = written.files;
     meta["arguments"] = args;
+    return meta;
+}
+
+// The output folder made ready for writing: locked, and what it held checked against the arguments
+// (the same arguments and intact files: nothing to do; other content: only with --force).
+struct PreparedFolder {
+    FolderLock lock;
+    std::vector<std::string> old_files;       // files of an earlier dataset, removed unless rewritten
+    std::string repaired;                     // a file of an earlier dataset that failed its checksum
+    std::optional<GenerateReport> unchanged;  // the folder already holds this dataset, intact
+};
+
+Result<PreparedFolder> prepare_folder(const fs::path& dir, const std::string& dir_text, const ojson& args,
+                                      const DatasetOptions& o) {
+    PreparedFolder out;
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        return io_error(dir_text + ": exists and is not a directory");
+    const fs::path marker = dir / kPartialMarker;
+    // One writer at a time. A folder that holds a dataset (or its generation) is locked before it is
+    // read; any other folder only once it is certain to be written, so a refusal leaves it untouched.
+    if (fs::exists(dir / "meta.json", ec) || fs::exists(marker, ec)) {
+        auto l = lock_folder(dir_text, "ltlkit generate");
+        if (!l.ok()) return l.error();
+        out.lock = std::move(l).value();
+    }
+    if (!dir_is_empty(dir)) {
+        ojson old;
+        bool have_old = false, partial = false;
+        if (fs::exists(dir / "meta.json")) {
+            auto text = read_file((dir / "meta.json").string());
+            if (text.ok()) {
+                if (auto c = check_json_checksum((dir / "meta.json").string(), *text,
+                                                 "use --force to regenerate the dataset");
+                    !c.ok()) {
+                    if (!o.force) return c.error();
+                    out.repaired = "meta.json";
+                } else if (auto parsed = parse_json<ojson>(*text); parsed.ok()) {
+                    old = std::move(*parsed);
+                    have_old = old.is_object();
+                }
+            }
+        } else if (fs::exists(marker)) {
+            // An interrupted run: the same arguments start over without --force.
+            auto text = read_file(marker.string());
+            if (text.ok() && json_checksum_state(*text) == ChecksumState::Valid) {
+                if (auto m = parse_json<ojson>(*text); m.ok())
+                    partial = m->is_object() && m->contains("arguments") && (*m)["arguments"] == args;
+            }
+        }
+        if (have_old && old.contains("files") && old["files"].is_object())
+            for (auto it = old["files"].begin(); it != old["files"].end(); ++it) out.old_files.push_back(it.key());
+        if (have_old && old.contains("arguments") && old["arguments"] == args) {
+            GenerateReport rep;
+            rep.unchanged = true;
+            std::string bad;
+            for (auto it = old["files"].begin(); it != old["files"].end(); ++it) {
+                auto content = read_file((dir / it.key()).string());
+                if (!content.ok() || sha256_hex(*content) != it.value().get<std::string>()) {
+                    bad = it.key();
+                    break;
+                }
+                rep.files.push_back(it.key());
+            }
+            if (bad.empty()) {
+                // Killed after meta.json was written: only the marker and temporaries are left over.
+                fs::remove(marker, ec);
+                remove_dataset_temporaries(dir);
+                rep.words = old.value("words", std::uint64_t{0});
+                rep.symbols = old.value("symbols", std::uint64_t{0});
+                if (old.contains("shortfalls"))
+                    for (const auto& s : old["shortfalls"]) rep.shortfalls.push_back(s.value("text", ""));
+                out.unchanged = std::move(rep);
+                return out;
+            }
+            if (!o.force)
+                return make_error((dir / bad).string() +
+                                  ": missing or does not match its hash in meta.json (truncated, corrupted or "
+                                  "edited); use --force to regenerate the dataset");
+            out.repaired = bad;
+        } else if (!o.force && !partial) {
+            return make_error(dir_text + ": not empty and " +
+                              (have_old ? std::string("holds a dataset generated with other arguments")
+                               : fs::exists(marker) ? std::string("holds an interrupted generation with other arguments")
+                                                    : std::string("holds no ltlkit dataset")) +
+                              "; use --force to write into it");
+        }
+        // Forced: drop the old meta.json first, so an interrupted run leaves no stale claim.
+        fs::remove(dir / "meta.json", ec);
+    }
+    fs::create_directories(dir, ec);
+    if (ec) return io_error(dir_text + ": cannot create directory: " + ec.message());
+    if (!out.lock.held()) {
+        auto l = lock_folder(dir_text, "ltlkit generate");
+        if (!l.ok()) return l.error();
+        out.lock = std::move(l).value();
+    }
+    remove_dataset_temporaries(dir);
+    {
+        // Says "being generated with these arguments" until meta.json is in place (DURABILITY.md).
+        ojson m{{"arguments", args}};
+        auto w = write_file_atomic(marker.string(), json_with_checksum(m.dump(), 1));
+        if (!w.ok()) return w.error();
+    }
+    return out;
+}
+
+}  // namespace
+
+Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_text,
+                                        const DatasetOptions& o) {
+    if (auto e = check_dataset_options(dfa, o)) return *e;
+    const fs::path dir(dir_text);
+    const ojson args = arguments_json(dfa, o);
+    auto folder = prepare_folder(dir, dir_text, args, o);
+    if (!folder.ok()) return folder.error();
+    if (folder->unchanged) return std::move(*folder->unchanged);
+
+    const std::size_t max_len = std::max(o.train.hi, o.test.hi);
+    auto sampler_r = Sampler::create(dfa, max_len, o.max_table_cells);
+    if (!sampler_r.ok()) return sampler_r.error();
+    const Sampler& sampler = *sampler_r;
+
+    GenerateReport rep;
+    Shortfalls shortfalls(sampler, rep);
+    Planned plan;
+    plan.o = &o;
+    for (std::size_t n = o.train.lo; n <= o.train.hi; ++n) plan.total += 2 * n * o.per_length;
+    for (std::size_t n = o.test.lo; n <= o.test.hi; ++n) plan.total += n * (o.per_length + 2 * o.boundary_per_length);
+
+    const auto& alphabet = dfa.alphabet;
+    RandomSplits random{SplitWriter("train", o.format, false, alphabet), SplitWriter("validation", o.format, false, alphabet),
+                        SplitWriter("test", o.format, false, alphabet), {}};
+    if (auto e = fill_random_splits(sampler, o, random, shortfalls, plan)) return *e;
+    SplitWriter boundary("boundary", o.format, true, alphabet);
+    fill_boundary_split(dfa, sampler, o, random.train_words, boundary, shortfalls, plan);
+    auto adversarial = adversarial_splits(dfa, o, rep, plan);
+    if (!adversarial.ok()) return adversarial.error();
+
+    std::vector<const SplitWriter*> all = {&random.train, &random.validation, &random.test, &boundary};
+    for (const auto& a : adversarial->writers) all.push_back(&a);
+    auto written = write_splits(dir, all, o, folder->old_files, rep);
+    if (!written.ok()) return written.error();
+    const ojson meta = dataset_meta(dfa, o, args, sampler, *written, adversarial->meta, shortfalls.json(), rep);
     auto w = write_file_atomic((dir / "meta.json").string(), json_with_checksum(meta.dump(), 2));
     if (!w.ok()) return w.error();
-    fs::remove(marker, ec);
-    rep.repaired = rep_repaired;
+    std::error_code ec;
+    fs::remove(dir / kPartialMarker, ec);
+    rep.repaired = folder->repaired;
     if (o.progress) o.progress(plan.total, plan.total);
     return rep;
 }

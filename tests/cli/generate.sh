@@ -95,6 +95,9 @@ grep -q $'\r' err.txt && fail "--progress into a file writes carriage returns"
 
 # Ctrl-C: one line saying where it stopped and how to go on, exit 130; the rerun starts over.
 big=('Y a' --alphabet a,b --out dint --test-lengths 41:6000 --per-length 16 --boundary-per-length 1 --no-adversarial --progress)
+# A fresh file: the wait below must see this process's first progress line, not an earlier step's
+# err.txt (a signal sent before the exec would be ignored, background jobs ignore SIGINT).
+rm -f err.txt
 "$bin" generate "${big[@]}" >/dev/null 2>err.txt &
 pid=$!
 for _ in $(seq 100); do [[ -s err.txt ]] && break; sleep 0.1; done
