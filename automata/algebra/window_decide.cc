@@ -56,222 +56,248 @@ WindowDecision formula_decision(ltl::Formula f, std::size_t size, unsigned k, bo
     return d;
 }
 
-WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
-    SearchBudget budget;
-    if (options.time_limit_s > 0)
-        budget.deadline = SearchBudget::Clock::now() +
-                          std::chrono::duration_cast<SearchBudget::Clock::duration>(std::chrono::duration<double>(options.time_limit_s));
-    budget.memory_bytes = options.memory_limit_bytes;
-    budget.progress = options.progress;
-    BudgetScope scope(budget);
-    // The searches get the first half of the question's time, so that the exact depth probe, which
-    // decides some languages in a fraction of a second where every search fails, always runs.
-    std::optional<BudgetScope> search_scope;
-    if (options.time_limit_s > 0) {
-        SearchBudget first_half = budget;
-        first_half.deadline = SearchBudget::Clock::now() + (budget.deadline - SearchBudget::Clock::now()) / 2;
-        search_scope.emplace(first_half);
+// One window question, and what the strategies that did not answer it leave for the certificate
+// of an unknown answer.
+struct Question {
+    const Dfa& minimal;
+    unsigned k;
+    bool hybrid;
+    const WindowOptions& options;
+    std::string frag;  // "LTL[Y<=k]" or "LTL[P,Y<=k]"
+
+    // A "yes" by a formula that was compiled back.
+    WindowDecision formula_yes(ltl::Formula f, std::size_t size, const std::string& fact, nlohmann::json extra) const {
+        return formula_decision(f, size, k, hybrid, fact, std::move(extra), options);
     }
-    WindowDecision d;
-    Certificate& c = d.certificate;
-    c.class_id = class_id(hybrid, k);
-    const std::string frag = fragment_name(hybrid, k);
-    // A "yes" by a formula that was compiled back: the certificate, the formula printed up to the cap.
-    auto formula_yes = [&](ltl::Formula f, std::size_t size, const std::string& fact, nlohmann::json extra) {
-        d = formula_decision(f, size, k, hybrid, fact, std::move(extra), options);
-        return d;
-    };
-    // An R-trivial language is in LTL[P] ⊆ LTL[P,Y<=k]: LC25 Lemma C.1's formula, compiled back.
-    if (hybrid) {
-        if (auto f = partially_ordered_formula(minimal)) {
-            auto ok = formula_defines(*f, minimal, nullptr);
-            if (ok && *ok) {
-                const std::size_t size = ltl::tree_size(*f);
-                return formula_yes(*f, size,
-                                   "R-trivial (partially ordered minimal DFA), so LC25 Lemma C.1 gives an LTL[P] formula (tree size " +
-                                       std::to_string(size) + "), which lies in " + frag + "; compiled back",
-                                   nlohmann::json::object());
-            }
-        }
-    }
-    std::size_t steps = 0;
-    bool exhausted = false;
-    auto fam = search_family(minimal, k, hybrid, options, &steps, &exhausted);
-    if (fam) {
-        d.answer = Answer::No;
-        c.member = false;
-        c.kind = hybrid ? CertificateKind::HybridBisimulation : CertificateKind::WindowBisimulation;
-        const auto& A = minimal.alphabet;
-        auto fw = [&](const Word& w) { return w.empty() ? std::string("ε") : format_word(A, w); };
-        std::ostringstream os;
-        os << "the EOS nodes of the folded graphs of p^ω·y and p^ω·z (p = " << fw(fam->p) << ", y = "
-           << fw(fam->y) << ", z = " << fw(fam->z) << ") are bisimilar for the window-" << k
-           << (hybrid ? " and strict-past modalities" : " modality") << ", so no " << frag
-           << " formula separates x·p^r·y from x·p^r·z (x = " << fw(fam->x) << ") for large r, while their membership differs for every r >= "
-           << fam->r_min;
-        c.fact = os.str();
-        c.family = *fam;
-        for (std::size_t r = fam->r_min; r < fam->r_min + 3; ++r) {
-            auto [u, v] = fam->at(r);
-            if (!minimal.accepts(u)) std::swap(u, v);
-            c.pairs.emplace_back(u, v);
-        }
-        nlohmann::json extra = {{"k", k}, {"modalities", hybrid ? "window+past" : "window"}};
-        c.extra_json = extra.dump();
+    WindowDecision blank() const {
+        WindowDecision d;
+        d.certificate.class_id = class_id(hybrid, k);
         return d;
     }
-    std::size_t no_steps = steps;
-    steps = 0;
-    YesSearchReport rep = search_formula(minimal, k, hybrid, options.search_budget, &steps);
-    steps += no_steps;
-    if (!rep.formula.is_null()) {
-        const std::size_t size = ltl::tree_size(rep.formula);
-        return formula_yes(rep.formula, size,
-                           "a " + frag + " formula (tree size " + std::to_string(size) +
-                               ") whose minimal DFA equals the language's, found by formula search and compiled back",
-                           nlohmann::json::object());
-    }
-    // A language "the run enters the sink" (or its complement): the window types that words avoiding
-    // the sink never show (docs/WINDOWS.md §3c), compiled back.
+};
+
+struct Tried {
+    std::size_t steps = 0;   // search steps of the family search and the formula search
+    bool exhausted = false;  // the family search ran to the end of its bounds
+    YesSearchReport search;
     SinkSearchReport sink;
-    if (hybrid) {
-        sink = search_sink(minimal, k, kSinkDepth, 4 * options.probe_states);
-        if (!sink.formula.is_null()) {
-            const std::size_t size = ltl::tree_size(sink.formula);
-            return formula_yes(sink.formula, size,
-                               "a " + frag + " formula (tree size " + std::to_string(size) +
-                                   ") saying whether the run entered the sink state: the depth-" + std::to_string(sink.depth) +
-                                   " window types of the positions and of EOS in words that avoid the sink (" +
-                                   std::to_string(sink.good) + " types) never cover a word that enters it (" +
-                                   std::to_string(sink.bad) +
-                                   " types outside them are reached; docs/WINDOWS.md §3c); compiled back",
-                               nlohmann::json({{"type_depth", sink.depth}, {"route", "sink"}}));
-        }
-    }
-    // Characteristic formulas of window types (depths 1..3), chosen on a sample and compiled back.
-    // At past depth 1 (P chi(t)), then, for the hybrid fragment, 2 (ordered pairs of types).
     TypedSearchReport typed;
+    bool searches_cut = false;  // the searches stopped at half of the question's budget
+    unsigned lower = 0;         // no defining formula has depth <= lower (depth probe)
+    DepthProbe witness;         // the two words of equal depth-`lower` EOS types
+};
+
+using Strategy = std::optional<WindowDecision> (*)(const Question&, Tried&);
+
+// Yes: an R-trivial language is in LTL[P] ⊆ LTL[P,Y<=k]; LC25 Lemma C.1's formula, compiled back.
+std::optional<WindowDecision> r_trivial_formula(const Question& q, Tried&) {
+    if (!q.hybrid) return std::nullopt;
+    auto f = partially_ordered_formula(q.minimal);
+    if (!f) return std::nullopt;
+    auto ok = formula_defines(*f, q.minimal, nullptr);
+    if (!ok || !*ok) return std::nullopt;
+    const std::size_t size = ltl::tree_size(*f);
+    return q.formula_yes(*f, size,
+                         "R-trivial (partially ordered minimal DFA), so LC25 Lemma C.1 gives an LTL[P] formula (tree size " +
+                             std::to_string(size) + "), which lies in " + q.frag + "; compiled back",
+                         nlohmann::json::object());
+}
+
+// No: a word family x·p^r·y / x·p^r·z whose folded graphs have bisimilar EOS nodes (folded_graph.cc).
+std::optional<WindowDecision> bisimilar_family(const Question& q, Tried& t) {
+    auto fam = search_family(q.minimal, q.k, q.hybrid, q.options, &t.steps, &t.exhausted);
+    if (!fam) return std::nullopt;
+    WindowDecision d = q.blank();
+    Certificate& c = d.certificate;
+    d.answer = Answer::No;
+    c.member = false;
+    c.kind = q.hybrid ? CertificateKind::HybridBisimulation : CertificateKind::WindowBisimulation;
+    const auto& A = q.minimal.alphabet;
+    auto fw = [&](const Word& w) { return w.empty() ? std::string("ε") : format_word(A, w); };
+    std::ostringstream os;
+    os << "the EOS nodes of the folded graphs of p^ω·y and p^ω·z (p = " << fw(fam->p) << ", y = "
+       << fw(fam->y) << ", z = " << fw(fam->z) << ") are bisimilar for the window-" << q.k
+       << (q.hybrid ? " and strict-past modalities" : " modality") << ", so no " << q.frag
+       << " formula separates x·p^r·y from x·p^r·z (x = " << fw(fam->x) << ") for large r, while their membership differs for every r >= "
+       << fam->r_min;
+    c.fact = os.str();
+    c.family = *fam;
+    for (std::size_t r = fam->r_min; r < fam->r_min + 3; ++r) {
+        auto [u, v] = fam->at(r);
+        if (!q.minimal.accepts(u)) std::swap(u, v);
+        c.pairs.emplace_back(u, v);
+    }
+    nlohmann::json extra = {{"k", q.k}, {"modalities", q.hybrid ? "window+past" : "window"}};
+    c.extra_json = extra.dump();
+    return d;
+}
+
+// Yes: a formula of the fragment found by enumerative search on a word sample (formula_synthesis.cc).
+std::optional<WindowDecision> searched_formula(const Question& q, Tried& t) {
+    std::size_t steps = 0;
+    t.search = search_formula(q.minimal, q.k, q.hybrid, q.options.search_budget, &steps);
+    t.steps += steps;
+    if (t.search.formula.is_null()) return std::nullopt;
+    const std::size_t size = ltl::tree_size(t.search.formula);
+    return q.formula_yes(t.search.formula, size,
+                         "a " + q.frag + " formula (tree size " + std::to_string(size) +
+                             ") whose minimal DFA equals the language's, found by formula search and compiled back",
+                         nlohmann::json::object());
+}
+
+// Yes: a language "the run enters the sink" (or its complement): the window types that words
+// avoiding the sink never show (docs/WINDOWS.md §3c), compiled back.
+std::optional<WindowDecision> sink_state_formula(const Question& q, Tried& t) {
+    if (!q.hybrid) return std::nullopt;
+    t.sink = search_sink(q.minimal, q.k, kSinkDepth, 4 * q.options.probe_states);
+    const SinkSearchReport& sink = t.sink;
+    if (sink.formula.is_null()) return std::nullopt;
+    const std::size_t size = ltl::tree_size(sink.formula);
+    return q.formula_yes(sink.formula, size,
+                         "a " + q.frag + " formula (tree size " + std::to_string(size) +
+                             ") saying whether the run entered the sink state: the depth-" + std::to_string(sink.depth) +
+                             " window types of the positions and of EOS in words that avoid the sink (" +
+                             std::to_string(sink.good) + " types) never cover a word that enters it (" +
+                             std::to_string(sink.bad) + " types outside them are reached; docs/WINDOWS.md §3c); compiled back",
+                         nlohmann::json({{"type_depth", sink.depth}, {"route", "sink"}}));
+}
+
+// Yes: characteristic formulas of window types (depths 1..3), chosen on a sample and compiled back;
+// at past depth 1 (P χ(t)), then, for the hybrid fragment, 2 (ordered pairs of types).
+std::optional<WindowDecision> window_type_formula(const Question& q, Tried& t) {
+    TypedSearchReport& typed = t.typed;
     unsigned past_depth = 0;
-    for (unsigned pd = 1; pd <= (hybrid ? 2u : 1u) && typed.formula.is_null(); ++pd) {
-        TypedSearchReport r = search_typed(minimal, k, hybrid, kTypeDepth, 4 * options.probe_states, pd);
+    for (unsigned pd = 1; pd <= (q.hybrid ? 2u : 1u) && typed.formula.is_null(); ++pd) {
+        TypedSearchReport r = search_typed(q.minimal, q.k, q.hybrid, kTypeDepth, 4 * q.options.probe_states, pd);
         r.rounds += typed.rounds;
         r.states += typed.states;
         typed = std::move(r);
         past_depth = pd;
     }
-    if (!typed.formula.is_null()) {
-        const std::size_t size = ltl::tree_size(typed.formula);
-        nlohmann::json extra = {{"type_depth", typed.depth}};
-        if (hybrid) extra["past_depth"] = past_depth;
-        return formula_yes(typed.formula, size,
-                           "a " + frag + " formula (tree size " + std::to_string(size) +
-                               ") built from characteristic formulas of the depth-" + std::to_string(typed.depth) +
-                               " window types" +
-                               (!hybrid ? std::string(" at EOS")
+    if (typed.formula.is_null()) return std::nullopt;
+    const std::size_t size = ltl::tree_size(typed.formula);
+    nlohmann::json extra = {{"type_depth", typed.depth}};
+    if (q.hybrid) extra["past_depth"] = past_depth;
+    return q.formula_yes(typed.formula, size,
+                         "a " + q.frag + " formula (tree size " + std::to_string(size) +
+                             ") built from characteristic formulas of the depth-" + std::to_string(typed.depth) +
+                             " window types" +
+                             (!q.hybrid ? std::string(" at EOS")
                                         : past_depth == 1 ? std::string(" at EOS and under P")
                                                           : std::string(" at EOS, under P and under P(χ ∧ ±P χ')")) +
-                               " (docs/WINDOWS.md §3b), whose minimal DFA equals the language's: compiled back",
-                           extra);
-    }
-    // The sink-state strategy extended (docs/WINDOWS.md §3c): letters annotated with the set of letters before
-    // them, and sinks with both acceptances among the other states. It runs only where everything
-    // above failed, so the tables of §7 (which have no unknown cell) do not depend on it.
-    if (hybrid) {
-        SinkSearchReport ext = search_sink(minimal, k, kSinkDepth, 4 * options.probe_states, true);
-        sink.states += ext.states;
-        sink.applicable = sink.applicable || ext.applicable;
-        if (!ext.formula.is_null()) {
-            const std::size_t size = ltl::tree_size(ext.formula);
-            return formula_yes(ext.formula, size,
-                               "a " + frag + " formula (tree size " + std::to_string(size) +
-                                   ") saying whether the run entered the sink state" +
-                                   (ext.mixed ? std::string(" and, if not, deciding by the EOS type") : std::string()) +
-                                   ": the depth-" + std::to_string(ext.depth) + " window types" +
-                                   (ext.past_letters ? std::string(" of letters annotated with the set of letters before them")
-                                                     : std::string()) +
-                                   " of the positions and of EOS in words that avoid the sink (" + std::to_string(ext.good) +
-                                   " types) never cover a word that enters it (" + std::to_string(ext.bad) +
-                                   " types outside them are reached; docs/WINDOWS.md §3c); compiled back",
-                               nlohmann::json({{"type_depth", ext.depth},
-                                               {"route", "sink"},
-                                               {"past_letters", ext.past_letters},
-                                               {"mixed", ext.mixed}}));
-        }
-    }
-    const bool searches_cut = budget_bound_reached() != BudgetBound::None;
-    search_scope.reset();
-    // Neither certificate was found: probe the depth-d EOS types exactly (depth_probe.hh). A
-    // conflict at depth d proves that no defining formula has depth <= d; separation at depth d
-    // proves membership (the type exploration is the certificate, re-run by the checker).
-    std::size_t probe_states = 0;
-    unsigned lower = 0;
-    DepthProbe witness;
+                             " (docs/WINDOWS.md §3b), whose minimal DFA equals the language's: compiled back",
+                         extra);
+}
+
+// Yes: the sink-state strategy extended (docs/WINDOWS.md §3c): letters annotated with the set of
+// letters before them, and sinks with both acceptances among the other states. Last of the searches,
+// so the tables of §7 (which have no unknown cell) do not depend on it.
+std::optional<WindowDecision> extended_sink_state_formula(const Question& q, Tried& t) {
+    if (!q.hybrid) return std::nullopt;
+    SinkSearchReport ext = search_sink(q.minimal, q.k, kSinkDepth, 4 * q.options.probe_states, true);
+    t.sink.states += ext.states;
+    t.sink.applicable = t.sink.applicable || ext.applicable;
+    if (ext.formula.is_null()) return std::nullopt;
+    const std::size_t size = ltl::tree_size(ext.formula);
+    return q.formula_yes(ext.formula, size,
+                         "a " + q.frag + " formula (tree size " + std::to_string(size) +
+                             ") saying whether the run entered the sink state" +
+                             (ext.mixed ? std::string(" and, if not, deciding by the EOS type") : std::string()) +
+                             ": the depth-" + std::to_string(ext.depth) + " window types" +
+                             (ext.past_letters ? std::string(" of letters annotated with the set of letters before them")
+                                               : std::string()) +
+                             " of the positions and of EOS in words that avoid the sink (" + std::to_string(ext.good) +
+                             " types) never cover a word that enters it (" + std::to_string(ext.bad) +
+                             " types outside them are reached; docs/WINDOWS.md §3c); compiled back",
+                         nlohmann::json({{"type_depth", ext.depth},
+                                         {"route", "sink"},
+                                         {"past_letters", ext.past_letters},
+                                         {"mixed", ext.mixed}}));
+}
+
+// The searches, in the order they are tried; each answers or records what it tried.
+constexpr Strategy kSearches[] = {r_trivial_formula,   bisimilar_family,    searched_formula,
+                                  sink_state_formula,  window_type_formula, extended_sink_state_formula};
+
+// Yes or a lower bound: the depth-d EOS types probed exactly (depth_probe.hh). A conflict at depth
+// d proves that no defining formula has depth <= d; separation at depth d proves membership (the
+// type exploration is the certificate, re-run by the checker).
+std::optional<WindowDecision> depth_probe_answer(const Question& q, Tried& t) {
+    const WindowOptions& options = q.options;
     for (unsigned depth = 1; depth <= options.probe_depth; ++depth) {
-        DepthProbe pr = probe_depth(minimal, k, hybrid, depth, options.probe_states, true);
-        probe_states += pr.states;
+        DepthProbe pr = probe_depth(q.minimal, q.k, q.hybrid, depth, options.probe_states, true);
         if (pr.status == DepthProbe::Status::Conflict) {
-            lower = depth;
-            witness = std::move(pr);
+            t.lower = depth;
+            t.witness = std::move(pr);
             continue;
         }
-        if (pr.status == DepthProbe::Status::Separates) {
-            const std::size_t size = pr.formula.is_null() ? 0 : ltl::tree_size(pr.formula);
-            const std::string what = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
-                                     " EOS types of " + frag + " (exhaustive exploration of " + std::to_string(pr.states) +
-                                     " product states, " + std::to_string(pr.eos_types) + " EOS types)";
-            // Compiling back costs (product states × subformulas) and is not interruptible: only
-            // for formulas of at most kProbeFormulaDag distinct subformulas.
-            const std::size_t dag = pr.formula.is_null() ? 0 : ltl::dag_size(pr.formula);
-            if (!pr.formula.is_null() && size <= options.max_formula_size && dag <= kProbeFormulaDag) {
-                auto ok = formula_defines(pr.formula, minimal, nullptr);
-                if (ok && *ok)
-                    return formula_yes(pr.formula, size,
-                                       what + ", tree size " + std::to_string(size) + ", defines the language; compiled back",
-                                       nlohmann::json({{"type_depth", depth}, {"route", "depth_types"}}));
-            }
-            d.answer = Answer::Yes;
-            c.member = true;
-            c.kind = CertificateKind::DepthTypes;
-            c.fact = "the depth-" + std::to_string(depth) + " EOS types of " + frag +
-                     " determine membership on every word (exhaustive exploration of " + std::to_string(pr.states) +
-                     " product states, " + std::to_string(pr.eos_types) +
-                     " EOS types), so a formula of depth " + std::to_string(depth) + " defines the language";
-            c.formula_omitted = size > options.max_formula_size
-                                    ? "the formula (" + what + ") has tree size " + std::to_string(size) + ", over the cap " +
-                                          std::to_string(options.max_formula_size) +
-                                          " (--formula-cap); check-certificate re-runs the exploration"
-                                    : "the formula (" + what + ") has " + std::to_string(dag) +
-                                          " distinct subformulas, over the " + std::to_string(kProbeFormulaDag) +
-                                          " compiled back within a question; check-certificate re-runs the exploration";
-            c.extra_json = nlohmann::json({{"k", k}, {"depth", depth}, {"probe_states", pr.states}}).dump();
-            return d;
+        if (pr.status != DepthProbe::Status::Separates) break;  // state limit
+        const std::size_t size = pr.formula.is_null() ? 0 : ltl::tree_size(pr.formula);
+        const std::string what = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
+                                 " EOS types of " + q.frag + " (exhaustive exploration of " + std::to_string(pr.states) +
+                                 " product states, " + std::to_string(pr.eos_types) + " EOS types)";
+        // Compiling back costs (product states × subformulas) and is not interruptible: only for
+        // formulas of at most kProbeFormulaDag distinct subformulas.
+        const std::size_t dag = pr.formula.is_null() ? 0 : ltl::dag_size(pr.formula);
+        if (!pr.formula.is_null() && size <= options.max_formula_size && dag <= kProbeFormulaDag) {
+            auto ok = formula_defines(pr.formula, q.minimal, nullptr);
+            if (ok && *ok)
+                return q.formula_yes(pr.formula, size,
+                                     what + ", tree size " + std::to_string(size) + ", defines the language; compiled back",
+                                     nlohmann::json({{"type_depth", depth}, {"route", "depth_types"}}));
         }
-        break;  // state limit
+        WindowDecision d = q.blank();
+        Certificate& c = d.certificate;
+        d.answer = Answer::Yes;
+        c.member = true;
+        c.kind = CertificateKind::DepthTypes;
+        c.fact = "the depth-" + std::to_string(depth) + " EOS types of " + q.frag +
+                 " determine membership on every word (exhaustive exploration of " + std::to_string(pr.states) +
+                 " product states, " + std::to_string(pr.eos_types) +
+                 " EOS types), so a formula of depth " + std::to_string(depth) + " defines the language";
+        c.formula_omitted = size > options.max_formula_size
+                                ? "the formula (" + what + ") has tree size " + std::to_string(size) + ", over the cap " +
+                                      std::to_string(options.max_formula_size) +
+                                      " (--formula-cap); check-certificate re-runs the exploration"
+                                : "the formula (" + what + ") has " + std::to_string(dag) +
+                                      " distinct subformulas, over the " + std::to_string(kProbeFormulaDag) +
+                                      " compiled back within a question; check-certificate re-runs the exploration";
+        c.extra_json = nlohmann::json({{"k", q.k}, {"depth", depth}, {"probe_states", pr.states}}).dump();
+        return d;
     }
-    NoSearchBounds b = no_bounds(minimal.num_symbols(), k, hybrid, options);
+    return std::nullopt;
+}
+
+// Unknown: what every strategy tried, the depth lower bound, and the bound that stopped them.
+WindowDecision unknown_answer(const Question& q, const Tried& t) {
+    const WindowOptions& options = q.options;
+    const YesSearchReport& rep = t.search;
+    NoSearchBounds b = no_bounds(q.minimal.num_symbols(), q.k, q.hybrid, options);
+    WindowDecision d = q.blank();
+    Certificate& c = d.certificate;
     d.answer = Answer::Unknown;
     c.member = false;
     c.kind = CertificateKind::SearchExhausted;
     std::ostringstream os;
     os << "no witness family with |p| <= " << b.max_p << ", |y|,|z| <= " << b.max_tail << ", |x| <= " << b.max_x
-       << (exhausted ? "" : " (budget hit before the end)") << ", and no " << frag
+       << (t.exhausted ? "" : " (budget hit before the end)") << ", and no " << q.frag
        << " formula among " << rep.pool << " distinct behaviours up to size " << rep.max_size << " on "
        << rep.sample_words << " sample words in " << rep.rounds << " rounds"
-       << (rep.failure.empty() ? "" : " (" + rep.failure + ")") << "; " << steps << " search steps"
+       << (rep.failure.empty() ? "" : " (" + rep.failure + ")") << "; " << t.steps << " search steps"
        << "; no Boolean combination of window types of depth <= " << kTypeDepth
-       << (hybrid ? " at EOS, under P and under P(χ ∧ ±P χ')" : " at EOS")
-       << " found in " << typed.rounds << " rounds (" << typed.states << " product states)";
-    if (sink.applicable)
-        os << "; no formula from the sink route (window depths <= " << kSinkDepth << ", " << sink.states
+       << (q.hybrid ? " at EOS, under P and under P(χ ∧ ±P χ')" : " at EOS")
+       << " found in " << t.typed.rounds << " rounds (" << t.typed.states << " product states)";
+    if (t.sink.applicable)
+        os << "; no formula from the sink route (window depths <= " << kSinkDepth << ", " << t.sink.states
            << " product states)";
-    if (lower > 0)
-        os << "; no defining formula has depth <= " << lower << " (the depth-" << lower << " EOS types of '"
-           << format_word(minimal.alphabet, witness.accepted) << "' (accepted) and '"
-           << format_word(minimal.alphabet, witness.rejected) << "' (rejected) are equal)";
+    if (t.lower > 0)
+        os << "; no defining formula has depth <= " << t.lower << " (the depth-" << t.lower << " EOS types of '"
+           << format_word(q.minimal.alphabet, t.witness.accepted) << "' (accepted) and '"
+           << format_word(q.minimal.alphabet, t.witness.rejected) << "' (rejected) are equal)";
     const BudgetBound bound = budget_bound_reached();
-    if (lower < options.probe_depth && bound == BudgetBound::None)
-        os << "; the depth-" << (lower + 1) << " probe stopped at " << options.probe_states << " product states";
-    if (searches_cut && bound == BudgetBound::None)
+    if (t.lower < options.probe_depth && bound == BudgetBound::None)
+        os << "; the depth-" << (t.lower + 1) << " probe stopped at " << options.probe_states << " product states";
+    if (t.searches_cut && bound == BudgetBound::None)
         os << "; the searches stopped at half of the question's budget (" << options.time_limit_s
            << " s, --window-time; " << (options.memory_limit_bytes >> 20) << " MiB, --window-memory), the rest went to the probe";
     if (bound == BudgetBound::Time)
@@ -281,8 +307,8 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
            << " MiB of resident memory (raise --window-memory)";
     c.fact = os.str();
     c.unknown = true;
-    if (lower > 0) c.pairs.emplace_back(witness.accepted, witness.rejected);
-    nlohmann::json extra = {{"k", k},
+    if (t.lower > 0) c.pairs.emplace_back(t.witness.accepted, t.witness.rejected);
+    nlohmann::json extra = {{"k", q.k},
                             {"bounds",
                              {{"max_p", b.max_p},
                               {"max_tail", b.max_tail},
@@ -293,13 +319,40 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                               {"type_depth", kTypeDepth},
                               {"probe_depth", options.probe_depth},
                               {"probe_states", options.probe_states}}}};
-    if (lower > 0) extra["depth_lower_bound"] = lower;
+    if (t.lower > 0) extra["depth_lower_bound"] = t.lower;
     if (bound == BudgetBound::Time)
         extra["budget"] = {{"bound", "time"}, {"seconds", options.time_limit_s}, {"option", "--window-time"}};
     if (bound == BudgetBound::Memory)
         extra["budget"] = {{"bound", "memory"}, {"bytes", options.memory_limit_bytes}, {"option", "--window-memory"}};
     c.extra_json = extra.dump();
     return d;
+}
+
+// One question: the searches of kSearches under the first half of its budget, so that the exact
+// depth probe, which decides some languages in a fraction of a second where every search fails,
+// always runs; then the probe; then the unknown answer with what was tried.
+WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
+    SearchBudget budget;
+    if (options.time_limit_s > 0)
+        budget.deadline = SearchBudget::Clock::now() +
+                          std::chrono::duration_cast<SearchBudget::Clock::duration>(std::chrono::duration<double>(options.time_limit_s));
+    budget.memory_bytes = options.memory_limit_bytes;
+    budget.progress = options.progress;
+    BudgetScope scope(budget);
+    std::optional<BudgetScope> search_scope;
+    if (options.time_limit_s > 0) {
+        SearchBudget first_half = budget;
+        first_half.deadline = SearchBudget::Clock::now() + (budget.deadline - SearchBudget::Clock::now()) / 2;
+        search_scope.emplace(first_half);
+    }
+    const Question q{minimal, k, hybrid, options, fragment_name(hybrid, k)};
+    Tried tried;
+    for (Strategy strategy : kSearches)
+        if (auto d = strategy(q, tried)) return std::move(*d);
+    tried.searches_cut = budget_bound_reached() != BudgetBound::None;
+    search_scope.reset();
+    if (auto d = depth_probe_answer(q, tried)) return std::move(*d);
+    return unknown_answer(q, tried);
 }
 
 }  // namespace
