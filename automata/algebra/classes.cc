@@ -64,18 +64,26 @@ DfaAnalysis::DfaAnalysis(const Dfa& minimal) : dfa_(minimal) {
     }
 }
 
-// Up to kDenseReachScc SCCs (8 MiB of bits), the whole reachability relation bottom-up; above, one
-// row per queried source SCC by a search from it, so that memory stays linear in the queries.
+// Up to kDenseReachScc SCCs (8 MiB of bits), the whole reachability relation bottom-up. Above, one
+// row per queried source SCC by a search from it, so that memory stays linear in the queries; once
+// more than kLazyRows sources have been asked and the whole relation fits in kDenseReachBytes, it is
+// computed after all.
 constexpr std::size_t kDenseReachScc = 8192;
+constexpr std::size_t kDenseReachBytes = std::size_t(256) << 20;
+constexpr std::size_t kLazyRows = 64;
 constexpr std::size_t kReachRowWords = std::size_t(1) << 24;  // cached lazy rows, in 64-bit words
 
 void DfaAnalysis::compute_reach() {
     if (!reach_.empty()) return;
-    const std::size_t words = (num_scc_ + 63) / 64;
     if (num_scc_ > kDenseReachScc) {
         reach_.assign(num_scc_, {});
         return;
     }
+    compute_dense_reach();
+}
+
+void DfaAnalysis::compute_dense_reach() {
+    const std::size_t words = (num_scc_ + 63) / 64;
     reach_.assign(num_scc_, std::vector<std::uint64_t>(words, 0));
     std::vector<std::vector<std::uint32_t>> succ(num_scc_);
     for (std::size_t q = 0; q < n(); ++q)
@@ -98,6 +106,10 @@ bool DfaAnalysis::reaches(State p, State q) {
     compute_reach();
     if (reach_[c].empty()) {
         const std::size_t words = (num_scc_ + 63) / 64;
+        if (++lazy_rows_asked_ > kLazyRows && num_scc_ * words * 8 <= kDenseReachBytes) {
+            compute_dense_reach();
+            return (reach_[c][d / 64] >> (d % 64)) & 1;
+        }
         if ((reach_rows_ + 1) * words > kReachRowWords) {
             for (auto& row : reach_) std::vector<std::uint64_t>().swap(row);
             reach_rows_ = 0;
