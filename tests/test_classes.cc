@@ -319,7 +319,7 @@ std::optional<std::tuple<State, std::size_t, std::size_t>> first_nonconfluent_by
 
 }  // namespace
 
-TEST_CASE("Local confluence by unique {a,b}-sinks agrees with explicit closures and with J-triviality", "[classes]") {
+TEST_CASE("Local confluence by unique {a,b}-sinks agrees with explicit closures and with J-triviality; local testability with eSe", "[classes]") {
     Rng rng(3141);
     const auto& pt = *find_class("piecewise_testable");
     std::size_t members = 0, non_members = 0, by_semigroup = 0;
@@ -343,6 +343,9 @@ TEST_CASE("Local confluence by unique {a,b}-sinks agrees with explicit closures 
         if (auto S = SemigroupAnalysis::of(*d, 20'000)) {
             ++by_semigroup;
             CHECK(fast.member == pt.by_semigroup(**S).member);
+            // Trahtman's test, whose pair graph is the common self-loops here, against eSe.
+            const auto& lt = *find_class("locally_testable");
+            CHECK(lt.by_dfa(A).member == lt.by_semigroup(**S).member);
         }
     }
     CHECK(members >= 100);

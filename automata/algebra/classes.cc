@@ -152,6 +152,18 @@ void DfaAnalysis::compute_pairs(bool blocks) {
         return;
     }
     const std::size_t P = n * (n - 1) / 2;
+    if (blocks && num_scc_ == this->n() && k <= 64) {
+        // Every SCC is one state: the only edges kept are the self-loops {p,q} -> {p,q} of the
+        // letters that fix both p and q.
+        std::vector<std::uint64_t> fixes(n, 0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t a = 0; a < k; ++a)
+                if (dfa_.next(pair_states_[i], Symbol(a)) == pair_states_[i]) fixes[i] |= std::uint64_t(1) << a;
+        pair_cyclic_.assign(P, 0);
+        for (std::size_t j = 1; j < n; ++j)
+            for (std::size_t i = 0; i < j; ++i) pair_cyclic_[tri(State(i), State(j))] = (fixes[i] & fixes[j]) != 0;
+        return;
+    }
     constexpr std::uint32_t kUnseen = UINT32_MAX;
     std::vector<std::uint32_t> index(P, kUnseen), low(P, 0), lp(P, 0);
     std::vector<std::uint8_t> on(P, 0);
