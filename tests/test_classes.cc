@@ -319,7 +319,7 @@ std::optional<std::tuple<State, std::size_t, std::size_t>> first_nonconfluent_by
 
 }  // namespace
 
-TEST_CASE("Local confluence by unique {a,b}-sinks agrees with explicit closures and with J-triviality; local testability with eSe", "[classes]") {
+TEST_CASE("Local confluence by unique {a,b}-sinks agrees with explicit closures and J-triviality, local testability with eSe", "[classes]") {
     Rng rng(3141);
     const auto& pt = *find_class("piecewise_testable");
     std::size_t members = 0, non_members = 0, by_semigroup = 0;
