@@ -6,6 +6,10 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <optional>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
 
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/classify.hh"
@@ -267,4 +271,121 @@ TEST_CASE("star_free and l_trivial without the semigroup agree with the semigrou
     }
     CHECK(decided >= 500);
     CHECK(compared > 0);
+}
+
+namespace {
+
+// A random minimal partially ordered DFA: every transition stays or moves to a larger state.
+std::optional<Dfa> random_partially_ordered_dfa(Rng& rng, std::size_t n, std::size_t k) {
+    Dfa d;
+    for (std::size_t a = 0; a < k; ++a) d.alphabet.push_back(std::string(1, char('a' + a)));
+    d.accepting.resize(n);
+    for (auto& x : d.accepting) x = std::uint8_t(rng.below(2));
+    d.delta.resize(n * k);
+    for (std::size_t q = 0; q < n; ++q)
+        for (std::size_t a = 0; a < k; ++a)
+            d.delta[q * k + a] = rng.below(2) ? State(q) : State(q + rng.below(std::min<std::size_t>(n - q, 4)));
+    Dfa m = minimize(d);
+    if (m.num_states() < 2) return std::nullopt;
+    return m;
+}
+
+// The first (q, a, b), in the order q, then a < b, at which q·a and q·b have no common
+// {a,b}*-successor, by intersecting the two closures explicitly.
+std::optional<std::tuple<State, std::size_t, std::size_t>> first_nonconfluent_by_closures(const Dfa& d) {
+    const std::size_t n = d.num_states(), k = d.num_symbols();
+    for (State q = 0; q < n; ++q)
+        for (std::size_t a = 0; a < k; ++a)
+            for (std::size_t b = a + 1; b < k; ++b) {
+                auto closure = [&](State s) {
+                    std::vector<char> seen(n, 0);
+                    std::vector<State> todo{s};
+                    seen[s] = 1;
+                    while (!todo.empty()) {
+                        const State x = todo.back();
+                        todo.pop_back();
+                        for (std::size_t c : {a, b})
+                            if (const State y = d.next(x, Symbol(c)); !seen[y]) seen[y] = 1, todo.push_back(y);
+                    }
+                    return seen;
+                };
+                auto ca = closure(d.next(q, Symbol(a))), cb = closure(d.next(q, Symbol(b)));
+                bool meet = false;
+                for (State x = 0; x < n && !meet; ++x) meet = ca[x] && cb[x];
+                if (!meet) return std::tuple{q, a, b};
+            }
+    return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("Local confluence by unique {a,b}-sinks agrees with explicit closures and J-triviality, local testability with eSe", "[classes]") {
+    Rng rng(3141);
+    const auto& pt = *find_class("piecewise_testable");
+    std::size_t members = 0, non_members = 0, by_semigroup = 0;
+    for (int i = 0; i < 1500; ++i) {
+        auto d = random_partially_ordered_dfa(rng, 2 + rng.below(24), 2 + rng.below(3));
+        if (!d) continue;
+        DfaAnalysis A(*d);
+        const ClassDecision fast = pt.by_dfa(A);
+        const auto reference = first_nonconfluent_by_closures(*d);
+        INFO(to_json(*d));
+        REQUIRE(fast.member == !reference.has_value());
+        (fast.member ? members : non_members)++;
+        if (reference) {
+            // The certificate names the same first state and pair of letters.
+            const auto [q, a, b] = *reference;
+            auto j = nlohmann::json::parse(fast.certificate.extra_json);
+            CHECK(j["state"].get<State>() == q);
+            CHECK(j["letters"][0].get<std::string>() == d->alphabet[a]);
+            CHECK(j["letters"][1].get<std::string>() == d->alphabet[b]);
+        }
+        if (auto S = SemigroupAnalysis::of(*d, 20'000)) {
+            ++by_semigroup;
+            CHECK(fast.member == pt.by_semigroup(**S).member);
+            // Trahtman's test, whose pair graph is the common self-loops here, against eSe.
+            const auto& lt = *find_class("locally_testable");
+            CHECK(lt.by_dfa(A).member == lt.by_semigroup(**S).member);
+        }
+    }
+    CHECK(members >= 100);
+    CHECK(non_members >= 100);
+    CHECK(by_semigroup >= 500);
+}
+
+TEST_CASE("Reachability rows computed on demand agree with a search on DFAs with many SCCs", "[classes]") {
+    Rng rng(2718);
+    for (std::size_t n : {9000, 20000}) {
+        // A partially ordered DFA: each state moves forward by a small random step or stays.
+        Dfa d;
+        d.alphabet = {"a", "b"};
+        d.initial = 0;
+        d.accepting.assign(n, 0);
+        d.accepting[n - 1] = 1;
+        d.delta.resize(2 * n);
+        for (std::size_t q = 0; q < n; ++q) {
+            d.delta[2 * q] = State(std::min(n - 1, q + 1 + rng.below(3)));
+            d.delta[2 * q + 1] = rng.below(4) ? State(q) : State(std::min(n - 1, q + 2 + rng.below(40)));
+        }
+        DfaAnalysis A(d);
+        REQUIRE(A.num_scc() == n);
+        // More sources than the rows kept on demand: the whole relation is computed midway.
+        for (int i = 0; i < 100; ++i) {
+            const State p = State(rng.below(n));
+            std::vector<char> seen(n, 0);
+            std::vector<State> todo{p};
+            seen[p] = 1;
+            while (!todo.empty()) {
+                const State x = todo.back();
+                todo.pop_back();
+                for (std::size_t a = 0; a < 2; ++a)
+                    if (const State y = d.next(x, Symbol(a)); !seen[y]) seen[y] = 1, todo.push_back(y);
+            }
+            for (int j = 0; j < 50; ++j) {
+                const State q = State(rng.below(n));
+                CHECK(A.reaches(p, q) == bool(seen[q]));
+            }
+            CHECK(A.reaches(p, State(n - 1)));
+        }
+    }
 }

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include <boost/graph/compressed_sparse_row_graph.hpp>
@@ -63,8 +64,25 @@ DfaAnalysis::DfaAnalysis(const Dfa& minimal) : dfa_(minimal) {
     }
 }
 
+// Up to kDenseReachScc SCCs (8 MiB of bits), the whole reachability relation bottom-up. Above, one
+// row per queried source SCC by a search from it, so that memory stays linear in the queries; once
+// more than kLazyRows sources have been asked and the whole relation fits in kDenseReachBytes, it is
+// computed after all.
+constexpr std::size_t kDenseReachScc = 8192;
+constexpr std::size_t kDenseReachBytes = std::size_t(256) << 20;
+constexpr std::size_t kLazyRows = 64;
+constexpr std::size_t kReachRowWords = std::size_t(1) << 24;  // cached lazy rows, in 64-bit words
+
 void DfaAnalysis::compute_reach() {
     if (!reach_.empty()) return;
+    if (num_scc_ > kDenseReachScc) {
+        reach_.assign(num_scc_, {});
+        return;
+    }
+    compute_dense_reach();
+}
+
+void DfaAnalysis::compute_dense_reach() {
     const std::size_t words = (num_scc_ + 63) / 64;
     reach_.assign(num_scc_, std::vector<std::uint64_t>(words, 0));
     std::vector<std::vector<std::uint32_t>> succ(num_scc_);
@@ -82,8 +100,34 @@ void DfaAnalysis::compute_reach() {
 }
 
 bool DfaAnalysis::reaches(State p, State q) {
-    compute_reach();
     const auto c = scc_[p], d = scc_[q];
+    if (c == d) return true;
+    if (c < d) return false;  // successors have smaller SCC numbers
+    compute_reach();
+    if (reach_[c].empty()) {
+        const std::size_t words = (num_scc_ + 63) / 64;
+        if (++lazy_rows_asked_ > kLazyRows && num_scc_ * words * 8 <= kDenseReachBytes) {
+            compute_dense_reach();
+            return (reach_[c][d / 64] >> (d % 64)) & 1;
+        }
+        if ((reach_rows_ + 1) * words > kReachRowWords) {
+            for (auto& row : reach_) std::vector<std::uint64_t>().swap(row);
+            reach_rows_ = 0;
+        }
+        std::vector<std::uint64_t> row(words, 0);
+        std::vector<char> seen(n(), 0);
+        std::vector<State> todo{p};
+        seen[p] = 1;
+        while (!todo.empty()) {
+            const State x = todo.back();
+            todo.pop_back();
+            row[scc_[x] / 64] |= std::uint64_t(1) << (scc_[x] % 64);
+            for (std::size_t a = 0; a < dfa_.num_symbols(); ++a)
+                if (const State y = dfa_.next(x, Symbol(a)); !seen[y]) seen[y] = 1, todo.push_back(y);
+        }
+        reach_[c] = std::move(row);
+        ++reach_rows_;
+    }
     return (reach_[c][d / 64] >> (d % 64)) & 1;
 }
 
@@ -108,6 +152,18 @@ void DfaAnalysis::compute_pairs(bool blocks) {
         return;
     }
     const std::size_t P = n * (n - 1) / 2;
+    if (blocks && num_scc_ == this->n() && k <= 64) {
+        // Every SCC is one state: the only edges kept are the self-loops {p,q} -> {p,q} of the
+        // letters that fix both p and q.
+        std::vector<std::uint64_t> fixes(n, 0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t a = 0; a < k; ++a)
+                if (dfa_.next(pair_states_[i], Symbol(a)) == pair_states_[i]) fixes[i] |= std::uint64_t(1) << a;
+        pair_cyclic_.assign(P, 0);
+        for (std::size_t j = 1; j < n; ++j)
+            for (std::size_t i = 0; i < j; ++i) pair_cyclic_[tri(State(i), State(j))] = (fixes[i] & fixes[j]) != 0;
+        return;
+    }
     constexpr std::uint32_t kUnseen = UINT32_MAX;
     std::vector<std::uint32_t> index(P, kUnseen), low(P, 0), lp(P, 0);
     std::vector<std::uint8_t> on(P, 0);
@@ -748,7 +804,29 @@ ClassDecision lt_by_dfa(DfaAnalysis& A) {
         if (A.reaches(q, p)) by_q[p].push_back(q);
     }
     const std::size_t n = A.n(), k = d.num_symbols();
+    // Predecessor lists (CSR), for the set of states that reach each q by a backward search.
+    std::vector<std::uint32_t> first_in, pred;
+    if (!by_q.empty()) {
+        first_in.assign(n + 1, 0);
+        for (State x = 0; x < n; ++x)
+            for (std::size_t a = 0; a < k; ++a) ++first_in[d.next(x, Symbol(a)) + 1];
+        std::partial_sum(first_in.begin(), first_in.end(), first_in.begin());
+        pred.resize(n * k);
+        std::vector<std::uint32_t> fill(first_in.begin(), first_in.end() - 1);
+        for (State x = 0; x < n; ++x)
+            for (std::size_t a = 0; a < k; ++a) pred[fill[d.next(x, Symbol(a))]++] = x;
+    }
+    std::vector<char> to_q(n);
     for (const auto& [q, sources] : by_q) {
+        std::fill(to_q.begin(), to_q.end(), 0);
+        std::vector<State> back{q};
+        to_q[q] = 1;
+        while (!back.empty()) {
+            const State y = back.back();
+            back.pop_back();
+            for (std::uint32_t i = first_in[y]; i < first_in[y + 1]; ++i)
+                if (!to_q[pred[i]]) to_q[pred[i]] = 1, back.push_back(pred[i]);
+        }
         std::unordered_map<std::uint64_t, char> seen;
         std::deque<std::uint64_t> queue;
         for (State p : sources) {
@@ -759,7 +837,7 @@ ClassDecision lt_by_dfa(DfaAnalysis& A) {
             std::uint64_t v = queue.front();
             queue.pop_front();
             State r = State(v / n), t = State(v % n);
-            if (A.reaches(r, q) != A.reaches(t, q)) {
+            if (to_q[r] != to_q[t]) {
                 Certificate c = base("locally_testable", false, CertificateKind::DfaCriterion,
                                      "a C-node (p," + std::to_string(q) + ") with p ≥ " + std::to_string(q) +
                                          " reaches the pair (" + std::to_string(r) + "," + std::to_string(t) +
@@ -801,6 +879,65 @@ ClassDecision lt_by_semigroup(const SemigroupAnalysis& S) {
 
 // --- piecewise testable (Klíma–Polák: partially ordered and locally confluent)
 
+// Whether the {a,b}*-successors of x and y meet (breadth-first over the states).
+bool successors_meet(const Dfa& d, Symbol a, Symbol b, State x, State y) {
+    std::vector<char> seen(d.num_states(), 0);
+    auto closure = [&](State s, char mark) {
+        std::vector<State> todo{s};
+        if (seen[s] == 1 && mark == 2) return true;
+        seen[s] = mark;
+        while (!todo.empty()) {
+            const State z = todo.back();
+            todo.pop_back();
+            for (Symbol c : {a, b}) {
+                const State t = d.next(z, c);
+                if (mark == 2 && seen[t] == 1) return true;
+                if (seen[t] != mark) seen[t] = mark, todo.push_back(t);
+            }
+        }
+        return false;
+    };
+    closure(x, 1);
+    return closure(y, 2);
+}
+
+// The least state q < limit of a partially ordered DFA at which q·a and q·b have no common
+// {a,b}*-successor. The moves s -> s·a, s -> s·b (s·c ≠ s) terminate, so by Newman's lemma the
+// moves are locally confluent iff every state reaches exactly one {a,b}-sink (s·a = s·b = s).
+// That sink is computed bottom-up in O(n); q is a violation iff q·a and q·b reach distinct unique
+// sinks, and the successors are compared breadth-first only where one of them reaches several.
+std::optional<State> first_nonconfluent(const DfaAnalysis& A, Symbol a, Symbol b, State limit) {
+    const Dfa& d = A.dfa();
+    const std::size_t n = A.n();
+    constexpr State kSeveral = std::numeric_limits<State>::max();
+    // Every SCC is one state and successors have smaller SCC numbers: increasing SCC number is a
+    // bottom-up order.
+    std::vector<State> order(n);
+    for (State q = 0; q < n; ++q) order[A.scc(q)] = q;
+    std::vector<State> sink(n, kSeveral);
+    for (State s : order) {
+        State u = s;
+        bool first = true;
+        for (Symbol c : {a, b}) {
+            const State t = d.next(s, c);
+            if (t == s) continue;
+            if (first) u = sink[t], first = false;
+            else if (sink[t] != u) u = kSeveral;
+        }
+        sink[s] = u;
+    }
+    for (State q = 0; q < std::min<std::size_t>(limit, n); ++q) {
+        const State x = d.next(q, a), y = d.next(q, b);
+        if (x == y) continue;
+        if (sink[x] != kSeveral && sink[y] != kSeveral) {
+            if (sink[x] != sink[y]) return q;
+        } else if (!successors_meet(d, a, b, x, y)) {
+            return q;
+        }
+    }
+    return std::nullopt;
+}
+
 ClassDecision pt_by_dfa(DfaAnalysis& A) {
     const Dfa& d = A.dfa();
     auto rt = r_trivial_by_dfa(A);
@@ -814,37 +951,22 @@ ClassDecision pt_by_dfa(DfaAnalysis& A) {
                                   {{"u", u}, {"v", v}});
         return no(c);
     }
-    // Local confluence: for every q and letters a, b some w ∈ {a,b}* has q·a·w = q·b·w.
-    const std::size_t n = A.n(), k = d.num_symbols();
-    for (State q = 0; q < n; ++q)
-        for (std::size_t a = 0; a < k; ++a)
-            for (std::size_t b = a + 1; b < k; ++b) {
-                auto closure = [&](State s) {
-                    std::vector<char> seen(n, 0);
-                    std::vector<State> todo{s};
-                    seen[s] = 1;
-                    while (!todo.empty()) {
-                        State x = todo.back();
-                        todo.pop_back();
-                        for (std::size_t c : {a, b}) {
-                            State y = d.next(x, Symbol(c));
-                            if (!seen[y]) seen[y] = 1, todo.push_back(y);
-                        }
-                    }
-                    return seen;
-                };
-                auto ca = closure(d.next(q, Symbol(a))), cb = closure(d.next(q, Symbol(b)));
-                bool meet = false;
-                for (std::size_t x = 0; x < n && !meet; ++x) meet = ca[x] && cb[x];
-                if (!meet) {
-                    Certificate c = base("piecewise_testable", false, CertificateKind::DfaCriterion,
-                                         "not locally confluent: from state " + std::to_string(q) + ", " +
-                                             d.alphabet[a] + " and " + d.alphabet[b] + " lead to states with no common {" +
-                                             d.alphabet[a] + "," + d.alphabet[b] + "}*-successor (Klíma–Polák)");
-                    c.extra_json = nlohmann::json{{"state", q}, {"letters", {d.alphabet[a], d.alphabet[b]}}}.dump();
-                    return no(c);
-                }
-            }
+    // Local confluence: for every q and letters a, b, q·a and q·b have a common {a,b}*-successor.
+    const std::size_t k = d.num_symbols();
+    std::optional<std::tuple<State, std::size_t, std::size_t>> first;
+    for (std::size_t a = 0; a < k; ++a)
+        for (std::size_t b = a + 1; b < k; ++b)
+            if (auto q = first_nonconfluent(A, Symbol(a), Symbol(b), first ? std::get<0>(*first) : State(A.n())))
+                first = std::tuple{*q, a, b};
+    if (first) {
+        const auto [q, a, b] = *first;
+        Certificate c = base("piecewise_testable", false, CertificateKind::DfaCriterion,
+                             "not locally confluent: from state " + std::to_string(q) + ", " +
+                                 d.alphabet[a] + " and " + d.alphabet[b] + " lead to states with no common {" +
+                                 d.alphabet[a] + "," + d.alphabet[b] + "}*-successor (Klíma–Polák)");
+        c.extra_json = nlohmann::json{{"state", q}, {"letters", {d.alphabet[a], d.alphabet[b]}}}.dump();
+        return no(c);
+    }
     return yes(base("piecewise_testable", true, CertificateKind::DfaCriterion,
                     "the minimal DFA is partially ordered and locally confluent (Klíma–Polák)"));
 }
@@ -1167,10 +1289,13 @@ Formula letters(const Dfa& d, const std::vector<Symbol>& as) {
 // never returns to a state it left. Evaluated at EOS this reads the state after the whole word.
 std::optional<ltl::Formula> partially_ordered_formula(const Dfa& d) {
     DfaAnalysis A(d);
-    for (State q = 0; q < d.num_states(); ++q)
-        for (State t = 0; t < d.num_states(); ++t)
-            if (q != t && A.scc(q) == A.scc(t)) return std::nullopt;
     const std::size_t n = d.num_states(), k = d.num_symbols();
+    if (A.num_scc() != n) return std::nullopt;
+    // The transitions into each state from the others, by source state and then letter.
+    std::vector<std::vector<std::pair<State, Symbol>>> into(n);
+    for (State p = 0; p < n; ++p)
+        for (std::size_t a = 0; a < k; ++a)
+            if (const State q = d.next(p, Symbol(a)); q != p) into[q].emplace_back(p, Symbol(a));
     // Topological order: SCC numbers are reverse topological, so decreasing SCC number.
     std::vector<State> order(n);
     std::iota(order.begin(), order.end(), 0);
@@ -1181,12 +1306,11 @@ std::optional<ltl::Formula> partially_ordered_formula(const Dfa& d) {
         Formula e = Formula::ff();
         if (q == d.initial) e = Formula::tt();
         else {
-            for (State p = 0; p < n; ++p) {
-                if (p == q) continue;
+            const auto& in = into[q];
+            for (std::size_t i = 0; i < in.size();) {
+                const State p = in[i].first;
                 std::vector<Symbol> as;
-                for (std::size_t a = 0; a < k; ++a)
-                    if (d.next(p, Symbol(a)) == q) as.push_back(Symbol(a));
-                if (as.empty()) continue;
+                for (; i < in.size() && in[i].first == p; ++i) as.push_back(in[i].second);
                 e = mk_or(e, mk_and(letters(d, as), S[p]));  // p precedes q, so S[p] is built
             }
             e = mk_past(e);

@@ -65,6 +65,8 @@ private:
     std::vector<std::uint8_t> on_cycle_;
     std::size_t num_scc_ = 0;
     std::vector<std::vector<std::uint64_t>> reach_;  // per SCC: bitset of SCCs reachable from it
+    std::size_t reach_rows_ = 0;       // rows of reach_ filled on demand (many SCCs), cached now
+    std::size_t lazy_rows_asked_ = 0;  // rows filled on demand so far
     int pairs_mode_ = 0;  // 0 none, 1 states on cycles by SCC blocks, 2 every state
     std::vector<State> pair_states_;  // the states the pair indices refer to (ascending)
     std::vector<std::uint8_t> pair_cyclic_;  // triangular index: {p<q} on a cycle
@@ -74,6 +76,7 @@ private:
     bool merged_ = false;
     std::optional<std::size_t> merge_degree_;
     void compute_reach();
+    void compute_dense_reach();
 };
 
 // What the semigroup routes share.
