@@ -12,7 +12,7 @@ set(LTLKIT_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/ltlkit)
 set(LTLKIT_PUBLIC_HEADERS
     ltl/error.hh ltl/formula.hh ltl/parser.hh ltl/printer.hh ltl/semantics.hh ltl/fragment.hh
     automata/dfa.hh automata/monitor.hh automata/regex.hh automata/io.hh automata/language.hh
-    automata/algorithms.hh automata/sampler.hh automata/random.hh automata/dataset.hh
+    automata/algorithms.hh automata/sampler.hh automata/random.hh automata/dataset.hh automata/certificate.hh
     automata/algebra/classify.hh automata/algebra/semigroup.hh automata/algebra/green.hh)
 set(LTLKIT_PUBLIC_NEURAL_HEADERS
     neural/run.hh neural/memory.hh

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
         const std::string json = automata::certificate_to_json(cert, *dfa);
         std::string why;
         auto holds = automata::algebra::check_certificate_json(json, &why);
-        std::cout << "certificate " << id << " (" << cert.kind << "): " << cert.fact << " ["
+        std::cout << "certificate " << id << " (" << automata::to_string(cert.kind) << "): " << cert.fact << " ["
                   << (holds && *holds ? "checked" : "FAILS") << "]\n";
         if (!holds || !*holds) ++bad;
     }
