@@ -236,18 +236,7 @@ Result<SessionStart> resume_from(const std::string& ckpt, const std::string& run
 // Lines past `step` (the checkpoint's) are from a killed session and are dropped first.
 Result<bool> open_metrics(std::ofstream& metrics, const std::string& rundir, int step) {
     const std::string path = (fs::path(rundir) / "metrics.jsonl").string();
-    std::string kept;
-    if (step > 0)
-        if (auto old = automata::read_file(path); old.ok()) {
-            std::istringstream in(*old);
-            for (std::string line; std::getline(in, line);) {
-                const auto at = line.find("\"step\":");
-                if (at == std::string::npos || line.back() != '}') continue;
-                if (std::atoi(line.c_str() + at + 7) <= step) kept += line + "\n";
-            }
-        }
-    auto w = automata::write_file_atomic(path, kept);
-    if (!w.ok()) return w.error();
+    if (auto t = trim_metrics(path, step); !t.ok()) return t.error();
     metrics.open(path, std::ios::app);
     if (!metrics) return io_error("cannot open " + path + " for appending");
     return true;
@@ -263,6 +252,20 @@ Result<torch::Device> pick_device(const std::string& name) {
         return make_error("--device cuda: no CUDA device is available (LibTorch built without CUDA?)");
     }
     return make_error("unknown device '" + name + "' (expected auto, cpu or cuda)");
+}
+
+Result<bool> trim_metrics(const std::string& path, int step) {
+    std::string kept;
+    if (step > 0)
+        if (auto old = automata::read_file(path); old.ok()) {
+            std::istringstream in(*old);
+            for (std::string line; std::getline(in, line);) {
+                const auto at = line.find("\"step\":");
+                if (at == std::string::npos || line.empty() || line.back() != '}') continue;
+                if (std::atoi(line.c_str() + at + 7) <= step) kept += line + "\n";
+            }
+        }
+    return automata::write_file_atomic(path, kept);
 }
 
 Result<std::string> resolve_device(const std::string& name) {

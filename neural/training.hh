@@ -32,6 +32,11 @@ struct TrainOutcome {
 // "auto" -> CUDA when available, else CPU; "cpu"; "cuda" (error when unavailable).
 Result<torch::Device> pick_device(const std::string& name);
 
+// Keeps the lines of the metrics log PATH whose "step" is at most `step` (none for step 0), so that
+// a resumed run's log equals an uninterrupted one's: lines a killed session wrote past its
+// checkpoint, and a line cut by the kill, are dropped. The file is rewritten atomically.
+Result<bool> trim_metrics(const std::string& path, int step);
+
 // Trains a model to config.steps (Adam, gradient-norm clipping, no weight decay). With a rundir,
 // resumes from RUNDIR/checkpoint.pt when it exists (error when its training config or
 // `training_identity`, RunIdentity::training, differs) and writes checkpoints atomically every

@@ -50,16 +50,21 @@ for i in range(n):
     print(",".join(sig) + "\tregex\t" + regex(4, sig))
 PY
 
-run_case() {  # bin out_dir alphabet kind text
-    local bin=$1 out=$2 alpha=$3 kind=$4 text=$5 src
-    mkdir -p "$out"
-    case $kind in
-        formula) src=("$text") ;;
-        regex) src=(--regex "$text") ;;
-        dfa) src=(--dfa "$text") ;;
+# The language options of one case: sets src (formula, --regex or --dfa) and ab (--alphabet).
+language_args() {  # alphabet kind text
+    case $2 in
+        formula) src=("$3") ;;
+        regex) src=(--regex "$3") ;;
+        dfa) src=(--dfa "$3") ;;
     esac
-    local ab=()
-    [ "$alpha" != - ] && ab=(--alphabet "$alpha")
+    ab=()
+    [ "$1" != - ] && ab=(--alphabet "$1")
+}
+
+run_case() {  # bin out_dir alphabet kind text
+    local bin=$1 out=$2 src ab
+    mkdir -p "$out"
+    language_args "$3" "$4" "$5"
     "$bin" classify "${src[@]}" "${ab[@]}" --json --window-time 0 --window-memory 0 --certificates "$out/certs" >"$out/classify.out" 2>"$out/classify.err"
     echo "rc=$?" >>"$out/classify.out"
     # progress lines depend on the machine's speed
@@ -74,14 +79,8 @@ run_case() {  # bin out_dir alphabet kind text
 }
 
 gen_case() {  # bin out_dir alphabet kind text
-    local bin=$1 out=$2 alpha=$3 kind=$4 text=$5 src
-    case $kind in
-        formula) src=("$text") ;;
-        regex) src=(--regex "$text") ;;
-        dfa) src=(--dfa "$text") ;;
-    esac
-    local ab=()
-    [ "$alpha" != - ] && ab=(--alphabet "$alpha")
+    local bin=$1 out=$2 src ab
+    language_args "$3" "$4" "$5"
     "$bin" generate "${src[@]}" "${ab[@]}" --out "$out/data" --train-lengths 1:6 --test-lengths 7:12 \
         --per-length 4 --boundary-per-length 2 --adversarial-per-family 4 --max-k 3 --json \
         2>&1 | sed "s#$out/##g" >"$out/generate.out"

@@ -13,6 +13,7 @@
 #include "automata/io.hh"
 #include "automata/random.hh"
 #include "neural/lm/model.hh"
+#include "neural/training.hh"
 
 namespace ltlkit::neural::lm {
 
@@ -209,34 +210,6 @@ double unigram_ppl(const Corpus& corpus, const Split& split, long max_tokens) {
     return targets > 0 ? std::exp(nll / static_cast<double>(targets)) : NAN;
 }
 
-Result<torch::Device> device_for(const std::string& name) {
-    if (name == "cpu") return torch::Device(torch::kCPU);
-    if (name == "cuda" || name == "auto") {
-        if (torch::cuda::is_available()) return torch::Device(torch::kCUDA);
-        if (name == "auto") return torch::Device(torch::kCPU);
-        return make_error("--device cuda: no CUDA device is available");
-    }
-    return make_error("--device: unknown device '" + name + "' (expected auto, cpu or cuda)");
-}
-
-// Keeps the lines of RUNDIR/metrics.jsonl whose step is at most `step` (all are dropped for a
-// fresh run), so a resumed run's log equals an uninterrupted one's.
-Result<bool> trim_metrics(const std::string& path, int step) {
-    std::string kept;
-    if (step > 0 && fs::exists(path)) {
-        std::ifstream in(path);
-        std::string line;
-        while (std::getline(in, line)) {
-            try {
-                if (json::parse(line).at("step").get<int>() <= step) kept += line + "\n";
-            } catch (const std::exception&) {
-                // a line cut by a kill: dropped
-            }
-        }
-    }
-    return automata::write_file_atomic(path, kept);
-}
-
 std::string num(double x) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.9g", x);
@@ -259,7 +232,7 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
     if (T < c.context + 1)
         return make_error(corpus.train.path + ": " + std::to_string(T) + " tokens, fewer than --context + 1 = " +
                           std::to_string(c.context + 1) + " (lower --context)");
-    auto dev = device_for(c.device);
+    auto dev = pick_device(c.device);
     if (!dev.ok()) return dev.error();
     torch::set_num_threads(c.threads);
     torch::manual_seed(c.seed);
@@ -420,7 +393,7 @@ Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, co
         return make_error("--context " + std::to_string(window) + " exceeds the learned positional table of " + rundir +
                           " (" + std::to_string(c.context) + " rows): learned positions cannot score longer windows "
                           "than they were trained on");
-    auto dev = device_for(c.device);
+    auto dev = pick_device(c.device);
     if (!dev.ok()) return dev.error();
     torch::set_num_threads(c.threads);
     const std::string ckpt = (fs::path(rundir) / "checkpoint.pt").string();

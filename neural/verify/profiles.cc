@@ -77,12 +77,10 @@ Profile cpu() {
     p.name = "cpu";
     p.base.steps = 2000;
     p.base.lr = 1e-3;
-    p.base.test_min = 41;
     p.base.test_max = 500;
     p.base.per_length = 16;
     p.base.success_rule = "exact";
     p.base.checkpoint_every = 500;
-    p.base.log_every = 100;
     p.seeds = 3;
     p.lrs = {1e-3};
     p.adversarial_pairs = 64;
