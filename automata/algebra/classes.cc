@@ -9,10 +9,9 @@
 #include <tuple>
 #include <unordered_map>
 
-#include <boost/graph/compressed_sparse_row_graph.hpp>
-#include <boost/graph/strong_components.hpp>
 #include <nlohmann/json.hpp>
 
+#include "automata/algebra/scc.hh"
 #include "ltl/formula.hh"
 #include "ltl/printer.hh"
 
@@ -44,16 +43,10 @@ std::vector<State> transformation_of(const Dfa& d, const Word& w) {
 
 DfaAnalysis::DfaAnalysis(const Dfa& minimal) : dfa_(minimal) {
     const std::size_t n = minimal.num_states(), k = minimal.num_symbols();
-    // SCCs of the transition graph (Tarjan via Boost.Graph), numbered in reverse topological order.
-    using G = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
-                                                 boost::no_property, std::uint32_t, std::uint32_t>;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
-    edges.reserve(n * k);
-    for (std::size_t q = 0; q < n; ++q)
-        for (std::size_t a = 0; a < k; ++a) edges.emplace_back(std::uint32_t(q), minimal.next(State(q), Symbol(a)));
-    G g(boost::edges_are_sorted, edges.begin(), edges.end(), n);
-    scc_.assign(n, 0);
-    num_scc_ = boost::strong_components(g, boost::make_iterator_property_map(scc_.begin(), get(boost::vertex_index, g)));
+    // SCCs of the transition graph, numbered in reverse topological order.
+    num_scc_ = strong_components(n, k, [&](std::uint32_t q, std::size_t a) {
+        return std::int64_t(minimal.next(State(q), Symbol(a)));
+    }, scc_);
     std::vector<std::size_t> size(num_scc_, 0);
     for (auto c : scc_) ++size[c];
     on_cycle_.assign(n, 0);
@@ -131,8 +124,9 @@ bool DfaAnalysis::reaches(State p, State q) {
     return (reach_[c][d / 64] >> (d % 64)) & 1;
 }
 
-// Tarjan's SCC algorithm (1972), iterative, on the implicit graph of unordered pairs {p ≠ q} with
-// edges {p,q} -> {p·a, q·a} when p·a ≠ q·a; also the longest path while the graph is acyclic.
+// The SCCs of the graph of unordered pairs {p ≠ q} with edges {p,q} -> {p·a, q·a} when p·a ≠ q·a
+// (searched in place: strong_components on its successor function), and its longest path when it
+// is acyclic.
 // With `blocks`, only the pairs of states that lie on cycles, and only the edges that keep each
 // state in its SCC: a cycle of the pair graph stays in SCC(p) × SCC(q) (p·w = p, q·w = q), so the
 // pairs on cycles are the same, and a partially ordered part of the DFA costs nothing. Without it,
@@ -164,17 +158,6 @@ void DfaAnalysis::compute_pairs(bool blocks) {
             for (std::size_t i = 0; i < j; ++i) pair_cyclic_[tri(State(i), State(j))] = (fixes[i] & fixes[j]) != 0;
         return;
     }
-    constexpr std::uint32_t kUnseen = UINT32_MAX;
-    std::vector<std::uint32_t> index(P, kUnseen), low(P, 0), lp(P, 0);
-    std::vector<std::uint8_t> on(P, 0);
-    pair_cyclic_.assign(P, 0);
-    std::vector<std::uint32_t> stack;
-    struct Frame {
-        std::uint32_t v;
-        std::uint32_t next;  // next letter
-    };
-    std::vector<Frame> dfs;
-    std::vector<State> pq(2);
     auto unpack = [&](std::size_t v, State& p, State& q) {
         // q = largest with q(q-1)/2 <= v
         std::size_t qq = std::size_t((1 + std::sqrt(1.0 + 8.0 * double(v))) / 2);
@@ -194,63 +177,36 @@ void DfaAnalysis::compute_pairs(bool blocks) {
         if (ix > iy) std::swap(ix, iy);
         return std::int64_t(tri(ix, iy));
     };
-    bool acyclic = true;
-    std::uint32_t counter = 0;
-    for (std::size_t root = 0; root < P; ++root) {
-        if (index[root] != kUnseen) continue;
-        dfs.push_back({std::uint32_t(root), 0});
-        index[root] = low[root] = counter++;
-        stack.push_back(std::uint32_t(root));
-        on[root] = 1;
-        while (!dfs.empty()) {
-            Frame& f = dfs.back();
-            if (f.next < k) {
-                const std::int64_t w = succ(f.v, f.next++);
-                if (w < 0) continue;
-                if (std::size_t(w) == f.v) {
-                    pair_cyclic_[f.v] = 1;
-                    continue;
-                }
-                if (index[w] == kUnseen) {
-                    index[w] = low[w] = counter++;
-                    stack.push_back(std::uint32_t(w));
-                    on[w] = 1;
-                    dfs.push_back({std::uint32_t(w), 0});
-                } else if (on[w]) {
-                    low[f.v] = std::min(low[f.v], index[w]);
-                }
+    std::vector<std::uint32_t> comp;
+    const std::size_t num_comp = strong_components(P, k, succ, comp);
+    // A pair lies on a cycle iff its component has another pair or a letter loops it.
+    pair_cyclic_.assign(P, 0);
+    {
+        std::vector<std::uint32_t> size(num_comp, 0);
+        for (std::size_t v = 0; v < P; ++v) ++size[comp[v]];
+        for (std::size_t v = 0; v < P; ++v) {
+            if (size[comp[v]] > 1) {
+                pair_cyclic_[v] = 1;
                 continue;
             }
-            const std::uint32_t v = f.v;
-            dfs.pop_back();
-            if (!dfs.empty()) low[dfs.back().v] = std::min(low[dfs.back().v], low[v]);
-            if (low[v] == index[v]) {
-                std::vector<std::uint32_t> members;
-                std::uint32_t w;
-                do {
-                    w = stack.back();
-                    stack.pop_back();
-                    on[w] = 0;
-                    members.push_back(w);
-                } while (w != v);
-                if (members.size() > 1) {
-                    acyclic = false;
-                    for (auto m : members) pair_cyclic_[m] = 1;
-                } else if (pair_cyclic_[v]) {
-                    acyclic = false;
-                }
-                if (acyclic) {
-                    std::uint32_t best = 0;
-                    for (std::size_t a = 0; a < k; ++a) {
-                        std::int64_t y = succ(v, a);
-                        if (y >= 0) best = std::max(best, lp[y] + 1);
-                    }
-                    lp[v] = best;
-                }
-            }
+            for (std::size_t a = 0; a < k && !pair_cyclic_[v]; ++a)
+                if (succ(std::uint32_t(v), a) == std::int64_t(v)) pair_cyclic_[v] = 1;
         }
     }
-    if (acyclic && !blocks) longest_ = *std::max_element(lp.begin(), lp.end());
+    if (blocks) return;
+    if (num_comp < P || std::find(pair_cyclic_.begin(), pair_cyclic_.end(), 1) != pair_cyclic_.end()) return;
+    // Acyclic: every pair is its own component and every edge leads to a smaller component number,
+    // so the longest paths follow in increasing component order.
+    std::vector<std::uint32_t> by_comp(P), lp(P, 0);
+    for (std::size_t v = 0; v < P; ++v) by_comp[comp[v]] = std::uint32_t(v);
+    comp = {};
+    std::uint32_t longest = 0;
+    for (const std::uint32_t v : by_comp) {
+        for (std::size_t a = 0; a < k; ++a)
+            if (const std::int64_t y = succ(v, a); y >= 0) lp[v] = std::max(lp[v], lp[std::size_t(y)] + 1);
+        longest = std::max(longest, lp[v]);
+    }
+    longest_ = longest;
 }
 
 std::optional<std::size_t> DfaAnalysis::pair_graph_longest_path_by_tarjan() {

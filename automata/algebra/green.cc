@@ -6,33 +6,11 @@
 #include <unordered_map>
 #include <utility>
 
-#include <boost/graph/compressed_sparse_row_graph.hpp>
-#include <boost/graph/strong_components.hpp>
+#include "automata/algebra/scc.hh"
 
 namespace ltlkit::automata::algebra {
 
 namespace {
-
-using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
-                                                 boost::no_property, std::uint32_t, std::uint32_t>;
-
-// SCC numbers of the graph whose edges are produced by `edges(e, out)` for each element e.
-template <class F>
-std::size_t scc(std::size_t n, F edges, std::vector<std::uint32_t>& comp) {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> list;
-    std::vector<Element> out;
-    for (std::size_t e = 0; e < n; ++e) {
-        out.clear();
-        edges(Element(e), out);
-        for (Element t : out) list.emplace_back(std::uint32_t(e), t);
-    }
-    Graph g(boost::edges_are_sorted, list.begin(), list.end(), n);
-    list.clear();
-    list.shrink_to_fit();
-    comp.assign(n, 0);
-    const auto index = get(boost::vertex_index, g);
-    return boost::strong_components(g, boost::make_iterator_property_map(comp.begin(), index));
-}
 
 // Renumbers classes in order of their least element, so numbering is deterministic.
 std::size_t renumber(std::vector<std::uint32_t>& c) {
@@ -49,12 +27,10 @@ std::size_t renumber(std::vector<std::uint32_t>& c) {
 GreenClasses green_classes(const TransitionSemigroup& s) {
     GreenClasses g;
     const std::size_t n = s.size(), k = s.num_generators();
-    scc(n, [&](Element e, std::vector<Element>& out) { for (std::size_t a = 0; a < k; ++a) out.push_back(s.right(e, Symbol(a))); }, g.r);
-    scc(n, [&](Element e, std::vector<Element>& out) { for (std::size_t a = 0; a < k; ++a) out.push_back(s.left(e, Symbol(a))); }, g.l);
-    scc(n, [&](Element e, std::vector<Element>& out) {
-            for (std::size_t a = 0; a < k; ++a) out.push_back(s.right(e, Symbol(a)));
-            for (std::size_t a = 0; a < k; ++a) out.push_back(s.left(e, Symbol(a)));
-            std::sort(out.begin(), out.end());
+    strong_components(n, k, [&](std::uint32_t e, std::size_t a) { return std::int64_t(s.right(e, Symbol(a))); }, g.r);
+    strong_components(n, k, [&](std::uint32_t e, std::size_t a) { return std::int64_t(s.left(e, Symbol(a))); }, g.l);
+    strong_components(n, 2 * k, [&](std::uint32_t e, std::size_t a) {
+            return std::int64_t(a < k ? s.right(e, Symbol(a)) : s.left(e, Symbol(a - k)));
         }, g.j);
     g.num_r = renumber(g.r);
     g.num_l = renumber(g.l);
