@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -75,6 +74,53 @@ std::int32_t type_of(Interner& types, unsigned j, std::int32_t label, const std:
     return types(sig);
 }
 
+// The explored product states, stored flat (L ids per state, numbered in discovery order) with an
+// open-addressing index of their numbers: no allocation per state, about 4·L + 16 bytes each.
+class StateStore {
+public:
+    explicit StateStore(std::size_t width) : width_(width), slots_(1024, -1) {}
+    std::size_t size() const { return count_; }
+    const std::int32_t* at(std::int32_t id) const { return &pool_[static_cast<std::size_t>(id) * width_]; }
+    // The number of `s`, or -1 when it has not been stored.
+    std::int32_t find(const std::int32_t* s) const {
+        for (std::size_t i = hash(s) & mask(); ; i = (i + 1) & mask()) {
+            const std::int32_t id = slots_[i];
+            if (id < 0 || std::equal(s, s + width_, at(id))) return id;
+        }
+    }
+    // Stores `s` (not yet stored) and returns its number.
+    std::int32_t add(const std::int32_t* s) {
+        if (2 * (count_ + 1) > slots_.size()) grow();
+        const auto id = static_cast<std::int32_t>(count_++);
+        pool_.insert(pool_.end(), s, s + width_);
+        place(id);
+        return id;
+    }
+
+private:
+    std::size_t mask() const { return slots_.size() - 1; }
+    std::size_t hash(const std::int32_t* s) const {
+        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ width_;
+        for (std::size_t i = 0; i < width_; ++i) {
+            h ^= static_cast<std::uint32_t>(s[i]) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+            h *= 0xff51afd7ed558ccdULL;
+        }
+        return static_cast<std::size_t>(h ^ (h >> 33));
+    }
+    void place(std::int32_t id) {
+        std::size_t i = hash(at(id)) & mask();
+        while (slots_[i] >= 0) i = (i + 1) & mask();
+        slots_[i] = id;
+    }
+    void grow() {
+        slots_.assign(slots_.size() * 2, -1);
+        for (std::size_t id = 0; id < count_; ++id) place(static_cast<std::int32_t>(id));
+    }
+    std::size_t width_, count_ = 0;
+    std::vector<std::int32_t> pool_;
+    std::vector<std::int32_t> slots_;
+};
+
 }  // namespace
 
 DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned depth, std::size_t max_states,
@@ -86,19 +132,17 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
     Interner types;
     SetTable sets;
     // State layout: [q, window(level 0..depth-1) k slots each (oldest first), past set id per level].
+    // States are numbered in breadth-first discovery order, so the queue is the range of numbers
+    // not yet expanded.
     const std::size_t W = std::size_t(depth) * k, L = 1 + W + (with_past ? depth : 0);
-    std::unordered_map<Vec, std::int32_t, VecHash> index;
-    std::vector<Vec> states;
+    StateStore states(L);
     std::vector<std::pair<std::int32_t, std::int32_t>> parent;  // (state, symbol)
-    std::deque<std::int32_t> queue;
     Vec init(L, -1);
     init[0] = static_cast<std::int32_t>(dfa.initial);
     if (with_past)
         for (unsigned j = 0; j < depth; ++j) init[1 + W + j] = 0;
-    index.emplace(init, 0);
-    states.push_back(init);
+    states.add(init.data());
     parent.emplace_back(-1, -1);
-    queue.push_back(0);
     std::unordered_map<std::int32_t, std::pair<bool, std::int32_t>> eos_seen;  // type -> (accepted, state)
     auto word_of = [&](std::int32_t s) {
         Word w;
@@ -111,10 +155,10 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
     };
     std::vector<std::int32_t> fresh(depth), level0(sigma);
     for (std::size_t c = 0; c < sigma; ++c) level0[c] = types(Vec{0, static_cast<std::int32_t>(c)});
-    while (!queue.empty()) {
-        const std::int32_t si = queue.front();
-        queue.pop_front();
-        const Vec st = states[static_cast<std::size_t>(si)];  // a copy: states grows below
+    Vec st(L), nx(L);
+    for (std::size_t next = 0; next < states.size(); ++next) {
+        const auto si = static_cast<std::int32_t>(next);
+        std::copy_n(states.at(si), L, st.begin());  // a copy: the store grows below
         // EOS type at depth `depth` (depth >= 1; depth 0 would be the EOS label alone).
         std::int32_t eos =
             depth == 0 ? eos_label
@@ -132,7 +176,6 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
             out.eos_types = eos_seen.size();
             return out;
         }
-        Vec nx(L);
         for (std::size_t c = 0; c < sigma; ++c) {
             nx[0] = static_cast<std::int32_t>(dfa.delta[static_cast<std::size_t>(st[0]) * sigma + c]);
             // The new position's types, level by level (from the old windows and past sets).
@@ -146,18 +189,15 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
                 nx[base + k - 1] = fresh[j];
                 if (with_past) nx[1 + W + j] = sets.add(st[1 + W + j], fresh[j]);
             }
-            if (index.find(nx) != index.end()) continue;
+            if (states.find(nx.data()) >= 0) continue;
             if (states.size() >= max_states || budget_exhausted()) {
                 out.status = DepthProbe::Status::Limit;
                 out.states = states.size();
                 out.eos_types = eos_seen.size();
                 return out;
             }
-            const auto id = static_cast<std::int32_t>(states.size());
-            index.emplace(nx, id);
-            states.push_back(nx);
+            states.add(nx.data());
             parent.emplace_back(si, static_cast<std::int32_t>(c));
-            queue.push_back(id);
         }
     }
     out.status = DepthProbe::Status::Separates;
