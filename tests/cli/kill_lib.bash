@@ -6,8 +6,21 @@
 #   digest_tree DIR                            one line per file under DIR: path and a digest of
 #                                              the content with the timing fields taken out
 #   now_ms                                     milliseconds since the epoch
+#   wait_until SECONDS CMD...                  polls CMD every 10 ms until it succeeds (status 0)
+#                                              or SECONDS of wall time have passed (status 1): a
+#                                              deadline, not a count of polls, so a loaded machine
+#                                              (each poll a fork) does not shorten the wait
 
 now_ms() { date +%s%3N; }
+
+wait_until() {
+    local deadline=$((SECONDS + $1))
+    shift
+    until "$@"; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.01
+    done
+}
 
 # Failures are counted in $fails; a script ends with `exit $((fails > 0))`.
 fails=0

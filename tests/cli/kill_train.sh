@@ -23,11 +23,11 @@ ls -A killed | sort | tr '\n' ' '; echo
 # interrupt SIGNAL DIR CMD...: starts CMD, sends SIGNAL once DIR/checkpoint.pt exists (the first
 # checkpoint, step 20 of 300), waits; $rc is its exit status, int-err.txt its stderr.
 interrupt() {
-    local sig=$1 dir=$2 i
+    local sig=$1 dir=$2
     shift 2
     "$@" >/dev/null 2>int-err.txt &
     local pid=$!
-    for ((i = 0; i < 2000; i++)); do [[ -f $dir/checkpoint.pt ]] && break; sleep 0.01; done
+    wait_until 120 test -f "$dir/checkpoint.pt" || fail "$*: no checkpoint.pt after 120 s"
     kill "-$sig" "$pid" 2>/dev/null || fail "$*: finished before the $sig"
     wait "$pid"
     rc=$?
@@ -51,7 +51,10 @@ grep -q "^int: already finished" int-err.txt || fail "third run: $(cat int-err.t
 # holder line aside: the lock itself is released when the process ends).
 "$bin" eval ref --test-lengths 11:2000 --per-length 64 --threads 1 >/dev/null 2>int-err.txt &
 pid=$!
-sleep 3
+# Once it holds the run's lock its handler is installed (catch_interrupts comes first); then a
+# moment for it to be inside the evaluation.
+wait_until 120 grep -q "^ltlkit eval, pid $pid," ref/.lock || fail "eval: no lock on ref after 120 s"
+sleep 1
 kill -TERM "$pid" 2>/dev/null || fail "eval finished before the SIGTERM"
 wait "$pid"
 rc=$?

@@ -21,7 +21,7 @@ kill_vs_reference "$seed" 5 ref killed "$bin" verify "${args[@]}"
 
 setsid "$bin" verify "${args[@]}" --out int >/dev/null 2>int-err.txt &
 pid=$!
-for ((i = 0; i < 3000; i++)); do grep -q ' step [0-9]' int-err.txt 2>/dev/null && break; sleep 0.01; done
+wait_until 120 grep -q ' step [0-9]' int-err.txt 2>/dev/null || fail "verify: no training step after 120 s"
 sleep 1.5  # the parent looks at the workers' claims about once a second
 kill -INT -- "-$pid" 2>/dev/null || fail "verify finished before the SIGINT"
 wait "$pid"

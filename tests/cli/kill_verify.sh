@@ -19,7 +19,7 @@ kill_vs_reference "$seed" 3 ref killed "$bin" verify "${args[@]}"
 
 "$bin" verify "${args[@]}" --out int >/dev/null 2>int-err.txt &
 pid=$!
-for ((i = 0; i < 3000; i++)); do grep -q ': training (30 steps)' int-err.txt 2>/dev/null && break; sleep 0.01; done
+wait_until 120 grep -q ': training (30 steps)' int-err.txt 2>/dev/null || fail "verify: not training after 120 s"
 kill -INT "$pid" 2>/dev/null || fail "verify finished before the SIGINT"
 wait "$pid"
 rc=$?
