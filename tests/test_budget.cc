@@ -116,3 +116,28 @@ TEST_CASE("the scope observer sees each window question once, with the bound tha
     CHECK(rss > 0);
     CHECK(peak_resident_bytes() >= rss);
 }
+
+TEST_CASE("a nested scope continues the question's progress: its seconds count from the question's start", "[budget]") {
+    // decide() gives each search its share of the question in a nested scope; the progress line
+    // (about once a second after the first second) must keep the question's clock, not restart it
+    // with every share.
+    ClockGuard guard;
+    set_budget_clock(BudgetClockKind::Wall);
+    std::vector<double> reported;
+    SearchBudget outer = budget_of(30);
+    outer.progress = [&](double seconds, std::size_t) { reported.push_back(seconds); };
+    BudgetScope question(outer);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    {
+        SearchBudget share = outer;
+        share.deadline = SearchBudget::Clock::now() + std::chrono::milliseconds(400);
+        BudgetScope part(share);
+        CHECK(poll_for(5, true));  // the share runs out after 0.4 s ...
+        CHECK(budget_bound_reached() == BudgetBound::Time);
+    }
+    REQUIRE(!reported.empty());  // ... having reported the question's time (> 1 s) on the way
+    CHECK(reported.front() >= 1.0);
+    const std::size_t in_share = reported.size();
+    CHECK(!poll_for(0.3, true));  // back in the question: its own deadline is far, and the
+    CHECK(reported.size() == in_share);  // last report was under a second ago
+}

@@ -1,5 +1,7 @@
 #include "automata/algebra/budget.hh"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -46,6 +48,10 @@ BudgetScope::BudgetScope(const SearchBudget& budget) {
     auto* s = new State;
     s->budget = budget;
     s->start = s->last_progress = SearchBudget::Clock::now();
+    if (current) {  // a part of the outer scope's search: its progress continues the outer one's
+        s->start = current->start;
+        s->last_progress = current->last_progress;
+    }
     s->outer = current;
     current = s;
     saved_ = s;
@@ -54,6 +60,7 @@ BudgetScope::BudgetScope(const SearchBudget& budget) {
 BudgetScope::~BudgetScope() {
     auto* s = static_cast<State*>(saved_);
     current = s->outer;
+    if (current) current->last_progress = std::max(current->last_progress, s->last_progress);
     const BudgetBound reached = s->reached;
     delete s;
     if (!current && observer.close) observer.close(reached);

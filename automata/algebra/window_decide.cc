@@ -298,7 +298,7 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
     if (t.lower < options.probe_depth && bound == BudgetBound::None)
         os << "; the depth-" << (t.lower + 1) << " probe stopped at " << options.probe_states << " product states";
     if (t.searches_cut && bound == BudgetBound::None)
-        os << "; the searches stopped at half of the question's budget (" << options.time_limit_s
+        os << "; the searches stopped at their shares of half of the question's budget (" << options.time_limit_s
            << " s, --window-time; " << (options.memory_limit_bytes >> 20) << " MiB, --window-memory), the rest went to the probe";
     if (bound == BudgetBound::Time)
         os << "; stopped by the time budget: " << options.time_limit_s << " s for this question (raise --window-time)";
@@ -330,7 +330,11 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
 
 // One question: the searches of kSearches under the first half of its budget, so that the exact
 // depth probe, which decides some languages in a fraction of a second where every search fails,
-// always runs; then the probe; then the unknown answer with what was tried.
+// always runs; then the probe; then the unknown answer with what was tried. Within the first half,
+// each search gets an equal share of the time left to the searches not yet tried (one that answers
+// or gives up early leaves the rest to the next): the strategies decide different languages, and
+// one that finds nothing must not starve a later one that would answer in milliseconds. Without a
+// time budget every search runs to its own bounds, in order.
 WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
     SearchBudget budget;
     if (options.time_limit_s > 0)
@@ -339,19 +343,35 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     budget.memory_bytes = options.memory_limit_bytes;
     budget.progress = options.progress;
     BudgetScope scope(budget);
-    std::optional<BudgetScope> search_scope;
-    if (options.time_limit_s > 0) {
-        SearchBudget first_half = budget;
-        first_half.deadline = SearchBudget::Clock::now() + (budget.deadline - SearchBudget::Clock::now()) / 2;
-        search_scope.emplace(first_half);
-    }
+    const auto searches_end =
+        options.time_limit_s > 0 ? SearchBudget::Clock::now() + (budget.deadline - SearchBudget::Clock::now()) / 2
+                                 : budget.deadline;
     const Question q{minimal, k, hybrid, options, fragment_name(hybrid, k)};
     Tried tried;
-    for (Strategy strategy : kSearches)
-        if (auto d = strategy(q, tried)) return std::move(*d);
-    tried.searches_cut = budget_bound_reached() != BudgetBound::None;
-    search_scope.reset();
+    std::optional<WindowDecision> capped;  // the first "yes" whose formula is over the cap
+    constexpr std::size_t kStrategies = std::size(kSearches);
+    for (std::size_t i = 0; i < kStrategies; ++i) {
+        std::optional<BudgetScope> share;
+        if (options.time_limit_s > 0) {
+            SearchBudget part = budget;
+            const auto now = SearchBudget::Clock::now();
+            part.deadline = now + std::max(searches_end - now, SearchBudget::Clock::duration::zero()) /
+                                      static_cast<std::int64_t>(kStrategies - i);
+            share.emplace(part);
+        }
+        std::optional<WindowDecision> d = kSearches[i](q, tried);
+        if (budget_bound_reached() != BudgetBound::None) tried.searches_cut = true;
+        if (!d) continue;
+        if (d->answer == Answer::Yes && !d->certificate.formula) {
+            // Over the formula cap: the answer stands, but its certificate cannot be re-verified;
+            // the later strategies and the probe may still give one that can.
+            if (!capped) capped = std::move(d);
+            continue;
+        }
+        return std::move(*d);
+    }
     if (auto d = depth_probe_answer(q, tried)) return std::move(*d);
+    if (capped) return std::move(*capped);
     return unknown_answer(q, tried);
 }
 
