@@ -381,9 +381,9 @@ AccuracyPanel accuracy_panel(const LanguagePlan& lang, const std::vector<Cell>& 
 FigureStyle figure_style(const Plan& plan) {
     FigureStyle st;
     st.archs = plan.archs;
-    st.train_min = plan.base.train_min;
-    st.train_max = plan.base.train_max;
-    st.test_max = plan.base.test_max;
+    st.train_min = plan.base.training.train_min;
+    st.train_max = plan.base.training.train_max;
+    st.test_max = plan.base.evaluation.test_max;
     return st;
 }
 
@@ -489,15 +489,17 @@ struct ReportData {
 
 // "profile P: L layers × d D × H heads, S steps × batch B, train lengths …, 1 seed(s) × lr {…}".
 std::string setup_text(const Plan& plan) {
-    const Config& b = plan.base;
+    const ModelConfig& m = plan.base.model;
+    const TrainingConfig& t = plan.base.training;
+    const EvaluationConfig& e = plan.base.evaluation;
     std::string lrs;
     for (double lr : plan.lrs) lrs += (lrs.empty() ? "" : ", ") + format_lr(lr);
-    return "profile " + plan.profile + ": " + std::to_string(b.layers) + " layers × d " + std::to_string(b.d_model) +
-           " × " + std::to_string(b.heads) + " heads, " + std::to_string(b.steps) + " steps × batch " +
-           std::to_string(b.batch) + ", train lengths " + std::to_string(b.train_min) + ".." +
-           std::to_string(b.train_max) + ", test lengths " + std::to_string(b.test_min) + ".." +
-           std::to_string(b.test_max) + " × " + std::to_string(b.per_length) + ", success rule " + b.success_rule +
-           ", " + std::to_string(plan.seeds) + " seed(s) × lr {" + lrs + "}";
+    return "profile " + plan.profile + ": " + std::to_string(m.layers) + " layers × d " + std::to_string(m.d_model) +
+           " × " + std::to_string(m.heads) + " heads, " + std::to_string(t.steps) + " steps × batch " +
+           std::to_string(t.batch) + ", train lengths " + std::to_string(t.train_min) + ".." +
+           std::to_string(t.train_max) + ", test lengths " + std::to_string(e.test_min) + ".." +
+           std::to_string(e.test_max) + " × " + std::to_string(e.per_length) + ", success rule " +
+           to_string(e.success_rule) + ", " + std::to_string(plan.seeds) + " seed(s) × lr {" + lrs + "}";
 }
 
 // ---------------------------------------------------------------- renderers
@@ -568,7 +570,7 @@ Figures render_figures(const ReportData& d) {
                             "adversarial_mean,n_star_max,paper_mean\n";
     for (std::size_t li = 0; li < plan.languages.size(); ++li) {
         const auto& lang = plan.languages[li];
-        panels.push_back(accuracy_panel(lang, grid[li], plan.base.test_min));
+        panels.push_back(accuracy_panel(lang, grid[li], plan.base.evaluation.test_min));
         language_names.push_back(lang.name);
         std::vector<HeatCell> row;
         for (const auto& a : plan.archs) {
@@ -879,7 +881,7 @@ void html_language(std::ostream& h, const ReportData& d, std::size_t li) {
         h << "<p class=\"muted\">DFA picture unavailable: " << html_escape(why.empty() ? "no DFA" : why)
           << ".</p>\n";
     h << "<h3>Accuracy vs length</h3>\n<div class=\"fig\">"
-      << accuracy_panels_svg({accuracy_panel(lang, grid[li], plan.base.test_min)}, figure_style(plan), 1) << "</div>\n";
+      << accuracy_panels_svg({accuracy_panel(lang, grid[li], plan.base.evaluation.test_min)}, figure_style(plan), 1) << "</div>\n";
     h << "<h3>Training curves</h3>\n<div class=\"curves\">";
     for (const auto& c : grid[li])
         for (std::size_t i = 0; i < c.runs.size(); ++i)

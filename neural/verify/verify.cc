@@ -88,11 +88,11 @@ Expectation to_expectation(automata::algebra::Prediction p) {
 // The settings of one run: the profile's, with the run's architecture, learning rate and seed.
 Config run_config(const Plan& plan, const RunPlan& r, const VerifyOptions& o) {
     Config c = plan.base;
-    c.arch = r.arch;
-    c.lr = r.lr;
-    c.seed = r.seed;
-    c.threads = 1;  // one torch thread per run: results do not depend on --threads
-    c.device = o.device;
+    c.model.arch = *parse_architecture(r.arch);  // every plan.archs name parses (prepare_impl)
+    c.training.lr = r.lr;
+    c.training.seed = r.seed;
+    c.runtime.threads = 1;  // one torch thread per run: results do not depend on --threads
+    c.runtime.device = o.device;
     return c;
 }
 
@@ -127,9 +127,11 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
                               const fs::path& data, bool write_files) {
     if (write_files) {
         automata::DatasetOptions d;
-        d.train = {static_cast<std::size_t>(prof.base.train_min), static_cast<std::size_t>(prof.base.train_max)};
-        d.test = {static_cast<std::size_t>(prof.base.test_min), static_cast<std::size_t>(prof.base.test_max)};
-        d.per_length = static_cast<std::size_t>(prof.base.per_length);
+        const TrainingConfig& t = prof.base.training;
+        const EvaluationConfig& e = prof.base.evaluation;
+        d.train = {static_cast<std::size_t>(t.train_min), static_cast<std::size_t>(t.train_max)};
+        d.test = {static_cast<std::size_t>(e.test_min), static_cast<std::size_t>(e.test_max)};
+        d.per_length = static_cast<std::size_t>(e.per_length);
         d.boundary_per_length = std::max<std::size_t>(1, d.per_length / 8);
         d.adversarial_per_family = static_cast<std::size_t>(prof.adversarial_pairs);
         d.seed = automata::derive_seed({"verify-data", lp.name});
@@ -255,9 +257,9 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
     automata::algebra::ClassifyOptions copts;
     unsigned max_k = 1;
     for (const auto& a : o.archs) {
-        auto spec = parse_arch(a);
+        auto spec = parse_architecture(a);
         if (!spec.ok()) return spec.error();
-        if (spec->kind == ArchSpec::Local || spec->kind == ArchSpec::Hybrid)
+        if (spec->kind == Architecture::Kind::Local || spec->kind == Architecture::Kind::Hybrid)
             max_k = std::max(max_k, static_cast<unsigned>(spec->k));
     }
     copts.max_k = std::max(2u, max_k);
@@ -381,9 +383,9 @@ Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptio
     fs::create_directories(rundir, ec);
     const std::string name = run_name(plan, r);
     const bool resuming = fs::exists(rundir / "checkpoint.pt", ec);
-    emit(o, name + (resuming ? ": resuming from its checkpoint" : ": training") + " (" + std::to_string(cfg.steps) +
+    emit(o, name + (resuming ? ": resuming from its checkpoint" : ": training") + " (" + std::to_string(cfg.training.steps) +
                 " steps)");
-    tracker.start(name, cfg.steps);
+    tracker.start(name, cfg.training.steps);
     const std::string rundir_s = rundir.string();
     ProgressFn progress = [&](const Progress& p) {
         using Phase = Progress::Phase;
@@ -475,12 +477,10 @@ namespace {
 Result<bool> check_options(const VerifyOptions& o, bool worker) {
     if (o.shard_count < 1 || o.shard_index < 0 || o.shard_index >= o.shard_count)
         return make_error("--shard expects i/n with 0 <= i < n");
-    if (o.device != "auto" && o.device != "cpu" && o.device != "cuda")
-        return make_error("unknown device '" + o.device + "' (expected auto, cpu or cuda)");
     if (o.seeds && *o.seeds < 1) return make_error("--seeds must be at least 1");
     if (o.archs.empty()) return make_error("no architecture given (--archs)");
     for (const auto& a : o.archs)
-        if (auto spec = parse_arch(a); !spec.ok()) return spec.error();
+        if (auto spec = parse_architecture(a); !spec.ok()) return spec.error();
     if (o.languages.empty()) return make_error("no language given");
     if (!worker)
         for (const auto& spec : o.languages)

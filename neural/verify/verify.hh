@@ -43,7 +43,7 @@ struct VerifyOptions {
     std::string out = "results/verify";
     int shard_index = 0, shard_count = 1;
     int threads = 1;               // runs trained at once (worker processes when > 1)
-    std::string device = "auto";   // auto | cpu | cuda, passed to every run
+    Device device = Device::Auto;  // passed to every run
     // argv that starts this program as a worker (the CLI passes its own command line); the library
     // appends --worker j/J --worker-session S. Empty: runs are trained in this process.
     std::vector<std::string> worker_command;

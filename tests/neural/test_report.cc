@@ -42,8 +42,8 @@ std::string slurp(const std::string& p) {
 Plan fixture_plan() {
     Plan p;
     p.profile = "fixture";
-    p.base.test_min = 41;
-    p.base.test_max = 60;
+    p.base.evaluation.test_min = 41;
+    p.base.evaluation.test_max = 60;
     p.archs = {"global", "local-1", "hybrid-1"};
     p.seeds = 2;
     p.lrs = {3e-4};
@@ -85,9 +85,9 @@ Plan fixture_plan() {
 
 RunResult fixture_result(const Plan& p, const RunPlan& r) {
     RunResult res;
-    res.config.arch = r.arch;
-    res.config.lr = r.lr;
-    res.config.seed = r.seed;
+    res.config.model.arch = *parse_architecture(r.arch);
+    res.config.training.lr = r.lr;
+    res.config.training.seed = r.seed;
     res.seed = r.seed;
     res.language = r.language;
     res.identity.dfa = automata::sha256_hex("dfa " + r.language);
@@ -125,7 +125,7 @@ void write_fixture(const Plan& p, const std::string& dir, std::size_t mod = 1, s
 nlohmann::json essentials(const RunResult& r) {
     nlohmann::json acc = nlohmann::json::object();
     for (const auto& [n, a] : r.per_length_accuracy) acc[std::to_string(n)] = a;
-    return {{"arch", r.config.arch},
+    return {{"arch", to_string(r.config.model.arch)},
             {"seed", r.seed},
             {"acc", acc},
             {"mean", r.mean_accuracy},
@@ -250,7 +250,7 @@ TEST_CASE("merging shard folders gives the report of one folder", "[report]") {
     REQUIRE_FALSE(r1.ok());
     CHECK(r1.error().message.find("run 4 differs") != std::string::npos);
     Plan resized = p;
-    resized.base.d_ff = 17;
+    resized.base.model.d_ff = 17;
     REQUIRE(automata::write_file_atomic(t / "other/plan.json", plan_to_json(resized)).ok());
     auto r2 = merge_report({t / "one", t / "other"}, t / "x");
     REQUIRE_FALSE(r2.ok());
@@ -341,7 +341,7 @@ TEST_CASE("verify never reuses a run made with other settings: a new folder per 
     o.seeds = 1;
     auto first = run_verify(o);
     REQUIRE(first.ok());
-    o.profile.base.steps = 30;
+    o.profile.base.training.steps = 30;
     auto second = run_verify(o);
     REQUIRE(second.ok());
     CHECK(second->runs_trained == 1);

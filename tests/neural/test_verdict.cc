@@ -14,7 +14,7 @@ namespace {
 RunResult run(bool success, double mean, int n_star, std::optional<double> adv = std::nullopt,
               bool failed_to_fit = false, double lr = 3e-4) {
     RunResult r;
-    r.config.lr = lr;
+    r.config.training.lr = lr;
     r.success = success;
     r.mean_accuracy = mean;
     r.n_star = n_star;
@@ -107,12 +107,12 @@ TEST_CASE("rule 2: an unknown prediction gives evidence, also when the theory do
     CHECK(v.stats.successes == 1);
     // A learned positional encoding: predictions do not apply (PROTOCOL.md: NoPE only).
     auto pe = runs;
-    for (auto& r : pe) r.config.pe = PositionalEncoding::Learned;
+    for (auto& r : pe) r.config.model.pe = PositionalEncoding::Learned;
     const Verdict w = judge("L", "global", Expectation::Recognizes, pe);
     CHECK(w.verdict == VerdictKind::Evidence);
     CHECK(w.prediction == Expectation::Unknown);
     auto ns = runs;
-    ns[0].config.strict = false;
+    ns[0].config.model.strict = false;
     CHECK(judge("L", "global", Expectation::Fails, ns).verdict == VerdictKind::Evidence);
     CHECK(judge("L", "lstm", Expectation::Fails, runs).verdict == VerdictKind::Evidence);
 }
