@@ -68,12 +68,12 @@ void check_limits(const nv::VerifyOptions& o, double max_memory_gb) {
         take(automata::Sampler::check_table_cells(
             lang.dfa, static_cast<std::size_t>(std::max({base.training.train_max, base.evaluation.test_max, 0})),
             automata::default_max_table_cells()));
-        for (const auto& name : o.archs) {
+        for (const auto& arch : o.archs) {
             neural::Config c = base;
-            c.model.arch = take(neural::parse_architecture(name));
+            c.model.arch = arch;
             take(neural::check_memory(
                 neural::estimate_memory(c, static_cast<int>(lang.dfa.num_symbols())),
-                max_memory_gb, "a run of " + name + " (profile " + o.profile.name + ")"));
+                max_memory_gb, "a run of " + to_string(arch) + " (profile " + o.profile.name + ")"));
         }
     }
 }
@@ -115,9 +115,9 @@ int run_verify_command(const VerifyArgs& a) {
     } else {
         o.languages.push_back(load_language_or_fail(a.lang).spec);
     }
-    o.archs = split_csv(a.archs);
+    o.archs.clear();
+    for (const auto& name : split_csv(a.archs)) o.archs.push_back(take(neural::parse_architecture(name)));
     if (o.archs.empty()) fail("--archs: no architecture given");
-    for (const auto& arch : o.archs) take(neural::parse_architecture(arch));
     o.profile = take(nv::profile_by_name(a.profile));
     if (a.steps > 0) o.profile.base.training.steps = a.steps;
     if (a.seeds > 0) o.seeds = a.seeds;

@@ -164,8 +164,8 @@ std::string pct(double x) { return fmt("%.1f%%", 100 * x); }
 
 // The theory (SPEC §7) speaks about strict masks without positional encoding, and about
 // transformers only.
-bool theory_applies(const std::string& arch, const std::vector<RunResult>& runs) {
-    if (arch == "lstm") return false;
+bool theory_applies(const Architecture& arch, const std::vector<RunResult>& runs) {
+    if (arch.kind == Architecture::Kind::Lstm) return false;
     for (const auto& r : runs) {
         const ModelConfig& m = r.config.model;
         if (m.pe != PositionalEncoding::None || !m.strict || m.arch.kind == Architecture::Kind::Lstm) return false;
@@ -175,11 +175,11 @@ bool theory_applies(const std::string& arch, const std::vector<RunResult>& runs)
 
 }  // namespace
 
-Verdict judge(const std::string& language, const std::string& arch, Expectation prediction,
+Verdict judge(const std::string& language, const Architecture& arch, Expectation prediction,
               const std::vector<RunResult>& runs, const std::vector<std::string>& labels) {
     Verdict v;
     v.language = language;
-    v.arch = arch;
+    v.arch = to_string(arch);
     v.prediction = theory_applies(arch, runs) ? prediction : Expectation::Unknown;
     v.stats = run_stats(runs);
     std::map<double, std::vector<RunResult>> by_lr;

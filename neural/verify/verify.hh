@@ -36,7 +36,9 @@ struct VerifyState {
 
 struct VerifyOptions {
     std::vector<automata::LanguageSpec> languages;  // the suite, or one language
-    std::vector<std::string> archs = {"global", "local-1", "local-2", "hybrid-1", "hybrid-2"};
+    std::vector<Architecture> archs = {{Architecture::Kind::Global, 0}, {Architecture::Kind::Local, 1},
+                                       {Architecture::Kind::Local, 2},  {Architecture::Kind::Hybrid, 1},
+                                       {Architecture::Kind::Hybrid, 2}};
     Profile profile;
     std::optional<int> seeds;      // overrides the profile's seeds per learning rate
     std::uint64_t base_seed = 1;   // seed indices base_seed .. base_seed + seeds - 1

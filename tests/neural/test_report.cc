@@ -19,6 +19,8 @@ using namespace ltlkit::neural::verify;
 
 namespace {
 
+Architecture named(const std::string& name) { return *parse_architecture(name); }
+
 struct TempDir {
     fs::path path;
     TempDir() {
@@ -44,7 +46,7 @@ Plan fixture_plan() {
     p.profile = "fixture";
     p.base.evaluation.test_min = 41;
     p.base.evaluation.test_max = 60;
-    p.archs = {"global", "local-1", "hybrid-1"};
+    p.archs = {named("global"), named("local-1"), named("hybrid-1")};
     p.seeds = 2;
     p.lrs = {3e-4};
     const std::string last_a = R"({"alphabet":["a","b"],"initial":0,"accepting":[1],"transitions":[[1,0],[1,0]]})";
@@ -62,8 +64,9 @@ Plan fixture_plan() {
         lp.states = 3;
         lp.classes = {{"definite", l == Expectation::Recognizes}, {"r_trivial", g == Expectation::Recognizes},
                       {"star_free", std::nullopt}};
-        lp.archs = {{"global", g, "fixture", "", 0}, {"local-1", l, "fixture", "x=a p=b y=a z=b r≥1", 8},
-                    {"hybrid-1", Expectation::Recognizes, "fixture", "", 0}};
+        lp.archs = {{named("global"), g, "fixture", "", 0},
+                    {named("local-1"), l, "fixture", "x=a p=b y=a z=b r≥1", 8},
+                    {named("hybrid-1"), Expectation::Recognizes, "fixture", "", 0}};
         p.languages.push_back(lp);
     }
     for (const auto& lp : p.languages)
@@ -77,7 +80,7 @@ Plan fixture_plan() {
                 r.lr = 3e-4;
                 r.seed = 1000 + r.index;
                 r.identity = automata::sha256_hex("fixture run " + std::to_string(r.index));
-                r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label() + "-" + r.identity.substr(0, 8);
+                r.rundir = "runs/" + lp.dir + "/" + to_string(arch) + "/" + r.label() + "-" + r.identity.substr(0, 8);
                 p.runs.push_back(r);
             }
     return p;
@@ -85,7 +88,7 @@ Plan fixture_plan() {
 
 RunResult fixture_result(const Plan& p, const RunPlan& r) {
     RunResult res;
-    res.config.model.arch = *parse_architecture(r.arch);
+    res.config.model.arch = r.arch;
     res.config.training.lr = r.lr;
     res.config.training.seed = r.seed;
     res.seed = r.seed;
@@ -153,7 +156,7 @@ VerifyOptions tiny_options(const std::string& out) {
     spec.alphabet = {"a", "b"};
     spec.name = "last-a";
     o.languages = {spec};
-    o.archs = {"local-1", "global"};
+    o.archs = {named("local-1"), named("global")};
     o.profile = tiny_profile();
     o.seeds = 2;
     o.out = out;
@@ -337,7 +340,7 @@ TEST_CASE("verify never reuses a run made with other settings: a new folder per 
           "[report][pipeline]") {
     TempDir t;
     auto o = tiny_options(t / "x");
-    o.archs = {"local-1"};
+    o.archs = {named("local-1")};
     o.seeds = 1;
     auto first = run_verify(o);
     REQUIRE(first.ok());
