@@ -24,8 +24,8 @@ void set_range(const std::string& text, const char* option, int& lo, int& hi) {
 }
 
 struct EvalArgs {
-    std::string rundir, dataset, test_lengths;
-    neural::Config c;
+    std::string rundir, dataset, test_lengths, success_rule, device;
+    int per_length = 0, threads = 0;
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool json = false;
 };
@@ -37,15 +37,15 @@ LTLKIT_COMMAND(CommandDef{
         auto a = std::make_shared<EvalArgs>();
         app.add_option("RUNDIR", a->rundir, "Run folder written by `ltlkit train`")->required();
         app.add_option("--test-lengths", a->test_lengths, "Test lengths A:B (default: the run's)");
-        const auto cpu = neural::device_defaults("cpu");
-        app.add_option("--per-length", a->c.per_length,
+        const auto cpu = neural::device_defaults(neural::Device::Cpu);
+        app.add_option("--per-length", a->per_length,
                        "Test words per length (default: the run's, at most " + std::to_string(cpu.per_length) +
                            " when evaluating on CPU; on CUDA the run's)")->check(at_least(1));
         app.add_option("--dataset", a->dataset, "Evaluate on a dataset's test, boundary and adversarial-ARCH files");
-        app.add_option("--success-rule", a->c.success_rule, "exact | bins99 (default: the run's)")
+        app.add_option("--success-rule", a->success_rule, "exact | bins99 (default: the run's)")
             ->check(one_of({"exact", "bins99"}));
-        app.add_option("--threads", a->c.threads, "CPU threads (default: the run's)")->check(at_least(1));
-        app.add_option("--device", a->c.device, "auto | cpu | cuda (default: the run's)")->check(one_of(kDeviceNames));
+        app.add_option("--threads", a->threads, "CPU threads (default: the run's)")->check(at_least(1));
+        app.add_option("--device", a->device, "auto | cpu | cuda (default: the run's)")->check(one_of(kDeviceNames));
         app.add_option("--max-memory-gb", a->max_memory_gb,
                        "Refuse when the estimated peak memory of the evaluation exceeds this many GiB (default 16)")
             ->check(positive_real());
@@ -60,30 +60,32 @@ LTLKIT_COMMAND(CommandDef{
             auto position = std::make_shared<RunPosition>(a->rundir, false);
             auto info = take(neural::read_run_info(a->rundir));
             neural::Config c = info.config;
-            if (app.count("--per-length")) c.per_length = a->c.per_length;
-            if (app.count("--success-rule")) c.success_rule = a->c.success_rule;
-            if (app.count("--threads")) c.threads = a->c.threads;
-            if (app.count("--device")) c.device = a->c.device;
-            const auto device = take(neural::resolve_device(c.device));
-            if (!app.count("--per-length") && device == "cpu")
-                c.per_length = std::min(c.per_length, neural::device_defaults(device).per_length);
+            if (app.count("--per-length")) c.evaluation.per_length = a->per_length;
+            if (app.count("--success-rule")) c.evaluation.success_rule = take(neural::parse_success_rule(a->success_rule));
+            if (app.count("--threads")) c.runtime.threads = a->threads;
+            if (app.count("--device")) c.runtime.device = take(neural::parse_device(a->device));
+            const auto device = take(neural::resolve_device(c.runtime.device));
+            if (!app.count("--per-length") && device == neural::Device::Cpu)
+                c.evaluation.per_length = std::min(c.evaluation.per_length, neural::device_defaults(device).per_length);
             neural::EvalSets sets;
             if (!a->dataset.empty()) {
                 auto ds = take(automata::read_dataset(a->dataset));
                 if (!(ds.dfa == info.dfa))
                     fail(a->dataset + ": the dataset's language differs from the run's");
-                sets = neural::eval_sets_from_dataset(ds, c.arch);
+                sets = neural::eval_sets_from_dataset(ds, c.model.arch);
                 sets.train.clear();  // the training accuracy uses the run's training distribution
-                if (a->test_lengths.empty()) neural::split_length_range(ds, "test", c.test_min, c.test_max);
+                if (a->test_lengths.empty())
+                    neural::split_length_range(ds, "test", c.evaluation.test_min, c.evaluation.test_max);
             }
-            if (!a->test_lengths.empty()) set_range(a->test_lengths, "--test-lengths", c.test_min, c.test_max);
+            if (!a->test_lengths.empty())
+                set_range(a->test_lengths, "--test-lengths", c.evaluation.test_min, c.evaluation.test_max);
             // Limits before anything is rewritten (exit 3, naming the option).
             take(automata::Sampler::check_table_cells(info.dfa,
-                                                      static_cast<std::size_t>(std::max({c.train_max, c.test_max, 0})),
+                                                      static_cast<std::size_t>(
+                                                          std::max({c.training.train_max, c.evaluation.test_max, 0})),
                                                       automata::default_max_table_cells()));
-            const neural::ArchSpec arch = take(neural::parse_arch(c.arch));
-            take(neural::check_memory(neural::estimate_eval_memory(c, arch, static_cast<int>(info.dfa.num_symbols())),
-                                      a->max_memory_gb, "the evaluation (" + c.arch + ")"));
+            take(neural::check_memory(neural::estimate_eval_memory(c, static_cast<int>(info.dfa.num_symbols())),
+                                      a->max_memory_gb, "the evaluation (" + to_string(c.model.arch) + ")"));
             neural::ProgressFn progress = [position](const neural::Progress& p) {
                 (*position)(p);
                 print_progress(p);

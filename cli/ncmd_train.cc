@@ -27,6 +27,7 @@ void set_range(const std::string& text, const char* option, int& lo, int& hi) {
 struct TrainArgs {
     LanguageArgs lang;
     std::string dataset, out, train_lengths, test_lengths, pe = "none";
+    std::string arch = "global", success_rule = "exact", device = "auto";
     neural::Config c;
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool pre_ln = false, non_strict = false, hybrid_layers = false, quiet = false, json = false;
@@ -40,35 +41,36 @@ LTLKIT_COMMAND(CommandDef{
         add_language_options(app, a->lang);
         auto& c = a->c;
         app.add_option("--dataset", a->dataset, "Train on a folder written by `ltlkit generate` (its train split; test, boundary, adversarial-ARCH for evaluation)");
-        app.add_option("--arch", c.arch, "global | local-K | hybrid-K | lstm (default global)");
-        app.add_option("--layers", c.layers, "Transformer layers (default 5)")->check(at_least(1));
-        app.add_option("--d-model", c.d_model, "Model width (default 64)")->check(at_least(1));
-        app.add_option("--heads", c.heads, "Attention heads (default 8)")->check(at_least(1));
-        app.add_option("--d-ff", c.d_ff, "Feed-forward width (default 256)")->check(at_least(1));
+        app.add_option("--arch", a->arch, "global | local-K | hybrid-K | lstm (default global)");
+        app.add_option("--layers", c.model.layers, "Transformer layers (default 5)")->check(at_least(1));
+        app.add_option("--d-model", c.model.d_model, "Model width (default 64)")->check(at_least(1));
+        app.add_option("--heads", c.model.heads, "Attention heads (default 8)")->check(at_least(1));
+        app.add_option("--d-ff", c.model.d_ff, "Feed-forward width (default 256)")->check(at_least(1));
         app.add_option("--pe", a->pe, "Positional encoding: none (default, NoPE) | learned | sinusoidal | rope")
             ->check(one_of({"none", "learned", "sinusoidal", "rope"}));
-        app.add_option("--lstm-hidden", c.lstm_hidden, "LSTM hidden size (default 256)")->check(at_least(1));
-        const auto cpu = neural::device_defaults("cpu"), cuda = neural::device_defaults("cuda");
-        app.add_option("--steps", c.steps,
+        app.add_option("--lstm-hidden", c.model.lstm_hidden, "LSTM hidden size (default 256)")->check(at_least(1));
+        const auto cpu = neural::device_defaults(neural::Device::Cpu), cuda = neural::device_defaults(neural::Device::Cuda);
+        app.add_option("--steps", c.training.steps,
                        "Training steps (default " + std::to_string(cuda.steps) + " on CUDA, " +
                            std::to_string(cpu.steps) + " on CPU)")->check(at_least(0));
-        app.add_option("--batch", c.batch, "Words per step, half per label (default 128)")->check(at_least(2));
-        app.add_option("--lr", c.lr, "Adam learning rate (default 3e-4)")->check(positive_real());
-        app.add_option("--seed", c.seed, "Seed of initialization and sampling (default 1)");
+        app.add_option("--batch", c.training.batch, "Words per step, half per label (default 128)")->check(at_least(2));
+        app.add_option("--lr", c.training.lr, "Adam learning rate (default 3e-4)")->check(positive_real());
+        app.add_option("--seed", c.training.seed, "Seed of initialization and sampling (default 1)");
         app.add_option("--train-lengths", a->train_lengths, "Training lengths A:B (default 1:40)");
         app.add_option("--test-lengths", a->test_lengths, "Test lengths A:B (default 41:500)");
-        app.add_option("--per-length", c.per_length,
+        app.add_option("--per-length", c.evaluation.per_length,
                        "Test words per length (default " + std::to_string(cuda.per_length) + " on CUDA, " +
                            std::to_string(cpu.per_length) + " on CPU)")->check(at_least(1));
-        app.add_option("--success-rule", c.success_rule, "exact (default) | bins99 (every 100-length bin >= 99%)")
+        app.add_option("--success-rule", a->success_rule, "exact (default) | bins99 (every 100-length bin >= 99%)")
             ->check(one_of({"exact", "bins99"}));
-        app.add_option("--threads", c.threads, "CPU threads (default 1)")->check(at_least(1));
-        app.add_option("--device", c.device,
+        app.add_option("--threads", c.runtime.threads, "CPU threads (default 1)")->check(at_least(1));
+        app.add_option("--device", a->device,
                        "auto (default: CUDA when available) | cpu | cuda; the defaults of --steps and --per-length "
                        "follow the device")
             ->check(one_of(kDeviceNames));
-        app.add_option("--checkpoint-every", c.checkpoint_every, "Steps between checkpoints (default 500)")->check(at_least(1));
-        app.add_option("--log-every", c.log_every, "Steps between progress lines (default 100)")->check(at_least(0));
+        app.add_option("--checkpoint-every", c.runtime.checkpoint_every, "Steps between checkpoints (default 500)")
+            ->check(at_least(1));
+        app.add_option("--log-every", c.runtime.log_every, "Steps between progress lines (default 100)")->check(at_least(0));
         app.add_flag("--pre-ln", a->pre_ln, "Pre-LN blocks (default post-LN)");
         app.add_flag("--non-strict", a->non_strict, "Non-strict masks: a position also attends to itself");
         app.add_flag("--hybrid-layers", a->hybrid_layers, "hybrid-K: alternate local and global layers (local first) instead of mixing heads");
@@ -89,14 +91,16 @@ LTLKIT_COMMAND(CommandDef{
             "for the device and recorded in RUNDIR/run.json (\"defaults\"). Syntax: docs/SYNTAX.md.");
         return [a, &app]() -> int {
             auto& c = a->c;
-            c.pe = take(neural::parse_positional_encoding(a->pe));
-            c.pre_ln = a->pre_ln;
-            c.strict = !a->non_strict;
-            c.hybrid_by_layer = a->hybrid_layers;
-            const neural::ArchSpec arch = take(neural::parse_arch(c.arch));
-            if (arch.kind != neural::ArchSpec::Lstm && c.d_model % c.heads != 0)
-                fail("--d-model " + std::to_string(c.d_model) + " must be a multiple of --heads " +
-                     std::to_string(c.heads) + " (each head gets d_model / heads dimensions)");
+            c.model.pe = take(neural::parse_positional_encoding(a->pe));
+            c.model.pre_ln = a->pre_ln;
+            c.model.strict = !a->non_strict;
+            c.model.hybrid_by_layer = a->hybrid_layers;
+            c.model.arch = take(neural::parse_architecture(a->arch));
+            c.evaluation.success_rule = take(neural::parse_success_rule(a->success_rule));
+            c.runtime.device = take(neural::parse_device(a->device));
+            if (c.model.arch.kind != neural::Architecture::Kind::Lstm && c.model.d_model % c.model.heads != 0)
+                fail("--d-model " + std::to_string(c.model.d_model) + " must be a multiple of --heads " +
+                     std::to_string(c.model.heads) + " (each head gets d_model / heads dimensions)");
             automata::Dfa dfa;
             std::string name;
             neural::EvalSets sets;
@@ -106,27 +110,33 @@ LTLKIT_COMMAND(CommandDef{
                 auto ds = take(automata::read_dataset(a->dataset));
                 dfa = ds.dfa;
                 name = a->dataset;
-                sets = neural::eval_sets_from_dataset(ds, c.arch);
+                sets = neural::eval_sets_from_dataset(ds, c.model.arch);
                 if (sets.train.empty()) fail(a->dataset + ": the dataset has no train split");
-                if (a->train_lengths.empty()) neural::split_length_range(ds, "train", c.train_min, c.train_max);
-                if (a->test_lengths.empty()) neural::split_length_range(ds, "test", c.test_min, c.test_max);
+                if (a->train_lengths.empty())
+                    neural::split_length_range(ds, "train", c.training.train_min, c.training.train_max);
+                if (a->test_lengths.empty())
+                    neural::split_length_range(ds, "test", c.evaluation.test_min, c.evaluation.test_max);
             } else {
                 auto lang = load_language_or_fail(a->lang);
                 dfa = lang.dfa;
                 name = lang.spec.name;
             }
-            if (!a->train_lengths.empty()) set_range(a->train_lengths, "--train-lengths", c.train_min, c.train_max);
-            if (!a->test_lengths.empty()) set_range(a->test_lengths, "--test-lengths", c.test_min, c.test_max);
+            if (!a->train_lengths.empty())
+                set_range(a->train_lengths, "--train-lengths", c.training.train_min, c.training.train_max);
+            if (!a->test_lengths.empty())
+                set_range(a->test_lengths, "--test-lengths", c.evaluation.test_min, c.evaluation.test_max);
             neural::ChosenDefaults chosen;
-            chosen.device = take(neural::resolve_device(c.device));
+            chosen.device = take(neural::resolve_device(c.runtime.device));
             const auto defaults = neural::device_defaults(chosen.device);
-            if (!app.count("--steps")) c.steps = chosen.values["steps"] = defaults.steps;
-            if (!app.count("--per-length")) c.per_length = chosen.values["per_length"] = defaults.per_length;
+            if (!app.count("--steps")) c.training.steps = chosen.values["steps"] = defaults.steps;
+            if (!app.count("--per-length")) c.evaluation.per_length = chosen.values["per_length"] = defaults.per_length;
             // Limits before anything is written or allocated (exit 3, naming the option).
-            take(automata::Sampler::check_table_cells(dfa, static_cast<std::size_t>(std::max({c.train_max, c.test_max, 0})),
+            take(automata::Sampler::check_table_cells(dfa,
+                                                      static_cast<std::size_t>(
+                                                          std::max({c.training.train_max, c.evaluation.test_max, 0})),
                                                       automata::default_max_table_cells()));
-            take(neural::check_memory(neural::estimate_memory(c, arch, static_cast<int>(dfa.num_symbols())),
-                                      a->max_memory_gb, "the run (" + c.arch + ")"));
+            take(neural::check_memory(neural::estimate_memory(c, static_cast<int>(dfa.num_symbols())),
+                                      a->max_memory_gb, "the run (" + to_string(c.model.arch) + ")"));
             flush_notes();
             catch_interrupts("");
             auto position = std::make_shared<RunPosition>(a->out, true);

@@ -66,14 +66,14 @@ void check_limits(const nv::VerifyOptions& o, double max_memory_gb) {
     for (const auto& spec : o.languages) {
         const auto lang = take(automata::load_language(spec));
         take(automata::Sampler::check_table_cells(
-            lang.dfa, static_cast<std::size_t>(std::max({base.train_max, base.test_max, 0})),
+            lang.dfa, static_cast<std::size_t>(std::max({base.training.train_max, base.evaluation.test_max, 0})),
             automata::default_max_table_cells()));
-        for (const auto& name : o.archs) {
+        for (const auto& arch : o.archs) {
             neural::Config c = base;
-            c.arch = name;
+            c.model.arch = arch;
             take(neural::check_memory(
-                neural::estimate_memory(c, take(neural::parse_arch(name)), static_cast<int>(lang.dfa.num_symbols())),
-                max_memory_gb, "a run of " + name + " (profile " + o.profile.name + ")"));
+                neural::estimate_memory(c, static_cast<int>(lang.dfa.num_symbols())),
+                max_memory_gb, "a run of " + to_string(arch) + " (profile " + o.profile.name + ")"));
         }
     }
 }
@@ -115,16 +115,16 @@ int run_verify_command(const VerifyArgs& a) {
     } else {
         o.languages.push_back(load_language_or_fail(a.lang).spec);
     }
-    o.archs = split_csv(a.archs);
+    o.archs.clear();
+    for (const auto& name : split_csv(a.archs)) o.archs.push_back(take(neural::parse_architecture(name)));
     if (o.archs.empty()) fail("--archs: no architecture given");
-    for (const auto& arch : o.archs) take(neural::parse_arch(arch));
     o.profile = take(nv::profile_by_name(a.profile));
-    if (a.steps > 0) o.profile.base.steps = a.steps;
+    if (a.steps > 0) o.profile.base.training.steps = a.steps;
     if (a.seeds > 0) o.seeds = a.seeds;
     o.base_seed = a.seed;
     o.out = a.out;
     if (!a.shard.empty()) std::tie(o.shard_index, o.shard_count) = take(nv::parse_shard(a.shard));
-    o.device = a.device;
+    o.device = take(neural::parse_device(a.device));
     o.threads = a.threads > 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
     if (!a.worker.empty()) {
         const auto [j, n] = take(nv::parse_shard(a.worker));

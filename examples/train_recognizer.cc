@@ -21,30 +21,30 @@ int main(int argc, char** argv) {
         return language.error().exit_code;
     }
     neural::Config c;  // defaults are the protocol's; shrink everything
-    c.arch = "local-1";
-    c.layers = 1;
-    c.d_model = 16;
-    c.heads = 2;
-    c.d_ff = 32;
-    c.steps = 150;
-    c.batch = 32;
-    c.lr = 1e-2;
-    c.train_min = 1;
-    c.train_max = 8;
-    c.test_min = 9;
-    c.test_max = 16;
-    c.per_length = 16;
-    c.fit_words = 64;
-    c.device = "cpu";
-    c.log_every = 0;
-    c.checkpoint_every = 150;
+    c.model.arch = {neural::Architecture::Kind::Local, 1};  // local-1
+    c.model.layers = 1;
+    c.model.d_model = 16;
+    c.model.heads = 2;
+    c.model.d_ff = 32;
+    c.training.steps = 150;
+    c.training.batch = 32;
+    c.training.lr = 1e-2;
+    c.training.train_min = 1;
+    c.training.train_max = 8;
+    c.evaluation.test_min = 9;
+    c.evaluation.test_max = 16;
+    c.evaluation.per_length = 16;
+    c.evaluation.fit_words = 64;
+    c.runtime.device = neural::Device::Cpu;
+    c.runtime.log_every = 0;
+    c.runtime.checkpoint_every = 150;
     auto result = neural::train_and_evaluate(language->dfa, c, rundir, {}, spec.text);
     if (!result) {
         std::cerr << "train_recognizer: " << result.error().one_line() << "\n";
         return result.error().exit_code;
     }
-    std::cout << "arch " << c.arch << " on " << spec.text << ": train accuracy " << result->train_accuracy
-              << ", mean test accuracy " << result->mean_accuracy << " (lengths " << c.test_min << ".." << c.test_max
-              << "), success " << (result->success ? "yes" : "no") << "\n";
+    std::cout << "arch " << neural::to_string(c.model.arch) << " on " << spec.text << ": train accuracy "
+              << result->train_accuracy << ", mean test accuracy " << result->mean_accuracy << " (lengths "
+              << c.evaluation.test_min << ".." << c.evaluation.test_max << "), success " << (result->success ? "yes" : "no") << "\n";
     return 0;
 }

@@ -79,20 +79,21 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
         return out;
     };
     const Config& c = r.config;
-    if (c.test_min < 0 || c.test_max < c.test_min) return make_error("test lengths: expected 0 <= A <= B");
+    const EvaluationConfig& ev = c.evaluation;
+    if (ev.test_min < 0 || ev.test_max < ev.test_min) return make_error("test lengths: expected 0 <= A <= B");
     r.per_length_accuracy.clear();
     if (!sets.test.empty()) {
         std::map<int, std::vector<LabelledWord>> by_length;
         for (const auto& w : sets.test) {
             const int n = static_cast<int>(w.word.size());
-            if (n >= c.test_min && n <= c.test_max) by_length[n].push_back(w);
+            if (n >= ev.test_min && n <= ev.test_max) by_length[n].push_back(w);
         }
         for (const auto& [n, words] : by_length) r.per_length_accuracy[n] = accuracy_on(words, predict);
     } else {
         if (!sampler) return make_error("evaluation needs a sampler or a test set");
-        if (static_cast<std::size_t>(c.test_max) > sampler->max_length())
+        if (static_cast<std::size_t>(ev.test_max) > sampler->max_length())
             return make_error("test lengths exceed the sampler's tables");
-        automata::Rng rng(automata::derive_seed({"eval", std::to_string(c.seed)}));
+        automata::Rng rng(automata::derive_seed({"eval", std::to_string(c.training.seed)}));
         // Several lengths per prediction call, so the predictor can batch.
         std::vector<LabelledWord> pending;
         auto flush = [&] {
@@ -113,26 +114,26 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
         std::size_t tokens = 0;
         long words_done = 0;
         double symbols_done = 0, symbols_total = 0;  // for the ETA: cost grows with the length
-        for (int n = c.test_min; n <= c.test_max; ++n) symbols_total += static_cast<double>(n + 1) * c.per_length;
+        for (int n = ev.test_min; n <= ev.test_max; ++n) symbols_total += static_cast<double>(n + 1) * ev.per_length;
         const auto t0 = std::chrono::steady_clock::now();
         auto last_report = t0;
-        const int total = c.test_max - c.test_min + 1;
-        for (int n = c.test_min; n <= c.test_max; ++n) {
-            auto words = test_sample(*sampler, n, c.per_length, rng);
+        const int total = ev.test_max - ev.test_min + 1;
+        for (int n = ev.test_min; n <= ev.test_max; ++n) {
+            auto words = test_sample(*sampler, n, ev.per_length, rng);
             words_done += static_cast<long>(words.size());
-            symbols_done += static_cast<double>(n + 1) * c.per_length;
+            symbols_done += static_cast<double>(n + 1) * ev.per_length;
             for (auto& w : words) pending.push_back(std::move(w));
             tokens += words.size() * static_cast<std::size_t>(n + 1);
-            if (tokens >= (1u << 16) || n == c.test_max) {
+            if (tokens >= (1u << 16) || n == ev.test_max) {
                 flush();
                 tokens = 0;
                 const auto now = std::chrono::steady_clock::now();
                 const double since = std::chrono::duration<double>(now - last_report).count();
-                if (progress && (since >= 10 || n == c.test_max)) {
+                if (progress && (since >= 10 || n == ev.test_max)) {
                     last_report = now;
                     Progress p;
                     p.phase = Progress::Phase::Evaluation;
-                    p.step = n - c.test_min + 1;
+                    p.step = n - ev.test_min + 1;
                     p.total = total;
                     p.words = words_done;
                     const double el = std::chrono::duration<double>(now - t0).count();
@@ -145,13 +146,13 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
     summarize_lengths(r);
     // Training accuracy on fresh words of the training distribution, drawn as training batches are.
     {
-        automata::Rng rng(automata::derive_seed({"fit", std::to_string(c.seed)}));
+        automata::Rng rng(automata::derive_seed({"fit", std::to_string(c.training.seed)}));
         std::vector<automata::Word> words;
         std::vector<std::uint8_t> labels;
-        const int chunk = std::max(2, std::min(c.batch, c.fit_words));
-        while (static_cast<int>(words.size()) < c.fit_words) train.draw(chunk, rng, words, labels);
+        const int chunk = std::max(2, std::min(c.training.batch, ev.fit_words));
+        while (static_cast<int>(words.size()) < ev.fit_words) train.draw(chunk, rng, words, labels);
         std::vector<LabelledWord> fit;
-        for (std::size_t i = 0; i < words.size() && static_cast<int>(i) < c.fit_words; ++i)
+        for (std::size_t i = 0; i < words.size() && static_cast<int>(i) < ev.fit_words; ++i)
             fit.push_back({std::move(words[i]), labels[i] != 0, -1});
         r.train_accuracy = accuracy_on(fit, predict);
     }
@@ -161,12 +162,13 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
     if (!sets.adversarial.empty()) r.adversarial_accuracy = accuracy_on(sets.adversarial, predict);
     if (!sets.boundary.empty()) r.boundary_accuracy = accuracy_on(sets.boundary, predict);
     bool ok = !r.per_length_accuracy.empty() && !r.failed_to_fit;
-    if (c.success_rule == "bins99") {
-        for (const auto& [k, a] : r.bin_accuracy) ok = ok && a >= 0.99;
-    } else if (c.success_rule == "exact") {
-        for (const auto& [n, a] : r.per_length_accuracy) ok = ok && a == 1.0;
-    } else {
-        return make_error("unknown success rule '" + c.success_rule + "' (expected exact or bins99)");
+    switch (ev.success_rule) {
+        case SuccessRule::Bins99:
+            for (const auto& [k, a] : r.bin_accuracy) ok = ok && a >= 0.99;
+            break;
+        case SuccessRule::Exact:
+            for (const auto& [n, a] : r.per_length_accuracy) ok = ok && a == 1.0;
+            break;
     }
     r.success = ok;
     r.eval_seconds = model_seconds;

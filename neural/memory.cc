@@ -21,52 +21,54 @@ struct Heads {
 };
 
 // Global and k-local heads summed over all layers (neural/model.cc head_groups).
-Heads heads_over_layers(const Config& c, const ArchSpec& arch) {
+Heads heads_over_layers(const Config& c) {
     Heads h;
-    for (int l = 0; l < c.layers; ++l) {
-        switch (arch.kind) {
-            case ArchSpec::Global: h.global += c.heads; break;
-            case ArchSpec::Local: h.local += c.heads; break;
-            case ArchSpec::Hybrid:
-                if (c.hybrid_by_layer)
-                    (l % 2 == 0 ? h.local : h.global) += c.heads;
-                else if (c.heads == 1)
+    for (int l = 0; l < c.model.layers; ++l) {
+        switch (c.model.arch.kind) {
+            case Architecture::Kind::Global: h.global += c.model.heads; break;
+            case Architecture::Kind::Local: h.local += c.model.heads; break;
+            case Architecture::Kind::Hybrid:
+                if (c.model.hybrid_by_layer)
+                    (l % 2 == 0 ? h.local : h.global) += c.model.heads;
+                else if (c.model.heads == 1)
                     h.global += 1;
                 else {
-                    h.global += (c.heads + 1) / 2;
-                    h.local += c.heads / 2;
+                    h.global += (c.model.heads + 1) / 2;
+                    h.local += c.model.heads / 2;
                 }
                 break;
-            case ArchSpec::Lstm: break;
+            case Architecture::Kind::Lstm: break;
         }
     }
     return h;
 }
 
-double parameter_count(const Config& c, const ArchSpec& arch, int num_symbols) {
-    const double d = c.d_model, ff = c.d_ff, v = num_symbols + 1;
-    if (arch.kind == ArchSpec::Lstm) {
-        const double h = c.lstm_hidden;
+double parameter_count(const Config& c, int num_symbols) {
+    const double d = c.model.d_model, ff = c.model.d_ff, v = num_symbols + 1;
+    if (c.model.arch.kind == Architecture::Kind::Lstm) {
+        const double h = c.model.lstm_hidden;
         return v * d + 4 * h * (d + h) + 8 * h + h + 1;
     }
     const double per_layer = (3 * d * d + 3 * d) + (d * d + d) + (d * ff + ff) + (ff * d + d) + 4 * d;
-    double p = v * d + c.layers * per_layer + 2 * d + d + 1;
-    if (c.pe == PositionalEncoding::Learned)
-        p += (c.max_positions > 0 ? c.max_positions : std::max(c.train_max, c.test_max) + 1) * d;
+    double p = v * d + c.model.layers * per_layer + 2 * d + d + 1;
+    if (c.model.pe == PositionalEncoding::Learned)
+        p += (c.model.max_positions > 0 ? c.model.max_positions
+                                         : std::max(c.training.train_max, c.evaluation.test_max) + 1) *
+             d;
     return p;
 }
 
 // Float elements of the activations of one forward pass over `batch` words of n tokens; with
 // `all_layers` every layer's (kept for backward), else the largest single layer's (inference).
-double activation_elements(const Config& c, const ArchSpec& arch, double batch, double n, bool all_layers) {
-    const double d = c.d_model;
-    if (arch.kind == ArchSpec::Lstm) return batch * n * (d + 8.0 * c.lstm_hidden);
-    const Heads h = heads_over_layers(c, arch);
-    const double layers = all_layers ? c.layers : 1;
-    const double scale = all_layers ? 1 : 1.0 / std::max(1, c.layers);  // one layer's share of the heads
-    const double d_head = d / std::max(1, c.heads);
-    const double k = arch.k;
-    const double base = layers * batch * n * (10 * d + 2.0 * c.d_ff);
+double activation_elements(const Config& c, double batch, double n, bool all_layers) {
+    const double d = c.model.d_model;
+    if (c.model.arch.kind == Architecture::Kind::Lstm) return batch * n * (d + 8.0 * c.model.lstm_hidden);
+    const Heads h = heads_over_layers(c);
+    const double layers = all_layers ? c.model.layers : 1;
+    const double scale = all_layers ? 1 : 1.0 / std::max(1, c.model.layers);  // one layer's share of the heads
+    const double d_head = d / std::max(1, c.model.heads);
+    const double k = c.model.arch.k;
+    const double base = layers * batch * n * (10 * d + 2.0 * c.model.d_ff);
     const double global = h.global * scale * batch * n * n * 3;
     const double local = h.local * scale * batch * n * (k + 1) * (2 * d_head + 3);
     return base + global + local;
@@ -74,7 +76,7 @@ double activation_elements(const Config& c, const ArchSpec& arch, double batch, 
 
 double eval_chunk(const Config& c, double n) {
     const double by_tokens = std::floor(kTokenBudget / n);
-    const double by_scores = std::floor(kScoreBudget / (std::max(1, c.heads) * n * n));
+    const double by_scores = std::floor(kScoreBudget / (std::max(1, c.model.heads) * n * n));
     return std::max(1.0, std::min(by_tokens, by_scores));
 }
 
@@ -88,22 +90,22 @@ std::string gib(double bytes) {
 
 double MemoryEstimate::peak() const { return parameters + optimizer + std::max(training, evaluation); }
 
-MemoryEstimate estimate_eval_memory(const Config& c, const ArchSpec& arch, int num_symbols) {
+MemoryEstimate estimate_eval_memory(const Config& c, int num_symbols) {
     MemoryEstimate e;
-    e.parameters = parameter_count(c, arch, num_symbols) * kFloat;
-    e.test_tokens = std::max({c.test_max, c.train_max, 0}) + 1;
+    e.parameters = parameter_count(c, num_symbols) * kFloat;
+    e.test_tokens = std::max({c.evaluation.test_max, c.training.train_max, 0}) + 1;
     const double n = e.test_tokens;
-    e.evaluation = activation_elements(c, arch, eval_chunk(c, n), n, false) * kFloat;
+    e.evaluation = activation_elements(c, eval_chunk(c, n), n, false) * kFloat;
     return e;
 }
 
-MemoryEstimate estimate_memory(const Config& c, const ArchSpec& arch, int num_symbols) {
-    MemoryEstimate e = estimate_eval_memory(c, arch, num_symbols);
+MemoryEstimate estimate_memory(const Config& c, int num_symbols) {
+    MemoryEstimate e = estimate_eval_memory(c, num_symbols);
     e.optimizer = 3 * e.parameters;  // gradients, Adam's m and v
-    e.train_tokens = std::max(c.train_max, 0) + 1;
-    e.train_batch = std::max(c.batch, 1);
+    e.train_tokens = std::max(c.training.train_max, 0) + 1;
+    e.train_batch = std::max(c.training.batch, 1);
     // Forward activations kept for backward, and as much again for their gradients.
-    e.training = 2 * activation_elements(c, arch, e.train_batch, e.train_tokens, true) * kFloat;
+    e.training = 2 * activation_elements(c, e.train_batch, e.train_tokens, true) * kFloat;
     return e;
 }
 

@@ -30,10 +30,10 @@ struct MemoryEstimate {
 };
 
 // The estimate for `c` (arch, layers, d_model, heads, d_ff, lstm_hidden, pe, batch, train_max,
-// test_max) on an alphabet of num_symbols symbols. `arch` is parse_arch(c.arch).
-MemoryEstimate estimate_memory(const Config& c, const ArchSpec& arch, int num_symbols);
+// test_max) on an alphabet of num_symbols symbols.
+MemoryEstimate estimate_memory(const Config& c, int num_symbols);
 // Eval only (`ltlkit eval`): no optimizer state, no training step.
-MemoryEstimate estimate_eval_memory(const Config& c, const ArchSpec& arch, int num_symbols);
+MemoryEstimate estimate_eval_memory(const Config& c, int num_symbols);
 
 // A limit error (exit 3) naming --max-memory-gb when est.peak() exceeds max_gb GiB; `what` says
 // whose estimate it is (e.g. "training global").

@@ -108,15 +108,15 @@ torch::Tensor dense_reference_attention(const torch::Tensor& q, const torch::Ten
     return torch::matmul(p, v) * has;
 }
 
-std::vector<HeadGroup> head_groups(const ArchSpec& arch, int heads, int layer, bool by_layer) {
+std::vector<HeadGroup> head_groups(const Architecture& arch, int heads, int layer, bool by_layer) {
     switch (arch.kind) {
-        case ArchSpec::Global: return {{0, heads, 0}};
-        case ArchSpec::Local: return {{0, heads, arch.k}};
-        case ArchSpec::Hybrid:
+        case Architecture::Kind::Global: return {{0, heads, 0}};
+        case Architecture::Kind::Local: return {{0, heads, arch.k}};
+        case Architecture::Kind::Hybrid:
             if (by_layer) return {{0, heads, layer % 2 == 0 ? arch.k : 0}};
             if (heads == 1) return {{0, 1, 0}};
             return {{0, (heads + 1) / 2, 0}, {(heads + 1) / 2, heads / 2, arch.k}};
-        case ArchSpec::Lstm: break;
+        case Architecture::Kind::Lstm: break;
     }
     return {};
 }
@@ -243,23 +243,21 @@ torch::Tensor sinusoidal_table(long n, int d_model, const torch::TensorOptions& 
 }
 
 int learned_rows(const Config& c) {
-    if (c.max_positions > 0) return c.max_positions;
-    return std::max(c.train_max, c.test_max) + 1;
+    if (c.model.max_positions > 0) return c.model.max_positions;
+    return std::max(c.training.train_max, c.evaluation.test_max) + 1;
 }
 
 TransformerRecognizer::TransformerRecognizer(const Config& c, int num_symbols, int max_pos)
-    : pe(c.pe), d_model(c.d_model), max_positions(max_pos), pre_ln(c.pre_ln) {
-    auto arch = parse_arch(c.arch);
-    if (!arch.ok()) throw std::invalid_argument(arch.error().message);
-    if (c.layers < 1 || c.d_model < 1 || c.heads < 1 || c.d_ff < 1)
+    : pe(c.model.pe), d_model(c.model.d_model), max_positions(max_pos), pre_ln(c.model.pre_ln) {
+    if (c.model.layers < 1 || c.model.d_model < 1 || c.model.heads < 1 || c.model.d_ff < 1)
         throw std::invalid_argument("layers, d_model, heads and d_ff must be positive");
     embed = register_module("embed", torch::nn::Embedding(num_symbols + 1, d_model));
     if (pe == PositionalEncoding::Learned) pos = register_module("pos", torch::nn::Embedding(max_positions, d_model));
-    for (int l = 0; l < c.layers; ++l) {
+    for (int l = 0; l < c.model.layers; ++l) {
         blocks.push_back(register_module(
             "block" + std::to_string(l),
-            Block(d_model, c.heads, c.d_ff, head_groups(*arch, c.heads, l, c.hybrid_by_layer),
-                  c.strict, pe == PositionalEncoding::Rope, pre_ln)));
+            Block(d_model, c.model.heads, c.model.d_ff, head_groups(c.model.arch, c.model.heads, l, c.model.hybrid_by_layer),
+                  c.model.strict, pe == PositionalEncoding::Rope, pre_ln)));
     }
     if (pre_ln) final_ln = register_module("final_ln", torch::nn::LayerNorm(std::vector<int64_t>{d_model}));
     readout = register_module("readout", torch::nn::Linear(d_model, 1));
@@ -311,10 +309,10 @@ torch::Tensor TransformerRecognizer::forward(const torch::Tensor& tokens, const 
 }
 
 LstmRecognizer::LstmRecognizer(const Config& c, int num_symbols) {
-    embed = register_module("embed", torch::nn::Embedding(num_symbols + 1, c.d_model));
+    embed = register_module("embed", torch::nn::Embedding(num_symbols + 1, c.model.d_model));
     lstm = register_module(
-        "lstm", torch::nn::LSTM(torch::nn::LSTMOptions(c.d_model, c.lstm_hidden).batch_first(true)));
-    readout = register_module("readout", torch::nn::Linear(c.lstm_hidden, 1));
+        "lstm", torch::nn::LSTM(torch::nn::LSTMOptions(c.model.d_model, c.model.lstm_hidden).batch_first(true)));
+    readout = register_module("readout", torch::nn::Linear(c.model.lstm_hidden, 1));
 }
 
 torch::Tensor LstmRecognizer::forward(const torch::Tensor& tokens, const torch::Tensor& eos) {
@@ -324,9 +322,7 @@ torch::Tensor LstmRecognizer::forward(const torch::Tensor& tokens, const torch::
 }
 
 std::shared_ptr<Recognizer> make_recognizer(const Config& c, int num_symbols) {
-    auto arch = parse_arch(c.arch);
-    if (!arch.ok()) throw std::invalid_argument(arch.error().message);
-    if (arch->kind == ArchSpec::Lstm) return std::make_shared<LstmRecognizer>(c, num_symbols);
+    if (c.model.arch.kind == Architecture::Kind::Lstm) return std::make_shared<LstmRecognizer>(c, num_symbols);
     return std::make_shared<TransformerRecognizer>(c, num_symbols, learned_rows(c));
 }
 

@@ -41,7 +41,7 @@ torch::Tensor sinusoidal_table(long n, int d_model, const torch::TensorOptions& 
 
 // The head groups of layer `layer` for an architecture (PROTOCOL.md: hybrid-k = ceil(h/2) global
 // heads then floor(h/2) k-local heads; by layer: local layers at even indices, global at odd).
-std::vector<HeadGroup> head_groups(const ArchSpec& arch, int heads, int layer, bool hybrid_by_layer);
+std::vector<HeadGroup> head_groups(const Architecture& arch, int heads, int layer, bool hybrid_by_layer);
 
 class MultiHeadAttentionImpl : public torch::nn::Module {
 public:

@@ -36,36 +36,75 @@ Result<PositionalEncoding> parse_positional_encoding(const std::string& name) {
     return make_error("unknown positional encoding '" + name + "' (expected none, learned, sinusoidal or rope)");
 }
 
-Result<ArchSpec> parse_arch(const std::string& arch) {
-    ArchSpec s;
-    if (arch == "global") return s;
-    if (arch == "lstm") {
-        s.kind = ArchSpec::Lstm;
-        return s;
+std::string to_string(const Architecture& arch) {
+    switch (arch.kind) {
+        case Architecture::Kind::Global: return "global";
+        case Architecture::Kind::Local: return "local-" + std::to_string(arch.k);
+        case Architecture::Kind::Hybrid: return "hybrid-" + std::to_string(arch.k);
+        case Architecture::Kind::Lstm: return "lstm";
     }
-    auto with_k = [&](const std::string& prefix, ArchSpec::Kind kind) -> std::optional<Result<ArchSpec>> {
-        if (arch.rfind(prefix, 0) != 0) return std::nullopt;
-        const std::string num = arch.substr(prefix.size());
+    return "global";
+}
+
+Result<Architecture> parse_architecture(const std::string& name) {
+    Architecture a;
+    if (name == "global") return a;
+    if (name == "lstm") {
+        a.kind = Architecture::Kind::Lstm;
+        return a;
+    }
+    auto with_k = [&](const std::string& prefix, Architecture::Kind kind) -> std::optional<Result<Architecture>> {
+        if (name.rfind(prefix, 0) != 0) return std::nullopt;
+        const std::string num = name.substr(prefix.size());
         if (num.empty() || num.size() > 6 || num.find_first_not_of("0123456789") != std::string::npos)
-            return Result<ArchSpec>(make_error("architecture '" + arch + "': expected " + prefix +
-                                               "K with an integer K >= 1"));
+            return Result<Architecture>(make_error("architecture '" + name + "': expected " + prefix +
+                                                   "K with an integer K >= 1"));
         int k = std::stoi(num);
         if (k < 1)
-            return Result<ArchSpec>(make_error("architecture '" + arch + "': K must be at least 1"));
-        s.kind = kind;
-        s.k = k;
-        return Result<ArchSpec>(s);
+            return Result<Architecture>(make_error("architecture '" + name + "': K must be at least 1"));
+        a.kind = kind;
+        a.k = k;
+        return Result<Architecture>(a);
     };
-    if (auto r = with_k("local-", ArchSpec::Local)) return *r;
-    if (auto r = with_k("hybrid-", ArchSpec::Hybrid)) return *r;
-    return make_error("unknown architecture '" + arch +
+    if (auto r = with_k("local-", Architecture::Kind::Local)) return *r;
+    if (auto r = with_k("hybrid-", Architecture::Kind::Hybrid)) return *r;
+    return make_error("unknown architecture '" + name +
                       "' (expected global, local-K, hybrid-K or lstm)");
+}
+
+std::string to_string(SuccessRule rule) {
+    switch (rule) {
+        case SuccessRule::Exact: return "exact";
+        case SuccessRule::Bins99: return "bins99";
+    }
+    return "exact";
+}
+
+Result<SuccessRule> parse_success_rule(const std::string& name) {
+    for (auto rule : {SuccessRule::Exact, SuccessRule::Bins99})
+        if (to_string(rule) == name) return rule;
+    return make_error("unknown success rule '" + name + "' (expected exact or bins99)");
+}
+
+std::string to_string(Device device) {
+    switch (device) {
+        case Device::Auto: return "auto";
+        case Device::Cpu: return "cpu";
+        case Device::Cuda: return "cuda";
+    }
+    return "auto";
+}
+
+Result<Device> parse_device(const std::string& name) {
+    for (auto device : {Device::Auto, Device::Cpu, Device::Cuda})
+        if (to_string(device) == name) return device;
+    return make_error("unknown device '" + name + "' (expected auto, cpu or cuda)");
 }
 
 namespace {
 
 json model_to_json(const ModelConfig& m) {
-    return json{{"arch", m.arch},
+    return json{{"arch", to_string(m.arch)},
                 {"layers", m.layers},
                 {"d_model", m.d_model},
                 {"heads", m.heads},
@@ -89,21 +128,21 @@ json evaluation_to_json(const EvaluationConfig& e) {
                 {"test_max", e.test_max},
                 {"per_length", e.per_length},
                 {"fit_words", e.fit_words},
-                {"success_rule", e.success_rule}};
+                {"success_rule", to_string(e.success_rule)}};
 }
 
 json runtime_to_json(const RuntimeConfig& r) {
     return json{{"threads", r.threads},
-                {"device", r.device},
+                {"device", to_string(r.device)},
                 {"checkpoint_every", r.checkpoint_every},
                 {"log_every", r.log_every}};
 }
 
 // The parts that identify a run (everything but the runtime part), as one object.
 json identified_to_json(const Config& c) {
-    json j = model_to_json(c.model());
-    j.update(training_to_json(c.training()));
-    j.update(evaluation_to_json(c.evaluation()));
+    json j = model_to_json(c.model);
+    j.update(training_to_json(c.training));
+    j.update(evaluation_to_json(c.evaluation));
     return j;
 }
 
@@ -111,13 +150,13 @@ json identified_to_json(const Config& c) {
 
 json config_to_json_value(const Config& c) {
     json j = identified_to_json(c);
-    j.update(runtime_to_json(c.runtime()));
+    j.update(runtime_to_json(c.runtime));
     return j;
 }
 
 json trained_model_json(const Config& c) {
-    json j = model_to_json(c.model());
-    j.update(training_to_json(c.training()));
+    json j = model_to_json(c.model);
+    j.update(training_to_json(c.training));
     j.erase("steps");
     return j;
 }
@@ -161,8 +200,18 @@ void get_opt(const json& j, const char* key, T& out) {
     if (j.contains(key)) out = number_as<T>(j.at(key));
 }
 
-void model_from_json(const json& j, ModelConfig& m) {
-    get_opt(j, "arch", m.arch);
+// The names of the architecture, success rule and device are read here and parsed by
+// config_from_json_value.
+struct ConfigNames {
+    std::optional<std::string> arch, success_rule, device;
+};
+
+void get_name(const json& j, const char* key, std::optional<std::string>& out) {
+    if (j.contains(key)) out = j.at(key).get<std::string>();
+}
+
+void model_from_json(const json& j, ModelConfig& m, ConfigNames& names) {
+    get_name(j, "arch", names.arch);
     get_opt(j, "layers", m.layers);
     get_opt(j, "d_model", m.d_model);
     get_opt(j, "heads", m.heads);
@@ -189,17 +238,17 @@ void training_from_json(const json& j, TrainingConfig& t) {
     get_opt(j, "train_max", t.train_max);
 }
 
-void evaluation_from_json(const json& j, EvaluationConfig& e) {
+void evaluation_from_json(const json& j, EvaluationConfig& e, ConfigNames& names) {
     get_opt(j, "test_min", e.test_min);
     get_opt(j, "test_max", e.test_max);
     get_opt(j, "per_length", e.per_length);
     get_opt(j, "fit_words", e.fit_words);
-    get_opt(j, "success_rule", e.success_rule);
+    get_name(j, "success_rule", names.success_rule);
 }
 
-void runtime_from_json(const json& j, RuntimeConfig& r) {
+void runtime_from_json(const json& j, RuntimeConfig& r, ConfigNames& names) {
     get_opt(j, "threads", r.threads);
-    get_opt(j, "device", r.device);
+    get_name(j, "device", names.device);
     get_opt(j, "checkpoint_every", r.checkpoint_every);
     get_opt(j, "log_every", r.log_every);
 }
@@ -207,15 +256,30 @@ void runtime_from_json(const json& j, RuntimeConfig& r) {
 Result<Config> config_from_json_value(const json& j) {
     if (!j.is_object()) return make_error("config: expected a JSON object");
     Config c;
+    ConfigNames names;
     try {
-        model_from_json(j, c.model());
-        training_from_json(j, c.training());
-        evaluation_from_json(j, c.evaluation());
-        runtime_from_json(j, c.runtime());
+        model_from_json(j, c.model, names);
+        training_from_json(j, c.training);
+        evaluation_from_json(j, c.evaluation, names);
+        runtime_from_json(j, c.runtime, names);
     } catch (const std::exception& e) {  // json::exception or number_as's out_of_range
         return make_error(std::string("config: ") + e.what());
     }
-    if (auto a = parse_arch(c.arch); !a.ok()) return a.error();
+    if (names.arch) {
+        auto a = parse_architecture(*names.arch);
+        if (!a.ok()) return a.error();
+        c.model.arch = *a;
+    }
+    if (names.success_rule) {
+        auto rule = parse_success_rule(*names.success_rule);
+        if (!rule.ok()) return rule.error();
+        c.evaluation.success_rule = *rule;
+    }
+    if (names.device) {
+        auto device = parse_device(*names.device);
+        if (!device.ok()) return device.error();
+        c.runtime.device = *device;
+    }
     return c;
 }
 
@@ -225,8 +289,8 @@ json opt_number(const std::optional<double>& v) { return v ? json(*v) : json(nul
 
 std::string config_to_json(const Config& c) { return config_to_json_value(c).dump(); }
 
-DeviceDefaults device_defaults(const std::string& device) {
-    if (device == "cuda") return {20000, 512};
+DeviceDefaults device_defaults(Device device) {
+    if (device == Device::Cuda) return {20000, 512};
     return {2000, 32};
 }
 
@@ -279,8 +343,8 @@ RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const E
 
 std::string evaluation_identity(const std::string& training, const Config& config, const std::string& data) {
     // The steps trained decide which model is evaluated.
-    json eval_part = evaluation_to_json(config.evaluation());
-    eval_part["steps"] = config.steps;
+    json eval_part = evaluation_to_json(config.evaluation);
+    eval_part["steps"] = config.training.steps;
     const json evaluation{{"training", training}, {"evaluation", eval_part}, {"data", data}};
     return automata::sha256_hex(evaluation.dump());
 }
@@ -448,12 +512,12 @@ std::vector<LabelledWord> words_of(const automata::Dataset& ds, const std::strin
 }
 }  // namespace
 
-EvalSets eval_sets_from_dataset(const automata::Dataset& ds, const std::string& arch) {
+EvalSets eval_sets_from_dataset(const automata::Dataset& ds, const Architecture& arch) {
     EvalSets sets;
     sets.train = words_of(ds, "train");
     sets.test = words_of(ds, "test");
     sets.boundary = words_of(ds, "boundary");
-    sets.adversarial = words_of(ds, "adversarial-" + arch);
+    sets.adversarial = words_of(ds, "adversarial-" + to_string(arch));
     return sets;
 }
 

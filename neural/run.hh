@@ -27,9 +27,34 @@ enum class PositionalEncoding { None, Learned, Sinusoidal, Rope };
 std::string to_string(PositionalEncoding pe);  // "none" | "learned" | "sinusoidal" | "rope"
 Result<PositionalEncoding> parse_positional_encoding(const std::string& name);
 
+// The recognizer's architecture (PROTOCOL.md "Models"): every head global, every head k-local,
+// hybrid-k (global and k-local heads, or layers), or an LSTM. k is 0 for Global and Lstm.
+struct Architecture {
+    enum class Kind { Global, Local, Hybrid, Lstm };
+    Kind kind = Kind::Global;
+    int k = 0;
+    bool operator==(const Architecture&) const = default;
+};
+std::string to_string(const Architecture& arch);  // "global" | "local-K" | "hybrid-K" | "lstm"
+// Parses "global", "local-K", "hybrid-K", "lstm" (K >= 1); Error otherwise.
+Result<Architecture> parse_architecture(const std::string& name);
+
+// How a run's success is judged from its evaluation (PROTOCOL.md "Evaluation").
+enum class SuccessRule {
+    Exact,   // 100% at every test length
+    Bins99,  // every length bin >= 99% (the quick profile, whose samples are small)
+};
+std::string to_string(SuccessRule rule);  // "exact" | "bins99"
+Result<SuccessRule> parse_success_rule(const std::string& name);
+
+// Where a run trains: Auto is CUDA when a CUDA device is available, else the CPU.
+enum class Device { Auto, Cpu, Cuda };
+std::string to_string(Device device);  // "auto" | "cpu" | "cuda"
+Result<Device> parse_device(const std::string& name);
+
 // What the recognizer is: the architecture and its sizes.
 struct ModelConfig {
-    std::string arch = "global";  // global | local-K | hybrid-K | lstm
+    Architecture arch;               // global by default
     int layers = 5;
     int d_model = 64;
     int heads = 8;
@@ -59,39 +84,27 @@ struct EvaluationConfig {
     int test_min = 41, test_max = 500;
     int per_length = 512;
     int fit_words = 1000;            // fresh training-distribution words for the failed_to_fit check
-    std::string success_rule = "exact";  // exact (100% at every length) | bins99 (quick profile)
+    SuccessRule success_rule = SuccessRule::Exact;
     bool operator==(const EvaluationConfig&) const = default;
 };
 
 // Where and how often: changes neither the trained model nor its results (no identity holds it).
 struct RuntimeConfig {
     int threads = 1;
-    std::string device = "auto";     // auto | cpu | cuda
+    Device device = Device::Auto;
     int checkpoint_every = 500;      // steps between checkpoints (and at the end)
     int log_every = 100;             // steps between progress lines (0: silent)
     bool operator==(const RuntimeConfig&) const = default;
 };
 
-// Every setting of one run; each part is reachable as a whole (model(), training(), ...) and each
-// field by its name (config.layers).
-struct Config : ModelConfig, TrainingConfig, EvaluationConfig, RuntimeConfig {
-    ModelConfig& model() { return *this; }
-    const ModelConfig& model() const { return *this; }
-    TrainingConfig& training() { return *this; }
-    const TrainingConfig& training() const { return *this; }
-    EvaluationConfig& evaluation() { return *this; }
-    const EvaluationConfig& evaluation() const { return *this; }
-    RuntimeConfig& runtime() { return *this; }
-    const RuntimeConfig& runtime() const { return *this; }
+// Every setting of one run, by part: config.model.layers, config.training.lr, ...
+struct Config {
+    ModelConfig model;
+    TrainingConfig training;
+    EvaluationConfig evaluation;
+    RuntimeConfig runtime;
     bool operator==(const Config&) const = default;
 };
-
-// Parses "global", "local-K", "hybrid-K", "lstm" (K >= 1); Error otherwise.
-struct ArchSpec {
-    enum Kind { Global, Local, Hybrid, Lstm } kind = Global;
-    int k = 0;
-};
-Result<ArchSpec> parse_arch(const std::string& arch);
 
 // A labelled word set used in evaluation; pair ids are kept for boundary/adversarial sets.
 struct LabelledWord {
@@ -111,7 +124,7 @@ struct EvalSets {
 
 // The sets of a dataset read with automata::read_dataset: train, test, boundary and
 // adversarial-<arch> (empty when the dataset has no such split).
-EvalSets eval_sets_from_dataset(const automata::Dataset& ds, const std::string& arch);
+EvalSets eval_sets_from_dataset(const automata::Dataset& ds, const Architecture& arch);
 // The smallest and largest word length of a split (false when the split is missing or empty).
 bool split_length_range(const automata::Dataset& ds, const std::string& split, int& lo, int& hi);
 
@@ -201,9 +214,9 @@ struct Progress {
 };
 using ProgressFn = std::function<void(const Progress&)>;
 
-// "auto" resolved to where a run would train: "cuda" when a CUDA device is available, else "cpu";
-// "cpu"; "cuda" (error when no CUDA device is available).
-Result<std::string> resolve_device(const std::string& name);
+// Auto resolved to where a run would train: Cuda when a CUDA device is available, else Cpu;
+// Cpu; Cuda (error when no CUDA device is available).
+Result<Device> resolve_device(Device device);
 
 // The settings of `ltlkit train` and `ltlkit eval` that the user did not give, sized for the device
 // the run uses: on "cuda" the standard budget, on "cpu" one that finishes in minutes.
@@ -211,12 +224,12 @@ struct DeviceDefaults {
     int steps = 0;       // training steps
     int per_length = 0;  // evaluation words per test length
 };
-DeviceDefaults device_defaults(const std::string& device);
+DeviceDefaults device_defaults(Device device);
 
 // Which settings a command chose from DeviceDefaults because they were not given; recorded in
 // run.json as "defaults": {"device": ..., field: value, ...}. Nothing is recorded when empty.
 struct ChosenDefaults {
-    std::string device;
+    Device device = Device::Cpu;  // resolved: Cpu or Cuda
     std::map<std::string, int> values;
 };
 

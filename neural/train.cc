@@ -35,7 +35,7 @@ double seconds_since(Clock::time_point t0) {
 std::string training_key(const Config& c, const std::string& training_identity) {
     auto j = trained_model_json(c);
     // The learned table's size is part of the model.
-    j["max_positions"] = c.pe == PositionalEncoding::Learned ? learned_rows(c) : 0;
+    j["max_positions"] = c.model.pe == PositionalEncoding::Learned ? learned_rows(c) : 0;
     j["identity"] = training_identity;
     return automata::sha256_hex(j.dump());
 }
@@ -244,14 +244,22 @@ Result<bool> open_metrics(std::ofstream& metrics, const std::string& rundir, int
 
 }  // namespace
 
-Result<torch::Device> pick_device(const std::string& name) {
-    if (name == "cpu") return torch::Device(torch::kCPU);
-    if (name == "cuda" || name == "auto") {
-        if (torch::cuda::is_available()) return torch::Device(torch::kCUDA);
-        if (name == "auto") return torch::Device(torch::kCPU);
-        return make_error("--device cuda: no CUDA device is available (LibTorch built without CUDA?)");
+Result<torch::Device> pick_device(Device device) {
+    switch (device) {
+        case Device::Cpu: return torch::Device(torch::kCPU);
+        case Device::Auto:
+            return torch::cuda::is_available() ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+        case Device::Cuda:
+            if (torch::cuda::is_available()) return torch::Device(torch::kCUDA);
+            return make_error("--device cuda: no CUDA device is available (LibTorch built without CUDA?)");
     }
-    return make_error("unknown device '" + name + "' (expected auto, cpu or cuda)");
+    return make_error("unknown device");
+}
+
+Result<torch::Device> pick_device(const std::string& name) {
+    auto device = parse_device(name);
+    if (!device.ok()) return device.error();
+    return pick_device(*device);
 }
 
 Result<bool> trim_metrics(const std::string& path, int step) {
@@ -268,10 +276,10 @@ Result<bool> trim_metrics(const std::string& path, int step) {
     return automata::write_file_atomic(path, kept);
 }
 
-Result<std::string> resolve_device(const std::string& name) {
-    auto dev = pick_device(name);
+Result<Device> resolve_device(Device device) {
+    auto dev = pick_device(device);
     if (!dev.ok()) return dev.error();
-    return std::string(dev->is_cuda() ? "cuda" : "cpu");
+    return dev->is_cuda() ? Device::Cuda : Device::Cpu;
 }
 
 Result<std::pair<Config, std::shared_ptr<Recognizer>>> load_checkpoint(const std::string& path,
@@ -298,13 +306,13 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
                                  const std::string& rundir, const ProgressFn& progress,
                                  const std::string& training_identity) {
     const std::string key = training_key(c, training_identity);
-    auto dev = pick_device(c.device);
+    auto dev = pick_device(c.runtime.device);
     if (!dev.ok()) return dev.error();
-    if (c.batch < 2) return make_error("--batch must be at least 2 (half positive, half negative)");
-    if (c.steps < 0) return make_error("--steps must be non-negative");
-    if (c.threads < 1) return make_error("--threads must be at least 1");
-    torch::set_num_threads(c.threads);
-    torch::manual_seed(c.seed);
+    if (c.training.batch < 2) return make_error("--batch must be at least 2 (half positive, half negative)");
+    if (c.training.steps < 0) return make_error("--steps must be non-negative");
+    if (c.runtime.threads < 1) return make_error("--threads must be at least 1");
+    torch::set_num_threads(c.runtime.threads);
+    torch::manual_seed(c.training.seed);
     TrainOutcome out;
     out.device = *dev;
     try {
@@ -314,11 +322,11 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
     }
     out.model->to(out.device);
     const long max_tokens = out.model->max_tokens();
-    if (max_tokens > 0 && c.train_max + 1 > max_tokens)
-        return make_error("training length " + std::to_string(c.train_max) +
+    if (max_tokens > 0 && c.training.train_max + 1 > max_tokens)
+        return make_error("training length " + std::to_string(c.training.train_max) +
                           " exceeds the learned positional table");
-    torch::optim::Adam opt(out.model->parameters(), torch::optim::AdamOptions(c.lr).weight_decay(0));
-    automata::Rng rng(c.seed);
+    torch::optim::Adam opt(out.model->parameters(), torch::optim::AdamOptions(c.training.lr).weight_decay(0));
+    automata::Rng rng(c.training.seed);
     SessionStart start;
     const std::string ckpt = rundir.empty() ? "" : (fs::path(rundir) / "checkpoint.pt").string();
     if (!rundir.empty()) {
@@ -335,7 +343,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
             Progress p;
             p.phase = Progress::Phase::Resume;
             p.step = start.step;
-            p.total = c.steps;
+            p.total = c.training.steps;
             progress(p);
         }
     }
@@ -343,7 +351,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
     double prior_seconds = start.prior_seconds, tokens = start.tokens;
     const LogWindow& resumed_window = start.window;
     std::ofstream metrics;
-    if (!rundir.empty() && c.log_every > 0)
+    if (!rundir.empty() && c.runtime.log_every > 0)
         if (auto m = open_metrics(metrics, rundir, step); !m.ok()) return m.error();
     out.model->train();
     const auto t0 = Clock::now();
@@ -355,10 +363,10 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
     auto loss_sum = torch::full({}, resumed_window.loss_sum, torch::TensorOptions().dtype(torch::kDouble).device(out.device));
     auto right_sum = torch::full({}, resumed_window.right, torch::TensorOptions().dtype(torch::kLong).device(out.device));
     long window_words = static_cast<long>(resumed_window.words), window_steps = static_cast<long>(resumed_window.steps);
-    while (step < c.steps) {
+    while (step < c.training.steps) {
         words.clear();
         labels.clear();
-        dist.draw(c.batch, rng, words, labels);
+        dist.draw(c.training.batch, rng, words, labels);
         ptrs.clear();
         for (const auto& w : words) ptrs.push_back(&w);
         auto [tok, eos] = encode_words(ptrs, num_symbols);
@@ -373,7 +381,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         auto logits = out.model->forward(tok, eos);
         auto loss = torch::binary_cross_entropy_with_logits(logits, target);
         loss.backward();
-        torch::nn::utils::clip_grad_norm_(out.model->parameters(), c.grad_clip);
+        torch::nn::utils::clip_grad_norm_(out.model->parameters(), c.training.grad_clip);
         opt.step();
         ++step;
         tokens += static_cast<double>(tok.numel());
@@ -384,29 +392,29 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         }
         window_words += static_cast<long>(words.size());
         ++window_steps;
-        const bool last = step == c.steps;
+        const bool last = step == c.training.steps;
         if (progress) {
             Progress p;
             p.phase = Progress::Phase::Step;
             p.step = step;
-            p.total = c.steps;
+            p.total = c.training.steps;
             progress(p);
         }
-        if (c.log_every > 0 && (step % c.log_every == 0 || last)) {
+        if (c.runtime.log_every > 0 && (step % c.runtime.log_every == 0 || last)) {
             Progress p;
             p.step = step;
-            p.total = c.steps;
+            p.total = c.training.steps;
             p.loss = loss_sum.item<double>() / static_cast<double>(window_steps);
             p.train_accuracy = static_cast<double>(right_sum.item<int64_t>()) / static_cast<double>(window_words);
             const double el = seconds_since(t0);
             p.tokens_per_second = el > 0 ? (tokens - start_tokens) / el : 0;
-            p.eta_seconds = step > start_step ? el / (step - start_step) * (c.steps - step) : 0;
+            p.eta_seconds = step > start_step ? el / (step - start_step) * (c.training.steps - step) : 0;
             if (metrics) {
                 char line[256];
                 std::snprintf(line, sizeof line,
                               "{\"step\":%d,\"loss\":%.6g,\"train_accuracy\":%.6g,\"lr\":%.6g,"
                               "\"tokens_per_second\":%.6g,\"seconds\":%.6g}\n",
-                              step, p.loss, p.train_accuracy, c.lr, p.tokens_per_second, prior_seconds + el);
+                              step, p.loss, p.train_accuracy, c.training.lr, p.tokens_per_second, prior_seconds + el);
                 metrics << line << std::flush;
             }
             if (progress) progress(p);
@@ -414,7 +422,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
             right_sum.zero_();
             window_words = window_steps = 0;
         }
-        if (!ckpt.empty() && ((c.checkpoint_every > 0 && step % c.checkpoint_every == 0) || last)) {
+        if (!ckpt.empty() && ((c.runtime.checkpoint_every > 0 && step % c.runtime.checkpoint_every == 0) || last)) {
             LogWindow window{loss_sum.item<double>(), right_sum.item<std::int64_t>(), window_words, window_steps};
             auto s = save_checkpoint(ckpt, c, key, *out.model, opt, rng, step, prior_seconds + seconds_since(t0),
                                      tokens, window);
@@ -423,7 +431,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
                 Progress p;
                 p.phase = Progress::Phase::Checkpoint;
                 p.step = step;
-                p.total = c.steps;
+                p.total = c.training.steps;
                 progress(p);
             }
         }
@@ -487,18 +495,18 @@ Result<RunResult> finish(RunResult r, const std::string& path) {
 }
 
 Result<automata::Sampler> sampler_for(const automata::Dfa& dfa, const Config& c) {
-    const int maxlen = std::max(c.train_max, c.test_max);
+    const int maxlen = std::max(c.training.train_max, c.evaluation.test_max);
     return automata::Sampler::create(dfa, static_cast<std::size_t>(std::max(0, maxlen)));
 }
 
 Result<bool> check_lengths(const Config& c, long max_tokens) {
-    if (c.train_min < 0 || c.train_max < c.train_min)
+    if (c.training.train_min < 0 || c.training.train_max < c.training.train_min)
         return make_error("--train-lengths: expected A:B with 0 <= A <= B");
-    if (c.test_min < 0 || c.test_max < c.test_min)
+    if (c.evaluation.test_min < 0 || c.evaluation.test_max < c.evaluation.test_min)
         return make_error("--test-lengths: expected A:B with 0 <= A <= B");
-    if (max_tokens > 0 && c.test_max + 1 > max_tokens)
-        return make_error("test length " + std::to_string(c.test_max) + " needs " +
-                          std::to_string(c.test_max + 1) + " positions but the learned positional table has " +
+    if (max_tokens > 0 && c.evaluation.test_max + 1 > max_tokens)
+        return make_error("test length " + std::to_string(c.evaluation.test_max) + " needs " +
+                          std::to_string(c.evaluation.test_max + 1) + " positions but the learned positional table has " +
                           std::to_string(max_tokens) + " rows (PROTOCOL.md: a longer input is an error)");
     return true;
 }
@@ -510,12 +518,12 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
                                      const std::string& language_name, const ProgressFn& progress,
                                      const ChosenDefaults& defaults) {
     const auto t0 = Clock::now();
-    if (config.pe == PositionalEncoding::Learned) {
+    if (config.model.pe == PositionalEncoding::Learned) {
         if (auto ok = check_lengths(config, learned_rows(config)); !ok.ok()) return ok.error();
     } else if (auto ok = check_lengths(config, 0); !ok.ok()) {
         return ok.error();
     }
-    if (auto dev = pick_device(config.device); !dev.ok()) return dev.error();
+    if (auto dev = pick_device(config.runtime.device); !dev.ok()) return dev.error();
     const RunIdentity identity = run_identity(dfa, config, sets);
     std::error_code ec;
     // A folder that holds a run of another language or training configuration is refused before
@@ -561,7 +569,7 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
                             {"dfa", nlohmann::json::parse(automata::to_json(dfa))}};
         if (!defaults.values.empty()) {
             nlohmann::json d(defaults.values);
-            d["device"] = defaults.device;
+            d["device"] = to_string(defaults.device);
             info["defaults"] = d;
         }
         auto w = write_text_atomic(info_path.string(), automata::json_with_checksum(info.dump(), 2));
@@ -581,8 +589,8 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
     auto sampler = sampler_for(dfa, config);
     if (!sampler.ok()) return sampler.error();
     auto dist = sets.train.empty()
-                    ? TrainingDistribution::from_sampler(*sampler, config.train_min, config.train_max)
-                    : TrainingDistribution::from_words(sets.train, config.train_min, config.train_max);
+                    ? TrainingDistribution::from_sampler(*sampler, config.training.train_min, config.training.train_max)
+                    : TrainingDistribution::from_words(sets.train, config.training.train_min, config.training.train_max);
     if (!dist.ok()) return dist.error();
     const int S = static_cast<int>(dfa.num_symbols());
     auto trained = train_model(config, S, *dist, rundir, progress, identity.training);
@@ -591,13 +599,13 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
     r.config = config;
     r.identity = identity;
     r.language = language_name;
-    r.seed = config.seed;
+    r.seed = config.training.seed;
     r.steps_done = trained->steps_done;
     r.train_seconds = trained->train_seconds;
     r.tokens_per_second = trained->tokens_per_second;
     r.device = trained->device.str();
     r.git_revision = revision();
-    auto predict = make_predictor(trained->model, trained->device, S, config.heads);
+    auto predict = make_predictor(trained->model, trained->device, S, config.model.heads);
     auto ev = evaluate_model(r, predict, &*sampler, *dist, sets, progress);
     if (!ev.ok()) return ev.error();
     r.wall_seconds = seconds_since(t0);
@@ -635,19 +643,25 @@ Result<RunInfo> read_run_info(const std::string& rundir) {
 }
 
 std::string eval_file_name(const Config& c) {
-    return "eval-" + std::to_string(c.test_min) + "-" + std::to_string(c.test_max) + "-n" +
-           std::to_string(c.per_length) + (c.success_rule == "exact" ? "" : "-" + c.success_rule) + ".json";
+    const EvaluationConfig& e = c.evaluation;
+    std::string name = "eval-" + std::to_string(e.test_min) + "-" + std::to_string(e.test_max) + "-n" +
+                       std::to_string(e.per_length);
+    if (e.success_rule != SuccessRule::Exact) {
+        name += '-';
+        name += to_string(e.success_rule);
+    }
+    return name + ".json";
 }
 
 Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rundir,
                                const Config& overrides, const EvalSets& sets, const ProgressFn& progress) {
     const auto t0 = Clock::now();
-    auto dev = pick_device(overrides.device);
+    auto dev = pick_device(overrides.runtime.device);
     if (!dev.ok()) return dev.error();
-    if (overrides.threads < 1) return make_error("--threads must be at least 1");
+    if (overrides.runtime.threads < 1) return make_error("--threads must be at least 1");
     auto info = read_run_info(rundir);
     if (!info.ok()) return info.error();
-    torch::set_num_threads(overrides.threads);
+    torch::set_num_threads(overrides.runtime.threads);
     const int S = static_cast<int>(dfa.num_symbols());
     const std::string ckpt = (fs::path(rundir) / "checkpoint.pt").string();
     if (!fs::exists(ckpt)) return io_error("no checkpoint in " + rundir + " (train the run first)");
@@ -656,9 +670,9 @@ Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rund
     if (run_identity(dfa, info->config, {}).dfa != info->identity.dfa)
         return make_error(rundir + " holds a run of another language ('" + info->language + "')");
     Config c = loaded->first;
-    c.evaluation() = overrides.evaluation();
-    c.threads = overrides.threads;
-    c.device = overrides.device;
+    c.evaluation = overrides.evaluation;
+    c.runtime.threads = overrides.runtime.threads;
+    c.runtime.device = overrides.runtime.device;
     if (auto ok = check_lengths(c, loaded->second->max_tokens()); !ok.ok()) return ok.error();
     // The training part is the run's own (the checkpoint was trained under it; training words of
     // a dataset need not be at hand to evaluate); the data part is what is evaluated now.
@@ -682,16 +696,16 @@ Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rund
     r.language = info->language;
     r.config = c;
     r.identity = identity;
-    r.seed = c.seed;
-    r.steps_done = loaded->first.steps;
+    r.seed = c.training.seed;
+    r.steps_done = loaded->first.training.steps;
     r.device = dev->str();
     r.git_revision = revision();
     auto sampler = sampler_for(dfa, c);
     if (!sampler.ok()) return sampler.error();
-    auto dist = sets.train.empty() ? TrainingDistribution::from_sampler(*sampler, c.train_min, c.train_max)
-                                   : TrainingDistribution::from_words(sets.train, c.train_min, c.train_max);
+    auto dist = sets.train.empty() ? TrainingDistribution::from_sampler(*sampler, c.training.train_min, c.training.train_max)
+                                   : TrainingDistribution::from_words(sets.train, c.training.train_min, c.training.train_max);
     if (!dist.ok()) return dist.error();
-    auto predict = make_predictor(loaded->second, *dev, S, c.heads);
+    auto predict = make_predictor(loaded->second, *dev, S, c.model.heads);
     auto ev = evaluate_model(r, predict, &*sampler, *dist, sets, progress);
     if (!ev.ok()) return ev.error();
     r.wall_seconds = r.train_seconds + seconds_since(t0);

@@ -29,7 +29,9 @@ struct TrainOutcome {
     double tokens_per_second = 0;  // tokens (positions incl. EOS and padding) per training second
 };
 
-// "auto" -> CUDA when available, else CPU; "cpu"; "cuda" (error when unavailable).
+// Auto -> CUDA when available, else CPU; Cpu; Cuda (error when unavailable).
+Result<torch::Device> pick_device(Device device);
+// The same for a device's name (parse_device: "auto", "cpu" or "cuda"; error otherwise).
 Result<torch::Device> pick_device(const std::string& name);
 
 // Keeps the lines of the metrics log PATH whose "step" is at most `step` (none for step 0), so that

@@ -7,17 +7,16 @@
 using namespace ltlkit::neural;
 
 namespace {
-ArchSpec arch_of(ArchSpec::Kind kind, int k = 0) {
-    ArchSpec a;
-    a.kind = kind;
-    a.k = k;
-    return a;
+// `c` with another architecture.
+Config with_arch(Config c, Architecture::Kind kind, int k = 0) {
+    c.model.arch = {kind, k};
+    return c;
 }
 }  // namespace
 
 TEST_CASE("parameter count of the default transformer", "[memory]") {
     Config c;  // 5 layers, d 64, 8 heads, d_ff 256, no PE
-    const MemoryEstimate e = estimate_memory(c, arch_of(ArchSpec::Global), 2);
+    const MemoryEstimate e = estimate_memory(with_arch(c, Architecture::Kind::Global), 2);
     // per layer: qkv 64*192+192, out 64*64+64, ff 64*256+256 + 256*64+64, two layer norms 4*64
     const double per_layer = 64 * 192 + 192 + 64 * 64 + 64 + 64 * 256 + 256 + 256 * 64 + 64 + 4 * 64;
     const double params = 3 * 64 + 5 * per_layer + 2 * 64 + 64 + 1;
@@ -32,28 +31,28 @@ TEST_CASE("parameter count of the default transformer", "[memory]") {
 
 TEST_CASE("global attention grows with N squared, local with N times k", "[memory]") {
     Config c;
-    c.train_max = 1000;
-    c.test_max = 1000;
-    const double g1 = estimate_memory(c, arch_of(ArchSpec::Global), 2).training;
-    const double l1 = estimate_memory(c, arch_of(ArchSpec::Local, 2), 2).training;
-    const double h1 = estimate_memory(c, arch_of(ArchSpec::Hybrid, 2), 2).training;
+    c.training.train_max = 1000;
+    c.evaluation.test_max = 1000;
+    const double g1 = estimate_memory(with_arch(c, Architecture::Kind::Global), 2).training;
+    const double l1 = estimate_memory(with_arch(c, Architecture::Kind::Local, 2), 2).training;
+    const double h1 = estimate_memory(with_arch(c, Architecture::Kind::Hybrid, 2), 2).training;
     CHECK(l1 < h1);
     CHECK(h1 < g1);
-    c.train_max = 2001;  // N doubles (tokens = length + 1)
-    const double g2 = estimate_memory(c, arch_of(ArchSpec::Global), 2).training;
-    const double l2 = estimate_memory(c, arch_of(ArchSpec::Local, 2), 2).training;
+    c.training.train_max = 2001;  // N doubles (tokens = length + 1)
+    const double g2 = estimate_memory(with_arch(c, Architecture::Kind::Global), 2).training;
+    const double l2 = estimate_memory(with_arch(c, Architecture::Kind::Local, 2), 2).training;
     CHECK(g2 / g1 > 3.5);  // dominated by batch x heads x N^2
     CHECK(l2 / l1 == Approx(2.0).epsilon(0.01));
     // Doubling the batch doubles the training activations.
-    c.batch *= 2;
-    CHECK(estimate_memory(c, arch_of(ArchSpec::Global), 2).training == Approx(2 * g2));
+    c.training.batch *= 2;
+    CHECK(estimate_memory(with_arch(c, Architecture::Kind::Global), 2).training == Approx(2 * g2));
 }
 
 TEST_CASE("the attention scores dominate: batch x heads x N^2 x layers", "[memory]") {
     Config c;
-    c.train_max = 9999;  // N = 10^4
-    c.test_max = 10000;
-    const MemoryEstimate e = estimate_memory(c, arch_of(ArchSpec::Global), 2);
+    c.training.train_max = 9999;  // N = 10^4
+    c.evaluation.test_max = 10000;
+    const MemoryEstimate e = estimate_memory(with_arch(c, Architecture::Kind::Global), 2);
     const double scores = 128.0 * 8 * 1e4 * 1e4 * 5;  // elements of one score tensor over the layers
     CHECK(e.training >= scores * 4);
     CHECK(e.training <= scores * 4 * 8);
@@ -62,8 +61,8 @@ TEST_CASE("the attention scores dominate: batch x heads x N^2 x layers", "[memor
 
 TEST_CASE("evaluation chunks follow the predictor's budgets", "[memory]") {
     Config c;
-    c.test_max = 100000;  // one word per chunk, N^2 scores for it
-    const MemoryEstimate e = estimate_eval_memory(c, arch_of(ArchSpec::Global), 2);
+    c.evaluation.test_max = 100000;  // one word per chunk, N^2 scores for it
+    const MemoryEstimate e = estimate_eval_memory(with_arch(c, Architecture::Kind::Global), 2);
     CHECK(e.optimizer == 0);
     CHECK(e.training == 0);
     CHECK(e.evaluation >= 8.0 * 1e5 * 1e5 * 4 / 5);  // one layer's heads, 8 x N^2 floats
@@ -76,13 +75,13 @@ TEST_CASE("evaluation chunks follow the predictor's budgets", "[memory]") {
 
 TEST_CASE("the LSTM baseline and the limit message of training", "[memory]") {
     Config c;
-    c.arch = "lstm";
-    const MemoryEstimate small = estimate_memory(c, arch_of(ArchSpec::Lstm), 3);
+    c.model.arch = {Architecture::Kind::Lstm, 0};
+    const MemoryEstimate small = estimate_memory(c, 3);
     CHECK(small.parameters > 4.0 * 256 * (64 + 256) * 4);
     CHECK(check_memory(small, 1, "lstm").ok());
-    c.batch = 1 << 20;
-    c.train_max = 5000;
-    const MemoryEstimate big = estimate_memory(c, arch_of(ArchSpec::Lstm), 3);
+    c.training.batch = 1 << 20;
+    c.training.train_max = 5000;
+    const MemoryEstimate big = estimate_memory(c, 3);
     auto r = check_memory(big, 16, "the run");
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().message.rfind("the run would need about ", 0) == 0);

@@ -30,20 +30,23 @@ double secs(Clock::time_point t0) { return std::chrono::duration<double>(Clock::
 
 struct Opts {
     int threads = 1, steps = 40, warmup = 5, batch = 128, layers = 5, d = 64, heads = 8;
-    std::vector<std::string> archs{"global", "local-1", "local-4", "hybrid-1"};
+    std::vector<Architecture> archs{{Architecture::Kind::Global, 0},
+                                    {Architecture::Kind::Local, 1},
+                                    {Architecture::Kind::Local, 4},
+                                    {Architecture::Kind::Hybrid, 1}};
     bool python = true, train = true, attention = true, eval = true;
     std::string device = "cpu";
     std::string python_exe = "/usr/bin/python3";
 };
 
 // Same batches as train_ref.py: n = 1 + (i * 7919) % 40 at step i.
-double cpp_tokens_per_second(const Opts& o, const std::string& arch) {
+double cpp_tokens_per_second(const Opts& o, const Architecture& arch) {
     Config c;
-    c.arch = arch;
-    c.layers = o.layers;
-    c.d_model = o.d;
-    c.heads = o.heads;
-    c.d_ff = 4 * o.d;
+    c.model.arch = arch;
+    c.model.layers = o.layers;
+    c.model.d_model = o.d;
+    c.model.heads = o.heads;
+    c.model.d_ff = 4 * o.d;
     torch::manual_seed(1);
     auto dev = torch::Device(o.device);
     auto m = make_recognizer(c, 2);
@@ -76,10 +79,10 @@ double cpp_tokens_per_second(const Opts& o, const std::string& arch) {
     return tokens / secs(t0);
 }
 
-double python_tokens_per_second(const Opts& o, const std::string& arch) {
+double python_tokens_per_second(const Opts& o, const Architecture& arch) {
     const auto script = std::filesystem::path(__FILE__).parent_path().parent_path() / "scripts" / "train_ref.py";
     std::ostringstream cmd;
-    cmd << o.python_exe << " " << script << " --arch " << arch << " --threads " << o.threads << " --steps "
+    cmd << o.python_exe << " " << script << " --arch " << to_string(arch) << " --threads " << o.threads << " --steps "
         << o.steps << " --warmup " << o.warmup << " --batch " << o.batch << " --layers " << o.layers
         << " --d-model " << o.d << " --heads " << o.heads << " --d-ff " << 4 * o.d << " --device " << o.device;
     FILE* p = popen(cmd.str().c_str(), "r");
@@ -109,13 +112,13 @@ double attention_ms(const std::string& kind, long n, int window, int reps, torch
 
 // Inference tokens/s over words of lengths 41, 41 + 46, ..., 500 (batch B each), EOS-only last
 // layer (the recognizer's forward) or the full pass (read(hidden(...))).
-double eval_tokens_per_second(const Opts& o, const std::string& arch, bool eos_only) {
+double eval_tokens_per_second(const Opts& o, const Architecture& arch, bool eos_only) {
     Config c;
-    c.arch = arch;
-    c.layers = o.layers;
-    c.d_model = o.d;
-    c.heads = o.heads;
-    c.d_ff = 2 * o.d;
+    c.model.arch = arch;
+    c.model.layers = o.layers;
+    c.model.d_model = o.d;
+    c.model.heads = o.heads;
+    c.model.d_ff = 2 * o.d;
     torch::manual_seed(1);
     auto dev = torch::Device(o.device);
     TransformerRecognizer m(c, 2, 512);
@@ -158,7 +161,17 @@ int main(int argc, char** argv) {
         else if (arg("--layers")) o.layers = std::atoi(argv[++i]);
         else if (arg("--d-model")) o.d = std::atoi(argv[++i]);
         else if (arg("--heads")) o.heads = std::atoi(argv[++i]);
-        else if (arg("--archs")) o.archs = split(argv[++i]);
+        else if (arg("--archs")) {
+            o.archs.clear();
+            for (const auto& name : split(argv[++i])) {
+                auto arch = parse_architecture(name);
+                if (!arch.ok()) {
+                    std::fprintf(stderr, "bench_train: %s\n", arch.error().message.c_str());
+                    return 2;
+                }
+                o.archs.push_back(*arch);
+            }
+        }
         else if (arg("--device")) o.device = argv[++i];
         else if (arg("--python")) o.python_exe = argv[++i];
         else if (std::strcmp(argv[i], "--no-python") == 0) o.python = false;
@@ -180,9 +193,9 @@ int main(int argc, char** argv) {
             const double c = cpp_tokens_per_second(o, arch);
             const double p = o.python ? python_tokens_per_second(o, arch) : -1;
             if (p > 0)
-                std::printf("%-10s %14.0f %14.0f %8.2f\n", arch.c_str(), c, p, c / p);
+                std::printf("%-10s %14.0f %14.0f %8.2f\n", to_string(arch).c_str(), c, p, c / p);
             else
-                std::printf("%-10s %14.0f %14s %8s\n", arch.c_str(), c, "-", "-");
+                std::printf("%-10s %14.0f %14s %8s\n", to_string(arch).c_str(), c, "-", "-");
             std::fflush(stdout);
         }
     }
@@ -191,10 +204,10 @@ int main(int argc, char** argv) {
                     "%d heads), device %s\n", o.layers, o.d, o.heads, o.device.c_str());
         std::printf("%-10s %16s %16s %8s\n", "arch", "EOS-only tok/s", "full pass tok/s", "ratio");
         for (const auto& arch : o.archs) {
-            if (arch == "lstm") continue;
+            if (arch.kind == Architecture::Kind::Lstm) continue;
             const double full = eval_tokens_per_second(o, arch, false);
             const double fast = eval_tokens_per_second(o, arch, true);
-            std::printf("%-10s %16.0f %16.0f %8.2f\n", arch.c_str(), fast, full, fast / full);
+            std::printf("%-10s %16.0f %16.0f %8.2f\n", to_string(arch).c_str(), fast, full, fast / full);
             std::fflush(stdout);
         }
     }

@@ -285,9 +285,9 @@ std::string lm_training_key(const LmConfig& c) {
 }
 
 Result<bool> check_lm_config(const LmConfig& c) {
-    auto arch = parse_arch(c.arch);
+    auto arch = parse_architecture(c.arch);
     if (!arch.ok()) return arch.error();
-    if (arch->kind == ArchSpec::Lstm) return make_error("--arch lstm is not a language-model pattern (expected global, local-K or hybrid-K)");
+    if (arch->kind == Architecture::Kind::Lstm) return make_error("--arch lstm is not a language-model pattern (expected global, local-K or hybrid-K)");
     if (c.pe != "none" && c.pe != "learned" && c.pe != "sinusoidal" && c.pe != "rope")
         return make_error("--pe: unknown positional encoding '" + c.pe +
                           "' (expected none, learned, sinusoidal or rope)");

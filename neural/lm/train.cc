@@ -24,7 +24,7 @@ using Clock = std::chrono::steady_clock;
 LanguageModelImpl::LanguageModelImpl(const LmConfig& c, int vocab)
     : pe(c.pe), d_model(c.d_model), context(c.context) {
     if (auto ok = check_lm_config(c); !ok.ok()) throw std::invalid_argument(ok.error().message);
-    const ArchSpec arch = *parse_arch(c.arch);
+    const Architecture arch = *parse_architecture(c.arch);
     embed = register_module("embed", torch::nn::Embedding(vocab, d_model));
     torch::NoGradGuard ng;
     // Vaswani et al. 2017 §3.4 as in fairseq: token embeddings N(0, 1/d) scaled by sqrt(d) at the

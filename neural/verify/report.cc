@@ -34,7 +34,7 @@ std::string plan_to_json(const Plan& p) {
         for (const auto& [id, m] : l.classes) classes[id] = m ? json(*m) : json(nullptr);
         json archs = json::array();
         for (const auto& a : l.archs)
-            archs.push_back({{"arch", a.arch},
+            archs.push_back({{"arch", to_string(a.arch)},
                              {"prediction", to_string(a.prediction)},
                              {"reason", a.reason},
                              {"witness", a.witness},
@@ -55,7 +55,7 @@ std::string plan_to_json(const Plan& p) {
     for (const auto& r : p.runs)
         runs.push_back({{"index", r.index},
                         {"language", r.language},
-                        {"arch", r.arch},
+                        {"arch", to_string(r.arch)},
                         {"seed_index", r.seed_index},
                         {"lr", r.lr},
                         {"seed", r.seed},
@@ -65,7 +65,11 @@ std::string plan_to_json(const Plan& p) {
               {"profile", p.profile},
               {"profile_note", p.profile_note},
               {"config", json::parse(config_to_json(p.base))},
-              {"archs", p.archs},
+              {"archs", [&] {
+                   json names = json::array();
+                   for (const auto& a : p.archs) names.push_back(to_string(a));
+                   return names;
+               }()},
               {"seeds", p.seeds},
               {"base_seed", p.base_seed},
               {"lrs", p.lrs},
@@ -92,7 +96,11 @@ Result<Plan> plan_from_json(const std::string& text) {
         auto base = config_from_json(j.at("config").dump());
         if (!base.ok()) return make_error("plan.json: " + base.error().message);
         p.base = *base;
-        p.archs = j.at("archs").get<std::vector<std::string>>();
+        for (const auto& name : j.at("archs").get<std::vector<std::string>>()) {
+            auto a = parse_architecture(name);
+            if (!a.ok()) return make_error("plan.json: " + a.error().message);
+            p.archs.push_back(*a);
+        }
         p.seeds = j.at("seeds").get<int>();
         p.base_seed = j.at("base_seed").get<std::uint64_t>();
         p.lrs = j.at("lrs").get<std::vector<double>>();
@@ -111,7 +119,9 @@ Result<Plan> plan_from_json(const std::string& text) {
                 l.classes[id] = m.is_null() ? std::nullopt : std::optional<bool>(m.get<bool>());
             for (const auto& aj : lj.at("archs")) {
                 ArchPlan a;
-                a.arch = aj.at("arch").get<std::string>();
+                auto arch = parse_architecture(aj.at("arch").get<std::string>());
+                if (!arch.ok()) return make_error("plan.json: " + arch.error().message);
+                a.arch = *arch;
                 auto e = expectation_from_string(aj.at("prediction").get<std::string>());
                 if (!e.ok()) return e.error();
                 a.prediction = *e;
@@ -136,7 +146,9 @@ Result<Plan> plan_from_json(const std::string& text) {
             RunPlan r;
             r.index = rj.at("index").get<std::size_t>();
             r.language = rj.at("language").get<std::string>();
-            r.arch = rj.at("arch").get<std::string>();
+            auto arch = parse_architecture(rj.at("arch").get<std::string>());
+            if (!arch.ok()) return make_error("plan.json: " + arch.error().message);
+            r.arch = *arch;
             r.seed_index = rj.at("seed_index").get<int>();
             r.lr = rj.at("lr").get<double>();
             r.seed = rj.at("seed").get<std::uint64_t>();
@@ -304,12 +316,12 @@ void summarize_cell(Cell& c, const LanguagePlan& lang, const std::optional<Publi
         c.published_note = "no published number for this language";
         return;
     }
-    if (!published->has_arch(c.arch->arch)) {
+    if (!published->has_arch(to_string(c.arch->arch))) {
         c.published_note = "no published number for this architecture";
         return;
     }
     for (const auto& stat : published_statistics()) {
-        const auto* v = published->find(lang.name, c.arch->arch, stat);
+        const auto* v = published->find(lang.name, to_string(c.arch->arch), stat);
         if (!v) continue;
         const double ours = 100 * (stat == "mean" ? c.random_mean : stat == "max" ? c.random_max : c.random_sd);
         c.published.push_back({stat, v->source, v->value, ours});
@@ -360,7 +372,7 @@ AccuracyPanel accuracy_panel(const LanguagePlan& lang, const std::vector<Cell>& 
     p.title = lang.name;
     for (const auto& c : cells) {
         AccuracySeries s;
-        s.arch = c.arch->arch;
+        s.arch = to_string(c.arch->arch);
         // bin -> (sum of lengths, sum of accuracies, count); bins start at the plan's first test length.
         std::map<int, std::tuple<double, double, int>> sum;
         for (const auto* r : c.results) {
@@ -380,10 +392,10 @@ AccuracyPanel accuracy_panel(const LanguagePlan& lang, const std::vector<Cell>& 
 
 FigureStyle figure_style(const Plan& plan) {
     FigureStyle st;
-    st.archs = plan.archs;
-    st.train_min = plan.base.train_min;
-    st.train_max = plan.base.train_max;
-    st.test_max = plan.base.test_max;
+    for (const auto& a : plan.archs) st.archs.push_back(to_string(a));
+    st.train_min = plan.base.training.train_min;
+    st.train_max = plan.base.training.train_max;
+    st.test_max = plan.base.evaluation.test_max;
     return st;
 }
 
@@ -489,15 +501,17 @@ struct ReportData {
 
 // "profile P: L layers × d D × H heads, S steps × batch B, train lengths …, 1 seed(s) × lr {…}".
 std::string setup_text(const Plan& plan) {
-    const Config& b = plan.base;
+    const ModelConfig& m = plan.base.model;
+    const TrainingConfig& t = plan.base.training;
+    const EvaluationConfig& e = plan.base.evaluation;
     std::string lrs;
     for (double lr : plan.lrs) lrs += (lrs.empty() ? "" : ", ") + format_lr(lr);
-    return "profile " + plan.profile + ": " + std::to_string(b.layers) + " layers × d " + std::to_string(b.d_model) +
-           " × " + std::to_string(b.heads) + " heads, " + std::to_string(b.steps) + " steps × batch " +
-           std::to_string(b.batch) + ", train lengths " + std::to_string(b.train_min) + ".." +
-           std::to_string(b.train_max) + ", test lengths " + std::to_string(b.test_min) + ".." +
-           std::to_string(b.test_max) + " × " + std::to_string(b.per_length) + ", success rule " + b.success_rule +
-           ", " + std::to_string(plan.seeds) + " seed(s) × lr {" + lrs + "}";
+    return "profile " + plan.profile + ": " + std::to_string(m.layers) + " layers × d " + std::to_string(m.d_model) +
+           " × " + std::to_string(m.heads) + " heads, " + std::to_string(t.steps) + " steps × batch " +
+           std::to_string(t.batch) + ", train lengths " + std::to_string(t.train_min) + ".." +
+           std::to_string(t.train_max) + ", test lengths " + std::to_string(e.test_min) + ".." +
+           std::to_string(e.test_max) + " × " + std::to_string(e.per_length) + ", success rule " +
+           to_string(e.success_rule) + ", " + std::to_string(plan.seeds) + " seed(s) × lr {" + lrs + "}";
 }
 
 // ---------------------------------------------------------------- renderers
@@ -568,7 +582,7 @@ Figures render_figures(const ReportData& d) {
                             "adversarial_mean,n_star_max,paper_mean\n";
     for (std::size_t li = 0; li < plan.languages.size(); ++li) {
         const auto& lang = plan.languages[li];
-        panels.push_back(accuracy_panel(lang, grid[li], plan.base.test_min));
+        panels.push_back(accuracy_panel(lang, grid[li], plan.base.evaluation.test_min));
         language_names.push_back(lang.name);
         std::vector<HeatCell> row;
         for (const auto& a : plan.archs) {
@@ -582,7 +596,7 @@ Figures render_figures(const ReportData& d) {
                     const auto& r = c.results[i]->result;
                     best = std::max(best, r.n_star);
                     for (const auto& [n, acc] : r.per_length_accuracy)
-                        accuracy_csv += csv_field(lang.name) + "," + a + "," + c.runs[i]->label() + "," +
+                        accuracy_csv += csv_field(lang.name) + "," + to_string(a) + "," + c.runs[i]->label() + "," +
                                         (r.failed_to_fit ? "1" : "0") + "," + std::to_string(n) + "," +
                                         fmt("%.6g", acc) + "\n";
                 }
@@ -590,7 +604,7 @@ Figures render_figures(const ReportData& d) {
                 const Comparison* mean = nullptr;
                 for (const auto& cmp : c.published)
                     if (cmp.statistic == "mean") mean = &cmp;
-                cells_csv += csv_field(lang.name) + "," + a + "," + to_string(c.verdict.prediction) + "," +
+                cells_csv += csv_field(lang.name) + "," + to_string(a) + "," + to_string(c.verdict.prediction) + "," +
                              to_string(c.verdict.verdict) + (c.confirmed_unfit() ? " (unfit)" : "") + "," +
                              std::to_string(c.finished) + "," + std::to_string(c.verdict.stats.fitted) + "," +
                              std::to_string(c.verdict.stats.successes) + "," +
@@ -655,7 +669,7 @@ void md_verdict_grid(std::ostream& md, const ReportData& d) {
        << "*confirmed (unfit)*: predicted to fail and no run could even fit the training lengths, which is weaker "
           "evidence than a fitted run that fails to generalize.\n\n";
     md << "| language |";
-    for (const auto& a : plan.archs) md << ' ' << md_escape(a) << " |";
+    for (const auto& a : plan.archs) md << ' ' << md_escape(to_string(a)) << " |";
     md << "\n|---|";
     for (std::size_t i = 0; i < plan.archs.size(); ++i) md << "---|";
     md << "\n";
@@ -692,7 +706,7 @@ void md_published(std::ostream& md, const ReportData& d) {
         md << "## Ours vs published\n\nMean accuracy (%) on random test words over every finished run, ours / "
               "published (difference in points); n.p.: no published number. Published numbers: "
            << md_escape(plan.published->file) << ".\n\n| language |";
-        for (const auto& a : plan.archs) md << ' ' << md_escape(a) << " |";
+        for (const auto& a : plan.archs) md << ' ' << md_escape(to_string(a)) << " |";
         md << "\n|---|";
         for (std::size_t i = 0; i < plan.archs.size(); ++i) md << "---|";
         md << "\n" << comparison_rows(d, false) << "\n";
@@ -721,7 +735,7 @@ void md_language(std::ostream& md, const ReportData& d, std::size_t li) {
     md << "- classes: " << (yes.empty() ? "none" : yes) << "; not: " << (no.empty() ? "none" : no) << "\n\n";
     md << "| arch | prediction | verdict | why | runs |\n|---|---|---|---|---|\n";
     for (const auto& c : grid[li]) {
-        md << "| " << c.arch->arch << " | " << to_string(c.arch->prediction) << " — " << md_escape(c.arch->reason)
+        md << "| " << to_string(c.arch->arch) << " | " << to_string(c.arch->prediction) << " — " << md_escape(c.arch->reason)
            << (c.arch->witness.empty() ? "" : " (witness " + md_escape(c.arch->witness) + ")") << " | "
            << verdict_symbol(c.verdict.verdict) << ' ' << to_string(c.verdict.verdict) << " | " << md_escape(c.verdict.reason)
            << " | ";
@@ -795,7 +809,7 @@ void html_verdict_grid(std::ostream& h, const ReportData& d) {
       << (plan.published ? "; the published number beside ours (difference in points)" : "")
       << ". Striped green: confirmed only because no run fit the training lengths (weaker evidence).</p>\n";
     h << "<table id=\"verdict-grid\" class=\"grid\">\n<thead><tr><th>language</th>";
-    for (const auto& a : plan.archs) h << "<th>" << html_escape(a) << "</th>";
+    for (const auto& a : plan.archs) h << "<th>" << html_escape(to_string(a)) << "</th>";
     h << "</tr></thead>\n<tbody>\n";
     for (std::size_t li = 0; li < plan.languages.size(); ++li) {
         const auto& lang = plan.languages[li];
@@ -847,7 +861,7 @@ void html_published(std::ostream& h, const ReportData& d) {
         h << "<h2>Ours vs published</h2>\n<p class=\"muted\">Mean accuracy (%) on random test words over every "
              "finished run, ours / published (difference in points); n.p.: no published number. Published numbers: "
           << html_escape(plan.published->file) << ".</p>\n<table id=\"published\"><thead><tr><th>language</th>";
-        for (const auto& a : plan.archs) h << "<th>" << html_escape(a) << "</th>";
+        for (const auto& a : plan.archs) h << "<th>" << html_escape(to_string(a)) << "</th>";
         h << "</tr></thead><tbody>\n" << comparison_rows(d, true) << "</tbody></table>\n";
     }
 }
@@ -879,12 +893,12 @@ void html_language(std::ostream& h, const ReportData& d, std::size_t li) {
         h << "<p class=\"muted\">DFA picture unavailable: " << html_escape(why.empty() ? "no DFA" : why)
           << ".</p>\n";
     h << "<h3>Accuracy vs length</h3>\n<div class=\"fig\">"
-      << accuracy_panels_svg({accuracy_panel(lang, grid[li], plan.base.test_min)}, figure_style(plan), 1) << "</div>\n";
+      << accuracy_panels_svg({accuracy_panel(lang, grid[li], plan.base.evaluation.test_min)}, figure_style(plan), 1) << "</div>\n";
     h << "<h3>Training curves</h3>\n<div class=\"curves\">";
     for (const auto& c : grid[li])
         for (std::size_t i = 0; i < c.runs.size(); ++i)
             if (c.results[i])
-                h << training_curve_svg(c.arch->arch + " " + c.runs[i]->label() +
+                h << training_curve_svg(to_string(c.arch->arch) + " " + c.runs[i]->label() +
                                             (c.results[i]->result.failed_to_fit ? " (failed to fit)" : ""),
                                         c.results[i]->curve);
     h << "</div>\n";
@@ -896,7 +910,7 @@ void html_language(std::ostream& h, const ReportData& d, std::size_t li) {
         for (std::size_t i = 0; i < n; ++i) {
             h << "<tr>";
             if (i == 0) {
-                h << "<td rowspan=\"" << n << "\">" << html_escape(c.arch->arch) << "</td><td rowspan=\"" << n
+                h << "<td rowspan=\"" << n << "\">" << html_escape(to_string(c.arch->arch)) << "</td><td rowspan=\"" << n
                   << "\">" << to_string(c.arch->prediction) << "<div class=\"muted\">" << html_escape(c.arch->reason)
                   << "</div>";
                 if (!c.arch->witness.empty())
@@ -960,7 +974,7 @@ std::string render_summary(const ReportData& d) {
         return t + std::string(n - cps, ' ');
     };
     s << pad("language", w0) << ' ';
-    for (const auto& a : plan.archs) s << pad(a, w) << ' ';
+    for (const auto& a : plan.archs) s << pad(to_string(a), w) << ' ';
     s << "\n";
     for (std::size_t li = 0; li < plan.languages.size(); ++li) {
         s << pad(plan.languages[li].name, w0) << ' ';

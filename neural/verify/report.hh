@@ -19,7 +19,7 @@
 namespace ltlkit::neural::verify {
 
 struct ArchPlan {
-    std::string arch;
+    Architecture arch;
     Expectation prediction = Expectation::Unknown;
     std::string reason;               // from the classifier
     std::string witness;              // the witness family in words ("x=… p=… y=… z=…"), may be empty
@@ -43,7 +43,7 @@ struct LanguagePlan {
 struct RunPlan {
     std::size_t index = 0;  // position in the run list (shards take index mod n == i)
     std::string language;   // LanguagePlan::dir
-    std::string arch;
+    Architecture arch;
     int seed_index = 1;
     double lr = 0;
     std::uint64_t seed = 0;  // derived from (language, arch, seed index, lr)
@@ -56,7 +56,7 @@ struct Plan {
     std::string profile;
     std::string profile_note;
     Config base;  // the profile's settings (arch, lr and seed vary per run)
-    std::vector<std::string> archs;
+    std::vector<Architecture> archs;
     int seeds = 1;
     std::uint64_t base_seed = 1;
     std::vector<double> lrs;

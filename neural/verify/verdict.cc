@@ -164,29 +164,31 @@ std::string pct(double x) { return fmt("%.1f%%", 100 * x); }
 
 // The theory (SPEC §7) speaks about strict masks without positional encoding, and about
 // transformers only.
-bool theory_applies(const std::string& arch, const std::vector<RunResult>& runs) {
-    if (arch == "lstm") return false;
-    for (const auto& r : runs)
-        if (r.config.pe != PositionalEncoding::None || !r.config.strict || r.config.arch == "lstm") return false;
+bool theory_applies(const Architecture& arch, const std::vector<RunResult>& runs) {
+    if (arch.kind == Architecture::Kind::Lstm) return false;
+    for (const auto& r : runs) {
+        const ModelConfig& m = r.config.model;
+        if (m.pe != PositionalEncoding::None || !m.strict || m.arch.kind == Architecture::Kind::Lstm) return false;
+    }
     return true;
 }
 
 }  // namespace
 
-Verdict judge(const std::string& language, const std::string& arch, Expectation prediction,
+Verdict judge(const std::string& language, const Architecture& arch, Expectation prediction,
               const std::vector<RunResult>& runs, const std::vector<std::string>& labels) {
     Verdict v;
     v.language = language;
-    v.arch = arch;
+    v.arch = to_string(arch);
     v.prediction = theory_applies(arch, runs) ? prediction : Expectation::Unknown;
     v.stats = run_stats(runs);
     std::map<double, std::vector<RunResult>> by_lr;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        by_lr[runs[i].config.lr].push_back(runs[i]);
+        by_lr[runs[i].config.training.lr].push_back(runs[i]);
         if (runs[i].failed_to_fit)
             v.failed_to_fit_runs.push_back(i < labels.size() ? labels[i]
                                                              : "seed " + std::to_string(runs[i].seed) +
-                                                                   " lr " + format_lr(runs[i].config.lr));
+                                                                   " lr " + format_lr(runs[i].config.training.lr));
     }
     for (const auto& [lr, rs] : by_lr) v.per_config.push_back({lr, run_stats(rs)});
     const RunStats& s = v.stats;

@@ -69,7 +69,7 @@ struct Verdict {
 // shows already on the training lengths, so the verdict is `confirmed` (rule 6, with that reason)
 // instead of `inconclusive`; rule 1 is unchanged for `recognizes` and `unknown`.
 // `labels` (optional, parallel to `runs`) name the runs in reasons, e.g. "seed1-lr0.003".
-Verdict judge(const std::string& language, const std::string& arch, Expectation prediction,
+Verdict judge(const std::string& language, const Architecture& arch, Expectation prediction,
               const std::vector<RunResult>& runs, const std::vector<std::string>& labels = {});
 
 // {"language", "arch", "prediction", "verdict", "rule", "reason", "runs", "fitted",

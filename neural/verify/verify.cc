@@ -39,7 +39,7 @@ namespace {
 struct LanguageContext {
     Dfa dfa;
     std::vector<LabelledWord> test, boundary;
-    std::map<std::string, std::vector<LabelledWord>> adversarial;  // arch -> set
+    std::map<std::string, std::vector<LabelledWord>> adversarial;  // architecture name -> set
     std::string dataset_repaired;  // a dataset file that failed its checksum and was regenerated
 };
 
@@ -88,20 +88,20 @@ Expectation to_expectation(automata::algebra::Prediction p) {
 // The settings of one run: the profile's, with the run's architecture, learning rate and seed.
 Config run_config(const Plan& plan, const RunPlan& r, const VerifyOptions& o) {
     Config c = plan.base;
-    c.arch = r.arch;
-    c.lr = r.lr;
-    c.seed = r.seed;
-    c.threads = 1;  // one torch thread per run: results do not depend on --threads
-    c.device = o.device;
+    c.model.arch = r.arch;
+    c.training.lr = r.lr;
+    c.training.seed = r.seed;
+    c.runtime.threads = 1;  // one torch thread per run: results do not depend on --threads
+    c.runtime.device = o.device;
     return c;
 }
 
 // The evaluation sets of one architecture's runs of a language.
-EvalSets eval_sets(const LanguageContext& ctx, const std::string& arch) {
+EvalSets eval_sets(const LanguageContext& ctx, const Architecture& arch) {
     EvalSets sets;
     sets.test = ctx.test;
     sets.boundary = ctx.boundary;
-    if (auto it = ctx.adversarial.find(arch); it != ctx.adversarial.end()) sets.adversarial = it->second;
+    if (auto it = ctx.adversarial.find(to_string(arch)); it != ctx.adversarial.end()) sets.adversarial = it->second;
     return sets;
 }
 
@@ -127,9 +127,11 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
                               const fs::path& data, bool write_files) {
     if (write_files) {
         automata::DatasetOptions d;
-        d.train = {static_cast<std::size_t>(prof.base.train_min), static_cast<std::size_t>(prof.base.train_max)};
-        d.test = {static_cast<std::size_t>(prof.base.test_min), static_cast<std::size_t>(prof.base.test_max)};
-        d.per_length = static_cast<std::size_t>(prof.base.per_length);
+        const TrainingConfig& t = prof.base.training;
+        const EvaluationConfig& e = prof.base.evaluation;
+        d.train = {static_cast<std::size_t>(t.train_min), static_cast<std::size_t>(t.train_max)};
+        d.test = {static_cast<std::size_t>(e.test_min), static_cast<std::size_t>(e.test_max)};
+        d.per_length = static_cast<std::size_t>(e.per_length);
         d.boundary_per_length = std::max<std::size_t>(1, d.per_length / 8);
         d.adversarial_per_family = static_cast<std::size_t>(prof.adversarial_pairs);
         d.seed = automata::derive_seed({"verify-data", lp.name});
@@ -190,7 +192,7 @@ LanguagePlan describe_language(const automata::LanguageSpec& spec, const automat
 }
 
 // One architecture's prediction for a language, with its witness family in words.
-ArchPlan arch_plan(const std::string& arch, const automata::algebra::ArchPrediction& pred, const LanguagePlan& lp,
+ArchPlan arch_plan(const Architecture& arch, const automata::algebra::ArchPrediction& pred, const LanguagePlan& lp,
                    const LanguageContext& ctx) {
     ArchPlan ap;
     ap.arch = arch;
@@ -204,7 +206,7 @@ ArchPlan arch_plan(const std::string& arch, const automata::algebra::ArchPredict
         if (f.x2) ap.witness += " (second word starts with x2=" + word_text(lp.alphabet, *f.x2) + ")";
         if (!f.e.empty()) ap.witness += " e=" + word_text(lp.alphabet, f.e);
     }
-    if (auto it = ctx.adversarial.find(ap.arch); it != ctx.adversarial.end())
+    if (auto it = ctx.adversarial.find(to_string(ap.arch)); it != ctx.adversarial.end())
         ap.adversarial_words = it->second.size();
     return ap;
 }
@@ -219,6 +221,7 @@ void plan_runs(Plan& plan, const std::vector<LanguageContext>& contexts, const V
             // The evaluation sets (and their hash) are the same for every seed and lr of this arch.
             const EvalSets sets = eval_sets(contexts[li], arch);
             const std::string data = data_identity(sets);
+            const std::string name = to_string(arch);  // in seeds and folder names
             for (double lr : plan.lrs)
                 for (int i = 0; i < plan.seeds; ++i) {
                     const LanguagePlan& lp = plan.languages[li];
@@ -228,9 +231,9 @@ void plan_runs(Plan& plan, const std::vector<LanguageContext>& contexts, const V
                     r.arch = arch;
                     r.seed_index = static_cast<int>(plan.base_seed) + i;
                     r.lr = lr;
-                    r.seed = automata::derive_seed({lp.name, arch, std::to_string(r.seed_index), format_lr(lr)});
+                    r.seed = automata::derive_seed({lp.name, name, std::to_string(r.seed_index), format_lr(lr)});
                     r.identity = run_identity(contexts[li].dfa, run_config(plan, r, o), sets, data).evaluation;
-                    r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label() + "-" + r.identity.substr(0, 8);
+                    r.rundir = "runs/" + lp.dir + "/" + name + "/" + r.label() + "-" + r.identity.substr(0, 8);
                     plan.runs.push_back(std::move(r));
                 }
         }
@@ -254,12 +257,9 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
 
     automata::algebra::ClassifyOptions copts;
     unsigned max_k = 1;
-    for (const auto& a : o.archs) {
-        auto spec = parse_arch(a);
-        if (!spec.ok()) return spec.error();
-        if (spec->kind == ArchSpec::Local || spec->kind == ArchSpec::Hybrid)
-            max_k = std::max(max_k, static_cast<unsigned>(spec->k));
-    }
+    for (const auto& a : o.archs)
+        if (a.kind == Architecture::Kind::Local || a.kind == Architecture::Kind::Hybrid)
+            max_k = std::max(max_k, static_cast<unsigned>(a.k));
     copts.max_k = std::max(2u, max_k);
     // No wall-time or memory budget: a plan's predictions must not depend on the machine's load.
     copts.window_time_s = 0;
@@ -280,7 +280,7 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
         ctx.dfa = lang->dfa;
         const fs::path data = fs::path(o.out) / "data" / lp.dir;
         std::vector<automata::algebra::ArchPrediction> preds;
-        for (const auto& arch : o.archs) preds.push_back(automata::algebra::predict(*cls, arch));
+        for (const auto& arch : o.archs) preds.push_back(automata::algebra::predict(*cls, to_string(arch)));
         auto dataset = language_dataset(ctx, lp, preds, prof, data, write_files);
         if (!dataset.ok()) return dataset.error();
         if (!ctx.dataset_repaired.empty())
@@ -306,7 +306,7 @@ std::string run_name(const Plan& plan, const RunPlan& r) {
     for (const auto& l : plan.languages)
         if (l.dir == r.language) lang = l.name;
     return "[" + std::to_string(r.index + 1) + "/" + std::to_string(plan.runs.size()) + "] " + lang + " " +
-           r.arch + " " + r.label();
+           to_string(r.arch) + " " + r.label();
 }
 
 // The VerifyState of one verify, told to o.on_state at every change.
@@ -381,9 +381,9 @@ Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptio
     fs::create_directories(rundir, ec);
     const std::string name = run_name(plan, r);
     const bool resuming = fs::exists(rundir / "checkpoint.pt", ec);
-    emit(o, name + (resuming ? ": resuming from its checkpoint" : ": training") + " (" + std::to_string(cfg.steps) +
+    emit(o, name + (resuming ? ": resuming from its checkpoint" : ": training") + " (" + std::to_string(cfg.training.steps) +
                 " steps)");
-    tracker.start(name, cfg.steps);
+    tracker.start(name, cfg.training.steps);
     const std::string rundir_s = rundir.string();
     ProgressFn progress = [&](const Progress& p) {
         using Phase = Progress::Phase;
@@ -475,12 +475,8 @@ namespace {
 Result<bool> check_options(const VerifyOptions& o, bool worker) {
     if (o.shard_count < 1 || o.shard_index < 0 || o.shard_index >= o.shard_count)
         return make_error("--shard expects i/n with 0 <= i < n");
-    if (o.device != "auto" && o.device != "cpu" && o.device != "cuda")
-        return make_error("unknown device '" + o.device + "' (expected auto, cpu or cuda)");
     if (o.seeds && *o.seeds < 1) return make_error("--seeds must be at least 1");
     if (o.archs.empty()) return make_error("no architecture given (--archs)");
-    for (const auto& a : o.archs)
-        if (auto spec = parse_arch(a); !spec.ok()) return spec.error();
     if (o.languages.empty()) return make_error("no language given");
     if (!worker)
         for (const auto& spec : o.languages)
@@ -510,7 +506,8 @@ void remove_damaged_results(const VerifyOptions& o, const std::vector<const RunP
 void announce(const VerifyOptions& o, const Plan& plan, std::size_t mine, std::size_t pending) {
     for (const auto& l : plan.languages) {
         std::string preds;
-        for (const auto& a : l.archs) preds += (preds.empty() ? "" : ", ") + a.arch + " " + to_string(a.prediction);
+        for (const auto& a : l.archs)
+            preds += (preds.empty() ? "" : ", ") + to_string(a.arch) + " " + to_string(a.prediction);
         emit(o, l.name + ": " + std::to_string(l.states) + "-state minimal DFA; predictions: " + preds);
     }
     emit(o, "profile " + plan.profile + ": " + std::to_string(plan.runs.size()) + " runs" +

@@ -36,14 +36,16 @@ struct VerifyState {
 
 struct VerifyOptions {
     std::vector<automata::LanguageSpec> languages;  // the suite, or one language
-    std::vector<std::string> archs = {"global", "local-1", "local-2", "hybrid-1", "hybrid-2"};
+    std::vector<Architecture> archs = {{Architecture::Kind::Global, 0}, {Architecture::Kind::Local, 1},
+                                       {Architecture::Kind::Local, 2},  {Architecture::Kind::Hybrid, 1},
+                                       {Architecture::Kind::Hybrid, 2}};
     Profile profile;
     std::optional<int> seeds;      // overrides the profile's seeds per learning rate
     std::uint64_t base_seed = 1;   // seed indices base_seed .. base_seed + seeds - 1
     std::string out = "results/verify";
     int shard_index = 0, shard_count = 1;
     int threads = 1;               // runs trained at once (worker processes when > 1)
-    std::string device = "auto";   // auto | cpu | cuda, passed to every run
+    Device device = Device::Auto;  // passed to every run
     // argv that starts this program as a worker (the CLI passes its own command line); the library
     // appends --worker j/J --worker-session S. Empty: runs are trained in this process.
     std::vector<std::string> worker_command;

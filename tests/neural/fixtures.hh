@@ -55,11 +55,11 @@ inline std::filesystem::path scratch(const std::string& name) {
 // takes the first coordinate: logit +1 after a, -1 after b, 0 for the empty word.
 inline std::shared_ptr<TransformerRecognizer> hand_set_last_a_model() {
     Config c;
-    c.arch = "local-1";
-    c.layers = 1;
-    c.d_model = 2;
-    c.heads = 1;
-    c.d_ff = 1;
+    c.model.arch = {Architecture::Kind::Local, 1};
+    c.model.layers = 1;
+    c.model.d_model = 2;
+    c.model.heads = 1;
+    c.model.d_ff = 1;
     auto model = std::make_shared<TransformerRecognizer>(c, 2, 0);
     auto& m = *model;
     torch::NoGradGuard ng;
@@ -98,46 +98,46 @@ inline std::vector<automata::Word> last_a_test_words(int max_len) {
 // The tiny training configuration of the resume tests.
 inline Config tiny_config(const std::string& device) {
     Config c;
-    c.arch = "hybrid-1";
-    c.layers = 2;
-    c.d_model = 16;
-    c.heads = 2;
-    c.d_ff = 32;
-    c.batch = 16;
-    c.lr = 1e-3;
-    c.train_min = 1;
-    c.train_max = 12;
-    c.test_min = 13;
-    c.test_max = 14;
-    c.per_length = 8;
-    c.fit_words = 16;
-    c.threads = 1;
-    c.device = device;
-    c.log_every = 0;
-    c.seed = 42;
+    c.model.arch = {Architecture::Kind::Hybrid, 1};
+    c.model.layers = 2;
+    c.model.d_model = 16;
+    c.model.heads = 2;
+    c.model.d_ff = 32;
+    c.training.batch = 16;
+    c.training.lr = 1e-3;
+    c.training.train_min = 1;
+    c.training.train_max = 12;
+    c.evaluation.test_min = 13;
+    c.evaluation.test_max = 14;
+    c.evaluation.per_length = 8;
+    c.evaluation.fit_words = 16;
+    c.runtime.threads = 1;
+    c.runtime.device = *parse_device(device);
+    c.runtime.log_every = 0;
+    c.training.seed = 42;
     return c;
 }
 
 // The small global model of "learns aΣ*": 600 steps, tested on lengths 41..200.
 inline Config learn_a_sigma_config(const std::string& device) {
     Config c;
-    c.arch = "global";
-    c.layers = 2;
-    c.d_model = 32;
-    c.heads = 4;
-    c.d_ff = 64;
-    c.steps = 600;
-    c.batch = 32;
-    c.lr = 1e-3;
-    c.train_max = 40;
-    c.test_min = 41;
-    c.test_max = 200;
-    c.per_length = 16;
-    c.threads = 1;
-    c.device = device;
-    c.log_every = 0;
-    c.checkpoint_every = 0;
-    c.seed = 1;
+    c.model.arch = {Architecture::Kind::Global, 0};
+    c.model.layers = 2;
+    c.model.d_model = 32;
+    c.model.heads = 4;
+    c.model.d_ff = 64;
+    c.training.steps = 600;
+    c.training.batch = 32;
+    c.training.lr = 1e-3;
+    c.training.train_max = 40;
+    c.evaluation.test_min = 41;
+    c.evaluation.test_max = 200;
+    c.evaluation.per_length = 16;
+    c.runtime.threads = 1;
+    c.runtime.device = *parse_device(device);
+    c.runtime.log_every = 0;
+    c.runtime.checkpoint_every = 0;
+    c.training.seed = 1;
     return c;
 }
 
@@ -198,15 +198,15 @@ inline void check_resume_bit_for_bit(const std::string& device) {
     auto dist = TrainingDistribution::from_sampler(*sampler, 1, 12);
     REQUIRE(dist.ok());
     Config c = tiny_config(device);
-    c.checkpoint_every = 7;
+    c.runtime.checkpoint_every = 7;
     auto dir_a = scratch("resume-a-" + device), dir_b = scratch("resume-b-" + device);
-    c.steps = 30;
+    c.training.steps = 30;
     auto a = train_model(c, 2, *dist, dir_a.string(), nullptr);
     INFO((a.ok() ? "" : a.error().message));
     REQUIRE(a.ok());
-    c.steps = 13;  // stops at 13 (checkpoints at 7 and 13), then resumes to 30
+    c.training.steps = 13;  // stops at 13 (checkpoints at 7 and 13), then resumes to 30
     REQUIRE(train_model(c, 2, *dist, dir_b.string(), nullptr).ok());
-    c.steps = 30;
+    c.training.steps = 30;
     auto b = train_model(c, 2, *dist, dir_b.string(), nullptr);
     REQUIRE(b.ok());
     CHECK(b->steps_done == 30);
@@ -219,10 +219,10 @@ inline void check_resume_bit_for_bit(const std::string& device) {
     const auto dev = a->model->parameters().front().device();
     auto loaded = load_checkpoint((dir_a / "checkpoint.pt").string(), 2, dev);
     REQUIRE(loaded.ok());
-    CHECK(loaded->first.steps == 30);
+    CHECK(loaded->first.training.steps == 30);
     auto pl = loaded->second->named_parameters();
     for (const auto& item : pa) CHECK(torch::equal(item.value(), pl[item.key()]));
-    c.lr = 5e-4;
+    c.training.lr = 5e-4;
     CHECK_FALSE(train_model(c, 2, *dist, dir_a.string(), nullptr).ok());
     fs::remove_all(dir_a);
     fs::remove_all(dir_b);

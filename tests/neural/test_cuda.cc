@@ -31,14 +31,14 @@ TEST_CASE("CUDA: every architecture gives the CPU model's logits and gradients",
             for (bool strict : {true, false}) {
                 if (arch == "lstm" && (pe != "none" || !strict)) continue;
                 Config c;
-                c.arch = arch;
-                c.layers = 2;
-                c.d_model = 16;
-                c.heads = 4;
-                c.d_ff = 32;
-                c.pe = *parse_positional_encoding(pe);
-                c.strict = strict;
-                c.lstm_hidden = 16;
+                c.model.arch = *parse_architecture(arch);
+                c.model.layers = 2;
+                c.model.d_model = 16;
+                c.model.heads = 4;
+                c.model.d_ff = 32;
+                c.model.pe = *parse_positional_encoding(pe);
+                c.model.strict = strict;
+                c.model.lstm_hidden = 16;
                 auto cpu = make_recognizer(c, 3);
                 cpu->to(torch::kDouble);
                 auto gpu = make_recognizer(c, 3);

@@ -34,14 +34,14 @@ TEST_CASE("the last layer computed at EOS only equals the full forward pass, out
                         INFO(arch << " pe " << pe << " strict " << strict << " pre_ln " << pre_ln << " layers "
                                   << layers);
                         Config c;
-                        c.arch = arch;
-                        c.layers = layers;
-                        c.d_model = 8;
-                        c.heads = 2;
-                        c.d_ff = 16;
-                        c.pe = *parse_positional_encoding(pe);
-                        c.strict = strict;
-                        c.pre_ln = pre_ln;
+                        c.model.arch = *parse_architecture(arch);
+                        c.model.layers = layers;
+                        c.model.d_model = 8;
+                        c.model.heads = 2;
+                        c.model.d_ff = 16;
+                        c.model.pe = *parse_positional_encoding(pe);
+                        c.model.strict = strict;
+                        c.model.pre_ln = pre_ln;
                         TransformerRecognizer m(c, 3, 64);
                         m.to(torch::kDouble);
                         // Words of lengths 0, 1, 2, 7 and 20 in one padded batch.
@@ -79,13 +79,13 @@ TEST_CASE("strict masks: the EOS logit has zero gradient outside the mask's reac
         for (bool strict : {true, false})
             for (int layers : {1, 2}) {
                 Config c;
-                c.arch = arch;
-                c.layers = layers;
-                c.d_model = 16;
-                c.heads = 4;
-                c.d_ff = 32;
-                c.strict = strict;
-                auto spec = *parse_arch(arch);
+                c.model.arch = *parse_architecture(arch);
+                c.model.layers = layers;
+                c.model.d_model = 16;
+                c.model.heads = 4;
+                c.model.d_ff = 32;
+                c.model.strict = strict;
+                const Architecture spec = c.model.arch;
                 TransformerRecognizer m(c, 2, 64);
                 m.to(torch::kDouble);
                 auto tok = torch::randint(0, 2, {1, n_tokens}, torch::kLong);
@@ -96,13 +96,13 @@ TEST_CASE("strict masks: the EOS logit has zero gradient outside the mask's reac
                 // Reach of the EOS (0-based index E) through `layers` layers: the residual keeps E,
                 // each local layer reaches k further back; a global head reaches everything.
                 const long E = n_tokens - 1;
-                long reach = spec.kind == ArchSpec::Local ? layers * spec.k : E;
+                long reach = spec.kind == Architecture::Kind::Local ? layers * spec.k : E;
                 INFO(arch << " strict " << strict << " layers " << layers);
                 for (long j = 0; j < n_tokens; ++j) {
                     const double gj = g[j].item<double>();
                     REQUIRE(std::isfinite(gj));
                     if (j < E - reach) CHECK(gj == 0.0);
-                    if (j >= E - reach && spec.kind == ArchSpec::Local) CHECK(gj > 0.0);
+                    if (j >= E - reach && spec.kind == Architecture::Kind::Local) CHECK(gj > 0.0);
                 }
             }
 }
@@ -115,14 +115,14 @@ TEST_CASE("position 1 and the empty word give finite logits and gradients for ev
         for (std::string pe : {"none", "learned", "sinusoidal", "rope"})
             for (bool pre_ln : {false, true}) {
                 Config c;
-                c.arch = arch;
-                c.layers = 2;
-                c.d_model = 8;
-                c.heads = 2;
-                c.d_ff = 16;
-                c.pe = *parse_positional_encoding(pe);
-                c.pre_ln = pre_ln;
-                c.lstm_hidden = 8;
+                c.model.arch = *parse_architecture(arch);
+                c.model.layers = 2;
+                c.model.d_model = 8;
+                c.model.heads = 2;
+                c.model.d_ff = 16;
+                c.model.pe = *parse_positional_encoding(pe);
+                c.model.pre_ln = pre_ln;
+                c.model.lstm_hidden = 8;
                 auto m = make_recognizer(c, 3);
                 automata::Word empty, one{1}, two{0, 2};
                 auto [tok, eos] = encode_words({&empty, &one, &two}, 3);
@@ -257,19 +257,67 @@ TEST_CASE("result.json: numbers too large, fractional, negative or infinite for 
     CHECK(integral->n_star == 41);
 }
 
-TEST_CASE("parse_arch accepts global, local-K, hybrid-K, lstm and nothing else", "[neural]") {
-    CHECK(parse_arch("global")->kind == ArchSpec::Global);
-    CHECK(parse_arch("local-3")->k == 3);
-    CHECK(parse_arch("hybrid-1")->kind == ArchSpec::Hybrid);
-    CHECK(parse_arch("lstm")->kind == ArchSpec::Lstm);
+TEST_CASE("parse_architecture accepts global, local-K, hybrid-K, lstm and nothing else", "[neural]") {
+    CHECK(parse_architecture("global")->kind == Architecture::Kind::Global);
+    CHECK(parse_architecture("local-3")->k == 3);
+    CHECK(parse_architecture("hybrid-1")->kind == Architecture::Kind::Hybrid);
+    CHECK(parse_architecture("lstm")->kind == Architecture::Kind::Lstm);
     for (const char* bad : {"local-0", "local-", "local-x", "hybrid", "transformer", "local--1"})
-        CHECK_FALSE(parse_arch(bad).ok());
+        CHECK_FALSE(parse_architecture(bad).ok());
+    CHECK(parse_architecture("local-0").error().message == "architecture 'local-0': K must be at least 1");
+    CHECK(parse_architecture("hybrid-x").error().message ==
+          "architecture 'hybrid-x': expected hybrid-K with an integer K >= 1");
+    CHECK(parse_architecture("gru").error().message ==
+          "unknown architecture 'gru' (expected global, local-K, hybrid-K or lstm)");
+    // The names are the ones parsed, and the parsed values the ones named.
+    for (const char* name : {"global", "local-1", "local-12", "hybrid-1", "hybrid-7", "lstm"}) {
+        INFO(name);
+        CHECK(to_string(*parse_architecture(name)) == name);
+    }
+    CHECK(*parse_architecture(to_string({Architecture::Kind::Hybrid, 3})) ==
+          Architecture{Architecture::Kind::Hybrid, 3});
+    CHECK_FALSE(*parse_architecture("local-2") == *parse_architecture("hybrid-2"));
     // hybrid heads: ceil(h/2) global then floor(h/2) local; by layer: local first.
-    auto g = head_groups(*parse_arch("hybrid-2"), 5, 0, false);
+    auto g = head_groups(*parse_architecture("hybrid-2"), 5, 0, false);
     REQUIRE(g.size() == 2);
     CHECK((g[0].count == 3 && g[0].window == 0 && g[1].count == 2 && g[1].window == 2));
-    CHECK(head_groups(*parse_arch("hybrid-2"), 4, 0, true)[0].window == 2);
-    CHECK(head_groups(*parse_arch("hybrid-2"), 4, 1, true)[0].window == 0);
+    CHECK(head_groups(*parse_architecture("hybrid-2"), 4, 0, true)[0].window == 2);
+    CHECK(head_groups(*parse_architecture("hybrid-2"), 4, 1, true)[0].window == 0);
+}
+
+TEST_CASE("success rules and devices are named as in the JSON and on the command line", "[neural]") {
+    for (const char* name : {"exact", "bins99"}) CHECK(to_string(*parse_success_rule(name)) == name);
+    for (const char* name : {"auto", "cpu", "cuda"}) CHECK(to_string(*parse_device(name)) == name);
+    CHECK(parse_success_rule("bins90").error().message == "unknown success rule 'bins90' (expected exact or bins99)");
+    CHECK(parse_device("gpu").error().message == "unknown device 'gpu' (expected auto, cpu or cuda)");
+}
+
+TEST_CASE("config JSON: the default config's text, and a stored config read and written back unchanged",
+          "[neural][identity]") {
+    // The text run identities hash (run.hh): a change here changes every stored run's identity.
+    const std::string defaults =
+        R"({"arch":"global","batch":128,"checkpoint_every":500,"d_ff":256,"d_model":64,"device":"auto",)"
+        R"("fit_words":1000,"grad_clip":1.0,"heads":8,"hybrid_by_layer":false,"layers":5,"log_every":100,)"
+        R"("lr":0.0003,"lstm_hidden":256,"max_positions":0,"pe":"none","per_length":512,"pre_ln":false,)"
+        R"("seed":1,"steps":20000,"strict":true,"success_rule":"exact","test_max":500,"test_min":41,)"
+        R"("threads":1,"train_max":40,"train_min":1})";
+    CHECK(config_to_json(Config{}) == defaults);
+    const std::string stored =
+        R"({"arch":"hybrid-3","batch":32,"checkpoint_every":10,"d_ff":64,"d_model":32,"device":"cpu",)"
+        R"("fit_words":50,"grad_clip":0.5,"heads":4,"hybrid_by_layer":true,"layers":2,"log_every":5,)"
+        R"("lr":0.001,"lstm_hidden":16,"max_positions":7,"pe":"rope","per_length":4,"pre_ln":true,)"
+        R"("seed":77,"steps":600,"strict":false,"success_rule":"bins99","test_max":16,"test_min":9,)"
+        R"("threads":2,"train_max":8,"train_min":2})";
+    auto c = config_from_json(stored);
+    REQUIRE(c.ok());
+    CHECK(c->model.arch == Architecture{Architecture::Kind::Hybrid, 3});
+    CHECK(c->evaluation.success_rule == SuccessRule::Bins99);
+    CHECK(c->runtime.device == Device::Cpu);
+    CHECK(config_to_json(*c) == stored);
+    CHECK(config_from_json(R"({"arch":"local-0"})").error().message == "architecture 'local-0': K must be at least 1");
+    CHECK(config_from_json(R"({"success_rule":"x"})").error().message ==
+          "unknown success rule 'x' (expected exact or bins99)");
+    CHECK(config_from_json(R"({"device":"gpu"})").error().message == "unknown device 'gpu' (expected auto, cpu or cuda)");
 }
 
 TEST_CASE("a small global model learns aΣ* on CPU and is exact up to length 200", "[neural][train][long]") {

@@ -19,6 +19,8 @@ using namespace ltlkit::neural::verify;
 
 namespace {
 
+Architecture named(const std::string& name) { return *parse_architecture(name); }
+
 struct TempDir {
     fs::path path;
     TempDir() {
@@ -42,9 +44,9 @@ std::string slurp(const std::string& p) {
 Plan fixture_plan() {
     Plan p;
     p.profile = "fixture";
-    p.base.test_min = 41;
-    p.base.test_max = 60;
-    p.archs = {"global", "local-1", "hybrid-1"};
+    p.base.evaluation.test_min = 41;
+    p.base.evaluation.test_max = 60;
+    p.archs = {named("global"), named("local-1"), named("hybrid-1")};
     p.seeds = 2;
     p.lrs = {3e-4};
     const std::string last_a = R"({"alphabet":["a","b"],"initial":0,"accepting":[1],"transitions":[[1,0],[1,0]]})";
@@ -62,8 +64,9 @@ Plan fixture_plan() {
         lp.states = 3;
         lp.classes = {{"definite", l == Expectation::Recognizes}, {"r_trivial", g == Expectation::Recognizes},
                       {"star_free", std::nullopt}};
-        lp.archs = {{"global", g, "fixture", "", 0}, {"local-1", l, "fixture", "x=a p=b y=a z=b r≥1", 8},
-                    {"hybrid-1", Expectation::Recognizes, "fixture", "", 0}};
+        lp.archs = {{named("global"), g, "fixture", "", 0},
+                    {named("local-1"), l, "fixture", "x=a p=b y=a z=b r≥1", 8},
+                    {named("hybrid-1"), Expectation::Recognizes, "fixture", "", 0}};
         p.languages.push_back(lp);
     }
     for (const auto& lp : p.languages)
@@ -77,7 +80,7 @@ Plan fixture_plan() {
                 r.lr = 3e-4;
                 r.seed = 1000 + r.index;
                 r.identity = automata::sha256_hex("fixture run " + std::to_string(r.index));
-                r.rundir = "runs/" + lp.dir + "/" + arch + "/" + r.label() + "-" + r.identity.substr(0, 8);
+                r.rundir = "runs/" + lp.dir + "/" + to_string(arch) + "/" + r.label() + "-" + r.identity.substr(0, 8);
                 p.runs.push_back(r);
             }
     return p;
@@ -85,9 +88,9 @@ Plan fixture_plan() {
 
 RunResult fixture_result(const Plan& p, const RunPlan& r) {
     RunResult res;
-    res.config.arch = r.arch;
-    res.config.lr = r.lr;
-    res.config.seed = r.seed;
+    res.config.model.arch = r.arch;
+    res.config.training.lr = r.lr;
+    res.config.training.seed = r.seed;
     res.seed = r.seed;
     res.language = r.language;
     res.identity.dfa = automata::sha256_hex("dfa " + r.language);
@@ -125,7 +128,7 @@ void write_fixture(const Plan& p, const std::string& dir, std::size_t mod = 1, s
 nlohmann::json essentials(const RunResult& r) {
     nlohmann::json acc = nlohmann::json::object();
     for (const auto& [n, a] : r.per_length_accuracy) acc[std::to_string(n)] = a;
-    return {{"arch", r.config.arch},
+    return {{"arch", to_string(r.config.model.arch)},
             {"seed", r.seed},
             {"acc", acc},
             {"mean", r.mean_accuracy},
@@ -153,7 +156,7 @@ VerifyOptions tiny_options(const std::string& out) {
     spec.alphabet = {"a", "b"};
     spec.name = "last-a";
     o.languages = {spec};
-    o.archs = {"local-1", "global"};
+    o.archs = {named("local-1"), named("global")};
     o.profile = tiny_profile();
     o.seeds = 2;
     o.out = out;
@@ -250,7 +253,7 @@ TEST_CASE("merging shard folders gives the report of one folder", "[report]") {
     REQUIRE_FALSE(r1.ok());
     CHECK(r1.error().message.find("run 4 differs") != std::string::npos);
     Plan resized = p;
-    resized.base.d_ff = 17;
+    resized.base.model.d_ff = 17;
     REQUIRE(automata::write_file_atomic(t / "other/plan.json", plan_to_json(resized)).ok());
     auto r2 = merge_report({t / "one", t / "other"}, t / "x");
     REQUIRE_FALSE(r2.ok());
@@ -337,11 +340,11 @@ TEST_CASE("verify never reuses a run made with other settings: a new folder per 
           "[report][pipeline]") {
     TempDir t;
     auto o = tiny_options(t / "x");
-    o.archs = {"local-1"};
+    o.archs = {named("local-1")};
     o.seeds = 1;
     auto first = run_verify(o);
     REQUIRE(first.ok());
-    o.profile.base.steps = 30;
+    o.profile.base.training.steps = 30;
     auto second = run_verify(o);
     REQUIRE(second.ok());
     CHECK(second->runs_trained == 1);

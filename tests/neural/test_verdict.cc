@@ -11,10 +11,12 @@ using namespace ltlkit::neural::verify;
 
 namespace {
 
+Architecture named(const std::string& name) { return *parse_architecture(name); }
+
 RunResult run(bool success, double mean, int n_star, std::optional<double> adv = std::nullopt,
               bool failed_to_fit = false, double lr = 3e-4) {
     RunResult r;
-    r.config.lr = lr;
+    r.config.training.lr = lr;
     r.success = success;
     r.mean_accuracy = mean;
     r.n_star = n_star;
@@ -78,21 +80,21 @@ TEST_CASE("rule 1: every run failed_to_fit is inconclusive for a predicted recog
           "[verdict]") {
     const std::vector<RunResult> runs = {run(true, 1.0, 500, 1.0, true), run(false, 0.6, 40, std::nullopt, true)};
     for (auto p : {Expectation::Recognizes, Expectation::Unknown}) {
-        const Verdict v = judge("L", "global", p, runs);
+        const Verdict v = judge("L", named("global"), p, runs);
         CHECK(v.verdict == VerdictKind::Inconclusive);
         CHECK(v.rule == 1);
         CHECK(v.stats.fitted == 0);
         CHECK(v.stats.failed_to_fit == 2);
         CHECK(v.failed_to_fit_runs.size() == 2);
     }
-    CHECK(judge("L", "global", Expectation::Recognizes, {}).verdict == VerdictKind::Inconclusive);
-    CHECK(judge("L", "global", Expectation::Fails, {}).verdict == VerdictKind::Inconclusive);
+    CHECK(judge("L", named("global"), Expectation::Recognizes, {}).verdict == VerdictKind::Inconclusive);
+    CHECK(judge("L", named("global"), Expectation::Fails, {}).verdict == VerdictKind::Inconclusive);
 }
 
 TEST_CASE("a predicted failure whose runs cannot even fit the training lengths is confirmed (rule 6)",
           "[verdict]") {
     // local-1 on aΣ*: the first symbol is outside the receptive field, training accuracy ~50%.
-    const Verdict v = judge("L", "local-1", Expectation::Fails, {run(false, 0.5, 40, 0.5, true)});
+    const Verdict v = judge("L", named("local-1"), Expectation::Fails, {run(false, 0.5, 40, 0.5, true)});
     CHECK(v.verdict == VerdictKind::Confirmed);
     CHECK(v.rule == 6);
     CHECK(v.stats.fitted == 0);
@@ -101,25 +103,25 @@ TEST_CASE("a predicted failure whose runs cannot even fit the training lengths i
 
 TEST_CASE("rule 2: an unknown prediction gives evidence, also when the theory does not apply", "[verdict]") {
     const std::vector<RunResult> runs = {run(true, 1.0, 500), run(false, 0.7, 60)};
-    const Verdict v = judge("L", "local-2", Expectation::Unknown, runs);
+    const Verdict v = judge("L", named("local-2"), Expectation::Unknown, runs);
     CHECK(v.verdict == VerdictKind::Evidence);
     CHECK(v.rule == 2);
     CHECK(v.stats.successes == 1);
     // A learned positional encoding: predictions do not apply (PROTOCOL.md: NoPE only).
     auto pe = runs;
-    for (auto& r : pe) r.config.pe = PositionalEncoding::Learned;
-    const Verdict w = judge("L", "global", Expectation::Recognizes, pe);
+    for (auto& r : pe) r.config.model.pe = PositionalEncoding::Learned;
+    const Verdict w = judge("L", named("global"), Expectation::Recognizes, pe);
     CHECK(w.verdict == VerdictKind::Evidence);
     CHECK(w.prediction == Expectation::Unknown);
     auto ns = runs;
-    ns[0].config.strict = false;
-    CHECK(judge("L", "global", Expectation::Fails, ns).verdict == VerdictKind::Evidence);
-    CHECK(judge("L", "lstm", Expectation::Fails, runs).verdict == VerdictKind::Evidence);
+    ns[0].config.model.strict = false;
+    CHECK(judge("L", named("global"), Expectation::Fails, ns).verdict == VerdictKind::Evidence);
+    CHECK(judge("L", named("lstm"), Expectation::Fails, runs).verdict == VerdictKind::Evidence);
 }
 
 TEST_CASE("rule 3: a predicted recognizer is confirmed by one successful fitted run", "[verdict]") {
     const std::vector<RunResult> runs = {run(false, 0.8, 60), run(true, 1.0, 500), run(false, 0.5, 40, {}, true)};
-    const Verdict v = judge("L", "local-1", Expectation::Recognizes, runs);
+    const Verdict v = judge("L", named("local-1"), Expectation::Recognizes, runs);
     CHECK(v.verdict == VerdictKind::Confirmed);
     CHECK(v.rule == 3);
     CHECK(v.stats.runs == 3);
@@ -135,7 +137,7 @@ TEST_CASE("rule 4: a predicted recognizer with no successful run is not reproduc
           "[verdict]") {
     // The failed_to_fit run claims success but is not judged.
     const std::vector<RunResult> runs = {run(false, 0.9, 120), run(false, 0.95, 230), run(true, 1.0, 500, {}, true)};
-    const Verdict v = judge("L", "global", Expectation::Recognizes, runs);
+    const Verdict v = judge("L", named("global"), Expectation::Recognizes, runs);
     CHECK(v.verdict == VerdictKind::NotReproduced);
     CHECK(v.rule == 4);
     CHECK(v.stats.n_star_max == 230);
@@ -145,7 +147,7 @@ TEST_CASE("rule 4: a predicted recognizer with no successful run is not reproduc
 TEST_CASE("rule 5: a predicted failure that passes the random and the adversarial test is contradicted",
           "[verdict]") {
     const std::vector<RunResult> runs = {run(false, 0.7, 50, 0.5), run(true, 1.0, 500, 0.995)};
-    const Verdict v = judge("L", "global", Expectation::Fails, runs, {"seed1-lr0.0003", "seed2-lr0.0003"});
+    const Verdict v = judge("L", named("global"), Expectation::Fails, runs, {"seed1-lr0.0003", "seed2-lr0.0003"});
     CHECK(v.verdict == VerdictKind::Contradicted);
     CHECK(v.rule == 5);
     CHECK(v.reason.find("seed2-lr0.0003") != std::string::npos);
@@ -154,26 +156,26 @@ TEST_CASE("rule 5: a predicted failure that passes the random and the adversaria
 
 TEST_CASE("rule 6: a predicted failure is confirmed otherwise", "[verdict]") {
     SECTION("no run succeeds") {
-        const Verdict v = judge("L", "local-1", Expectation::Fails, {run(false, 0.5, 40, 0.5)});
+        const Verdict v = judge("L", named("local-1"), Expectation::Fails, {run(false, 0.5, 40, 0.5)});
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.rule == 6);
     }
     SECTION("random test passed, adversarial set failed") {
-        const Verdict v = judge("L", "local-2", Expectation::Fails, {run(true, 1.0, 500, 0.97)});
+        const Verdict v = judge("L", named("local-2"), Expectation::Fails, {run(true, 1.0, 500, 0.97)});
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.rule == 6);
     }
     SECTION("adversarial passed but not the random test") {
-        const Verdict v = judge("L", "global", Expectation::Fails, {run(false, 0.98, 80, 1.0)});
+        const Verdict v = judge("L", named("global"), Expectation::Fails, {run(false, 0.98, 80, 1.0)});
         CHECK(v.verdict == VerdictKind::Confirmed);
     }
     SECTION("the only passing run did not fit") {
-        const Verdict v = judge("L", "global", Expectation::Fails, {run(true, 1.0, 500, 1.0, true), run(false, 0.6, 40, 0.5)});
+        const Verdict v = judge("L", named("global"), Expectation::Fails, {run(true, 1.0, 500, 1.0, true), run(false, 0.6, 40, 0.5)});
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.failed_to_fit_runs.size() == 1);
     }
     SECTION("no adversarial set") {
-        const Verdict v = judge("L", "global", Expectation::Fails, {run(true, 1.0, 500)});
+        const Verdict v = judge("L", named("global"), Expectation::Fails, {run(true, 1.0, 500)});
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.reason.find("no adversarial set") != std::string::npos);
     }
@@ -182,7 +184,7 @@ TEST_CASE("rule 6: a predicted failure is confirmed otherwise", "[verdict]") {
 TEST_CASE("per-configuration statistics group the runs by learning rate", "[verdict]") {
     const std::vector<RunResult> runs = {run(true, 1.0, 500, {}, false, 1e-4), run(false, 0.8, 90, {}, false, 1e-4),
                                          run(false, 0.6, 41, {}, false, 5e-4)};
-    const Verdict v = judge("L", "global", Expectation::Recognizes, runs);
+    const Verdict v = judge("L", named("global"), Expectation::Recognizes, runs);
     REQUIRE(v.per_config.size() == 2);
     CHECK(v.per_config[0].lr == Approx(1e-4));
     CHECK(v.per_config[0].stats.successes == 1);
