@@ -709,7 +709,7 @@ TEST_CASE("classify: the answers agree (local yes gives hybrid yes, hybrid no gi
     CHECK(agreed >= 12);
 }
 
-TEST_CASE("The formula cap never changes an answer; a yes over the cap falls back to a later route's checkable formula",
+TEST_CASE("The formula cap never changes an answer, and a yes over the cap falls back to a later route's checkable formula",
           "[windows]") {
     // Two routes to the same answers: the default cap and a small one. With the small cap, a route
     // whose formula is too large no longer ends the question: a later route (or the probe) may give
