@@ -42,7 +42,7 @@ public:
     Word loop_word(State p, State q);
     // The longest path (edges) of the pair graph when it is acyclic; nullopt when it has a cycle.
     std::optional<std::size_t> pair_graph_longest_path();
-    // The same by Tarjan's SCCs on the explicit pair graph (O(n²·|Σ|) time and memory): the
+    // The same by the SCCs (scc.hh) of the whole pair graph (O(n²·|Σ|) time and memory): the
     // reference route for tests and benchmarks.
     std::optional<std::size_t> pair_graph_longest_path_by_tarjan();
     // Definiteness by merging states (O(n·|Σ|²·log n)): round r merges the classes whose successor
