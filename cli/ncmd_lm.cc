@@ -20,18 +20,32 @@ struct ConfigOptions {
     std::vector<std::function<void(lm::LmConfig&)>> apply;
     bool quiet = false;
 
-    template <class T>
-    void add(CLI::App& app, const std::string& name, T lm::LmConfig::*field, const std::string& help) {
+    // An option for field `field` of the config's part `part`.
+    template <class Part, class T>
+    void add(CLI::App& app, const std::string& name, Part lm::LmConfig::*part, T Part::*field, const std::string& help) {
         auto value = std::make_shared<T>();
         CLI::Option* o = app.add_option(name, *value, help);
-        apply.push_back([o, value, field](lm::LmConfig& c) {
-            if (o->count() > 0) c.*field = *value;
+        apply.push_back([o, value, part, field](lm::LmConfig& c) {
+            if (o->count() > 0) c.*part.*field = *value;
         });
     }
-    void flag(CLI::App& app, const std::string& name, bool lm::LmConfig::*field, const std::string& help) {
+    // An option whose text `parse` turns into the field's value; its error is prefixed by `context`.
+    template <class Part, class T>
+    void add_parsed(CLI::App& app, const std::string& name, Part lm::LmConfig::*part, T Part::*field,
+                    Result<T> (*parse)(const std::string&), const std::string& context, const std::string& help) {
+        auto text = std::make_shared<std::string>();
+        CLI::Option* o = app.add_option(name, *text, help);
+        apply.push_back([o, text, part, field, parse, context](lm::LmConfig& c) {
+            if (o->count() == 0) return;
+            auto value = parse(*text);
+            if (!value.ok()) fail(context + value.error().message);
+            c.*part.*field = *value;
+        });
+    }
+    void flag(CLI::App& app, const std::string& name, bool lm::LmModel::*field, const std::string& help) {
         CLI::Option* o = app.add_flag(name, help);
         apply.push_back([o, field](lm::LmConfig& c) {
-            if (o->count() > 0) c.*field = true;
+            if (o->count() > 0) c.model.*field = true;
         });
     }
     lm::LmConfig config() const {
@@ -43,32 +57,39 @@ struct ConfigOptions {
 };
 
 void add_exec_options(CLI::App& app, ConfigOptions& o) {
-    o.add(app, "--threads", &lm::LmConfig::threads, "CPU threads (default 1)");
-    o.add(app, "--device", &lm::LmConfig::device, "auto | cpu | cuda (profile gpu: cuda; otherwise auto)");
-    o.add(app, "--eval-tokens", &lm::LmConfig::eval_tokens, "Score at most this many tokens per split (default 0: all)");
+    constexpr auto runtime = &lm::LmConfig::runtime;
+    o.add(app, "--threads", runtime, &lm::LmRuntime::threads, "CPU threads (default 1)");
+    o.add_parsed(app, "--device", runtime, &lm::LmRuntime::device, &neural::parse_device, "",
+                 "auto | cpu | cuda (profile gpu: cuda; otherwise auto)");
+    o.add(app, "--eval-tokens", runtime, &lm::LmRuntime::eval_tokens, "Score at most this many tokens per split (default 0: all)");
 }
 
 void add_model_options(CLI::App& app, ConfigOptions& o, bool with_arch) {
+    constexpr auto model = &lm::LmConfig::model;
+    constexpr auto training = &lm::LmConfig::training;
+    constexpr auto runtime = &lm::LmConfig::runtime;
     app.add_option("--profile", o.profile, "cpu (default: 2 layers, d 128, 4 heads, context 128, batch 16, 400 steps) | gpu (GPT-2 small: 12 layers, d 768, 12 heads, context 512)");
     if (with_arch) {
-        o.add(app, "--arch", &lm::LmConfig::arch, "global (default) | local-K | hybrid-K");
-        o.add(app, "--pe", &lm::LmConfig::pe, "Positional encoding: learned (default) | sinusoidal | rope | none");
-        o.add(app, "--seed", &lm::LmConfig::seed, "Seed of initialization and batches (default 1)");
+        o.add_parsed(app, "--arch", model, &lm::LmModel::arch, &neural::parse_architecture, "",
+                     "global (default) | local-K | hybrid-K");
+        o.add_parsed(app, "--pe", model, &lm::LmModel::pe, &neural::parse_positional_encoding, "--pe: ",
+                     "Positional encoding: learned (default) | sinusoidal | rope | none");
+        o.add(app, "--seed", training, &lm::LmTraining::seed, "Seed of initialization and batches (default 1)");
     }
-    o.add(app, "--layers", &lm::LmConfig::layers, "Transformer layers");
-    o.add(app, "--d-model", &lm::LmConfig::d_model, "Model width");
-    o.add(app, "--heads", &lm::LmConfig::heads, "Attention heads (hybrid-K: ceil(h/2) global, floor(h/2) K-local)");
-    o.add(app, "--d-ff", &lm::LmConfig::d_ff, "Feed-forward width");
-    o.add(app, "--context", &lm::LmConfig::context, "Tokens per training and evaluation window (learned PE rows)");
-    o.add(app, "--steps", &lm::LmConfig::steps, "Training steps");
-    o.add(app, "--batch", &lm::LmConfig::batch, "Windows per step");
-    o.add(app, "--lr", &lm::LmConfig::lr, "Peak Adam learning rate (warm-up, then cosine decay to 10%)");
-    o.add(app, "--warmup", &lm::LmConfig::warmup, "Warm-up steps");
-    o.add(app, "--checkpoint-every", &lm::LmConfig::checkpoint_every, "Steps between checkpoints (and at the end)");
-    o.add(app, "--log-every", &lm::LmConfig::log_every, "Steps between progress lines");
-    o.add(app, "--eval-every", &lm::LmConfig::eval_every, "Steps between validation losses in metrics.jsonl (default: at the end)");
-    o.flag(app, "--strict", &lm::LmConfig::strict, "Strict masks (j < i): position 1 attends to nothing (zero vector); default standard causal masks (j <= i)");
-    o.flag(app, "--hybrid-layers", &lm::LmConfig::hybrid_by_layer, "hybrid-K: alternate local and global layers (local first) instead of mixing heads");
+    o.add(app, "--layers", model, &lm::LmModel::layers, "Transformer layers");
+    o.add(app, "--d-model", model, &lm::LmModel::d_model, "Model width");
+    o.add(app, "--heads", model, &lm::LmModel::heads, "Attention heads (hybrid-K: ceil(h/2) global, floor(h/2) K-local)");
+    o.add(app, "--d-ff", model, &lm::LmModel::d_ff, "Feed-forward width");
+    o.add(app, "--context", model, &lm::LmModel::context, "Tokens per training and evaluation window (learned PE rows)");
+    o.add(app, "--steps", training, &lm::LmTraining::steps, "Training steps");
+    o.add(app, "--batch", training, &lm::LmTraining::batch, "Windows per step");
+    o.add(app, "--lr", training, &lm::LmTraining::lr, "Peak Adam learning rate (warm-up, then cosine decay to 10%)");
+    o.add(app, "--warmup", training, &lm::LmTraining::warmup, "Warm-up steps");
+    o.add(app, "--checkpoint-every", runtime, &lm::LmRuntime::checkpoint_every, "Steps between checkpoints (and at the end)");
+    o.add(app, "--log-every", runtime, &lm::LmRuntime::log_every, "Steps between progress lines");
+    o.add(app, "--eval-every", runtime, &lm::LmRuntime::eval_every, "Steps between validation losses in metrics.jsonl (default: at the end)");
+    o.flag(app, "--strict", &lm::LmModel::strict, "Strict masks (j < i): position 1 attends to nothing (zero vector); default standard causal masks (j <= i)");
+    o.flag(app, "--hybrid-layers", &lm::LmModel::hybrid_by_layer, "hybrid-K: alternate local and global layers (local first) instead of mixing heads");
     add_exec_options(app, o);
     app.add_flag("--quiet", o.quiet, "No progress lines");
 }
@@ -202,8 +223,8 @@ LTLKIT_COMMAND(CommandDef{
                 lm::CorpusFiles f = run.second;
                 if (!evalid->empty()) f.valid = *evalid;
                 if (!etest->empty()) f.test = *etest;
-                lm::LmConfig exec = ec->config();
-                auto r = take(lm::evaluate_lm(*erun, take(lm::read_corpus(f)), exec, *econtext));
+                const lm::LmConfig exec = ec->config();
+                auto r = take(lm::evaluate_lm(*erun, take(lm::read_corpus(f)), exec.runtime, *econtext));
                 print_result(r, *erun, *ejson);
                 return 0;
             }
@@ -212,9 +233,13 @@ LTLKIT_COMMAND(CommandDef{
             spec.out = *sout;
             spec.seeds = *seeds;
             spec.table_only = *table_only;
-            spec.pes = split_list(*pes);
+            for (const auto& pe : split_list(*pes)) {
+                auto value = neural::parse_positional_encoding(pe);
+                if (!value.ok()) fail("--pe: " + value.error().message);
+                spec.pes.push_back(*value);
+            }
             if (!archs->empty()) {
-                spec.archs = split_list(*archs);
+                for (const auto& a : split_list(*archs)) spec.archs.push_back(take(neural::parse_architecture(a)));
             } else {
                 std::vector<int> kv;
                 for (const auto& k : split_list(*ks)) {
@@ -226,10 +251,14 @@ LTLKIT_COMMAND(CommandDef{
                         fail("--ks: '" + k + "' is not a window size k >= 1");
                     }
                 }
-                for (const auto& p : split_list(*patterns))
-                    if (p != "global" && p != "local" && p != "hybrid")
-                        fail("--patterns: unknown pattern '" + p + "' (expected global, local or hybrid)");
-                spec.archs = lm::sweep_archs(split_list(*patterns), kv);
+                std::vector<neural::Architecture::Kind> kinds;
+                for (const auto& p : split_list(*patterns)) {
+                    if (p == "global") kinds.push_back(neural::Architecture::Kind::Global);
+                    else if (p == "local") kinds.push_back(neural::Architecture::Kind::Local);
+                    else if (p == "hybrid") kinds.push_back(neural::Architecture::Kind::Hybrid);
+                    else fail("--patterns: unknown pattern '" + p + "' (expected global, local or hybrid)");
+                }
+                spec.archs = lm::sweep_archs(kinds, kv);
             }
             const lm::Corpus corpus = load_corpus(*scorpus);
             auto cells = take(lm::run_sweep(

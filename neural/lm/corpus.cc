@@ -1,4 +1,4 @@
-// Corpora (word, char and byte tokenizers), configs and results of language-model runs. Torch-free.
+// Corpora (word, char and byte tokenizers) and results of language-model runs. Torch-free.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -209,106 +209,6 @@ std::string detokenize(const Corpus& c, const std::vector<std::int32_t>& tokens)
     return out;
 }
 
-// ---- configs
-
-Result<LmConfig> lm_profile(const std::string& name) {
-    LmConfig c;
-    if (name == "cpu") return c;  // the defaults are the CPU profile
-    if (name == "gpu") {
-        c.layers = 12;
-        c.d_model = 768;
-        c.heads = 12;
-        c.d_ff = 3072;
-        c.context = 512;
-        c.batch = 16;
-        c.steps = 20000;
-        c.lr = 3e-4;
-        c.warmup = 1000;
-        c.checkpoint_every = 1000;
-        c.log_every = 100;
-        c.eval_every = 2000;
-        c.device = "cuda";
-        return c;
-    }
-    return make_error("unknown profile '" + name + "' (expected cpu or gpu)");
-}
-
-std::string lm_config_to_json(const LmConfig& c) {
-    json j{{"arch", c.arch}, {"layers", c.layers}, {"d_model", c.d_model}, {"heads", c.heads},
-           {"d_ff", c.d_ff}, {"pe", c.pe}, {"strict", c.strict}, {"hybrid_by_layer", c.hybrid_by_layer},
-           {"context", c.context}, {"steps", c.steps}, {"batch", c.batch}, {"lr", c.lr},
-           {"warmup", c.warmup}, {"min_lr_ratio", c.min_lr_ratio}, {"grad_clip", c.grad_clip},
-           {"seed", c.seed}, {"threads", c.threads}, {"device", c.device},
-           {"checkpoint_every", c.checkpoint_every}, {"log_every", c.log_every},
-           {"eval_every", c.eval_every}, {"eval_tokens", c.eval_tokens}};
-    return j.dump();
-}
-
-Result<LmConfig> lm_config_from_json(const std::string& text) {
-    LmConfig c;
-    try {
-        auto j = json::parse(text);
-        c.arch = j.value("arch", c.arch);
-        c.layers = j.value("layers", c.layers);
-        c.d_model = j.value("d_model", c.d_model);
-        c.heads = j.value("heads", c.heads);
-        c.d_ff = j.value("d_ff", c.d_ff);
-        c.pe = j.value("pe", c.pe);
-        c.strict = j.value("strict", c.strict);
-        c.hybrid_by_layer = j.value("hybrid_by_layer", c.hybrid_by_layer);
-        c.context = j.value("context", c.context);
-        c.steps = j.value("steps", c.steps);
-        c.batch = j.value("batch", c.batch);
-        c.lr = j.value("lr", c.lr);
-        c.warmup = j.value("warmup", c.warmup);
-        c.min_lr_ratio = j.value("min_lr_ratio", c.min_lr_ratio);
-        c.grad_clip = j.value("grad_clip", c.grad_clip);
-        c.seed = j.value("seed", c.seed);
-        c.threads = j.value("threads", c.threads);
-        c.device = j.value("device", c.device);
-        c.checkpoint_every = j.value("checkpoint_every", c.checkpoint_every);
-        c.log_every = j.value("log_every", c.log_every);
-        c.eval_every = j.value("eval_every", c.eval_every);
-        c.eval_tokens = j.value("eval_tokens", c.eval_tokens);
-    } catch (const std::exception& e) {
-        return make_error(std::string("language-model config: ") + e.what());
-    }
-    if (auto ok = check_lm_config(c); !ok.ok()) return ok.error();
-    return c;
-}
-
-std::string lm_training_key(const LmConfig& c) {
-    auto j = json::parse(lm_config_to_json(c));
-    for (const char* k : {"threads", "device", "checkpoint_every", "log_every", "eval_every", "eval_tokens"})
-        j.erase(k);
-    return j.dump();
-}
-
-Result<bool> check_lm_config(const LmConfig& c) {
-    auto arch = parse_architecture(c.arch);
-    if (!arch.ok()) return arch.error();
-    if (arch->kind == Architecture::Kind::Lstm) return make_error("--arch lstm is not a language-model pattern (expected global, local-K or hybrid-K)");
-    if (c.pe != "none" && c.pe != "learned" && c.pe != "sinusoidal" && c.pe != "rope")
-        return make_error("--pe: unknown positional encoding '" + c.pe +
-                          "' (expected none, learned, sinusoidal or rope)");
-    if (c.layers < 1 || c.d_model < 1 || c.heads < 1 || c.d_ff < 1)
-        return make_error("--layers, --d-model, --heads and --d-ff must be positive");
-    if (c.d_model % c.heads != 0)
-        return make_error("--d-model " + std::to_string(c.d_model) + " is not a multiple of --heads " +
-                          std::to_string(c.heads));
-    if (c.pe == "rope" && (c.d_model / c.heads) % 2 != 0)
-        return make_error("--pe rope needs an even head dimension (--d-model / --heads)");
-    if (c.pe == "sinusoidal" && c.d_model % 2 != 0) return make_error("--pe sinusoidal needs an even --d-model");
-    if (c.context < 1) return make_error("--context must be at least 1");
-    if (c.batch < 1) return make_error("--batch must be at least 1");
-    if (c.steps < 0) return make_error("--steps must be non-negative");
-    if (!(c.lr > 0)) return make_error("--lr must be positive");
-    if (c.warmup < 0) return make_error("--warmup must be non-negative");
-    if (c.threads < 1) return make_error("--threads must be at least 1");
-    if (c.eval_tokens < 0) return make_error("--eval-tokens must be non-negative");
-    return true;
-}
-
 // ---- scores and results
 
 double SplitScore::ppl_token() const { return tokens > 0 ? std::exp(nll / static_cast<double>(tokens)) : NAN; }
@@ -335,7 +235,7 @@ std::string lm_result_to_json(const LmResult& r) {
            {"valid", json::parse(score_to_json(r.valid))},
            {"test", json::parse(score_to_json(r.test))},
            {"unigram_valid_ppl", r.unigram_valid_ppl},
-           {"eval_context", r.eval_context > 0 ? r.eval_context : r.config.context},
+           {"eval_context", r.eval_context > 0 ? r.eval_context : r.config.model.context},
            {"device", r.device}};
     return automata::json_with_checksum(j.dump(), 2);
 }
@@ -361,7 +261,7 @@ Result<LmResult> lm_result_from_json(const std::string& text) {
             s->nll = o.at("nll").get<double>();
         }
         r.unigram_valid_ppl = j.at("unigram_valid_ppl").get<double>();
-        r.eval_context = j.value("eval_context", r.config.context);
+        r.eval_context = j.value("eval_context", r.config.model.context);
         r.device = j.at("device").get<std::string>();
     } catch (const std::exception& e) {
         return make_error(std::string("language-model result: ") + e.what());

@@ -11,22 +11,28 @@
 #include <vector>
 
 #include "ltl/error.hh"
+#include "neural/run.hh"
 
 namespace ltlkit::neural::lm {
 
-// Every hyperparameter of one language-model run; saved in run.json, checkpoints and result.json.
-struct LmConfig {
-    // model
-    std::string arch = "global";  // global | local-K | hybrid-K
+// One language-model run's settings, in three parts that are compared each as a whole: the model
+// and its training determine the trajectory (a checkpoint resumes only under equal parts); the
+// runtime does not. Saved in run.json, checkpoints and result.json as one flat JSON object.
+struct LmModel {
+    Architecture arch;            // global | local-K | hybrid-K (an LSTM is not a language model here)
     int layers = 2;
     int d_model = 128;
     int heads = 4;
     int d_ff = 512;
-    std::string pe = "learned";   // none | learned | sinusoidal | rope
+    PositionalEncoding pe = PositionalEncoding::Learned;
     bool strict = false;          // standard causal masks (j <= i); strict: j < i
     bool hybrid_by_layer = false; // hybrid-K: alternate whole layers (local first) instead of heads
     int context = 128;            // tokens per training window (learned PE has this many rows)
-    // training (Adam, linear warm-up then cosine decay to lr * min_lr_ratio, gradient clipping)
+    bool operator==(const LmModel&) const = default;
+};
+
+// Adam, linear warm-up then cosine decay to lr * min_lr_ratio, gradient clipping.
+struct LmTraining {
     int steps = 400;
     int batch = 16;
     double lr = 2e-3;
@@ -34,13 +40,25 @@ struct LmConfig {
     double min_lr_ratio = 0.1;
     double grad_clip = 1.0;
     std::uint64_t seed = 1;
-    // execution (not part of the trajectory: a checkpoint resumes under other values)
+    bool operator==(const LmTraining&) const = default;
+};
+
+// How a run executes: a checkpoint resumes under other values.
+struct LmRuntime {
     int threads = 1;
-    std::string device = "auto";  // auto | cpu | cuda
+    Device device = Device::Auto;
     int checkpoint_every = 200;
     int log_every = 100;
     int eval_every = 0;           // steps between validation losses in metrics.jsonl (0: at the end only)
     long eval_tokens = 0;         // at most this many scored tokens per evaluation (0: the whole split)
+    bool operator==(const LmRuntime&) const = default;
+};
+
+struct LmConfig {
+    LmModel model;
+    LmTraining training;
+    LmRuntime runtime;
+    bool operator==(const LmConfig&) const = default;
 };
 
 // The built-in shapes: "cpu" (a small model, about a minute per run on one core) and "gpu"
@@ -49,9 +67,10 @@ Result<LmConfig> lm_profile(const std::string& name);
 
 std::string lm_config_to_json(const LmConfig& c);
 Result<LmConfig> lm_config_from_json(const std::string& text);
-// The fields that determine the training trajectory, as canonical JSON (resume needs equality).
+// The model and training parts, which determine the training trajectory, as canonical JSON
+// (stored in checkpoints: resume needs equality).
 std::string lm_training_key(const LmConfig& c);
-// Checks the model and training fields (arch, pe, sizes, rates); Error names the option.
+// Checks the model, training and runtime fields (arch, pe, sizes, rates); Error names the option.
 Result<bool> check_lm_config(const LmConfig& c);
 
 // ---- corpora
@@ -134,10 +153,10 @@ using LmProgressFn = std::function<void(const LmProgress&)>;
 Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::string& rundir,
                           const LmProgressFn& progress = nullptr);
 // Re-evaluates RUNDIR's checkpoint on a corpus whose training split and tokenizer are the run's
-// (validation and test files may differ); rewrites result.json. threads/device/eval_tokens from
-// `exec`. eval_context > 0: windows of that many tokens instead of the training context (an error
+// (validation and test files may differ); rewrites result.json. threads, device and eval_tokens
+// from `runtime` (the run's other runtime fields are kept). eval_context > 0: windows of that many tokens instead of the training context (an error
 // above the learned positional table's rows).
-Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, const LmConfig& exec,
+Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, const LmRuntime& runtime,
                              int eval_context = 0);
 // The config and corpus files recorded in RUNDIR/run.json.
 Result<std::pair<LmConfig, CorpusFiles>> read_lm_run(const std::string& rundir);
@@ -146,17 +165,19 @@ Result<std::pair<LmConfig, CorpusFiles>> read_lm_run(const std::string& rundir);
 
 struct SweepSpec {
     LmConfig base;
-    std::vector<std::string> archs;  // e.g. global, local-1, local-4, hybrid-1, hybrid-4
-    std::vector<std::string> pes;    // e.g. learned, rope, sinusoidal
+    std::vector<Architecture> archs;       // e.g. global, local-1, local-4, hybrid-1, hybrid-4
+    std::vector<PositionalEncoding> pes;   // e.g. learned, rope, sinusoidal
     int seeds = 2;                   // seeds 1..seeds
     std::string out;
     bool table_only = false;         // train nothing: the table of the runs already finished
 };
-// The architectures of patterns (global, local, hybrid) x ks, global once.
-std::vector<std::string> sweep_archs(const std::vector<std::string>& patterns, const std::vector<int>& ks);
+// The architectures of patterns x ks, global once: each pattern is Global, Local or Hybrid (an
+// Architecture's k is ignored here).
+std::vector<Architecture> sweep_archs(const std::vector<Architecture::Kind>& patterns, const std::vector<int>& ks);
 
 struct SweepCell {
-    std::string arch, pe;
+    Architecture arch;
+    PositionalEncoding pe;
     std::vector<double> valid_ppl, test_ppl, test_bpc;  // one per finished seed
 };
 // Trains every missing run OUT/ARCH.PE.seedS (a run whose result.json holds the same training

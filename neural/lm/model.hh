@@ -28,7 +28,7 @@ public:
     torch::nn::Embedding embed{nullptr}, pos{nullptr};
     std::vector<Block> blocks;
     torch::nn::LayerNorm final_ln{nullptr};
-    std::string pe;
+    PositionalEncoding pe;
     int d_model, context;
 };
 TORCH_MODULE(LanguageModel);

@@ -41,15 +41,16 @@ std::string fixed(double x, int digits) {
     return buf;
 }
 
-const SweepCell* find_cell(const std::vector<SweepCell>& cells, const std::string& arch, const std::string& pe) {
+const SweepCell* find_cell(const std::vector<SweepCell>& cells, const Architecture& arch, PositionalEncoding pe) {
     for (const auto& c : cells)
         if (c.arch == arch && c.pe == pe) return &c;
     return nullptr;
 }
 
+// The values of one field over the cells, in order of first appearance.
 template <class F>
-std::vector<std::string> distinct(const std::vector<SweepCell>& cells, F field) {
-    std::vector<std::string> out;
+auto distinct(const std::vector<SweepCell>& cells, F field) {
+    std::vector<decltype(field(cells.front()))> out;
     for (const auto& c : cells)
         if (std::find(out.begin(), out.end(), field(c)) == out.end()) out.push_back(field(c));
     return out;
@@ -75,14 +76,14 @@ bool same_corpus(const std::string& identity_json, const Corpus& corpus) {
 
 }  // namespace
 
-std::vector<std::string> sweep_archs(const std::vector<std::string>& patterns, const std::vector<int>& ks) {
-    std::vector<std::string> out;
-    for (const auto& p : patterns) {
-        if (p == "global") {
-            out.push_back("global");
+std::vector<Architecture> sweep_archs(const std::vector<Architecture::Kind>& patterns, const std::vector<int>& ks) {
+    std::vector<Architecture> out;
+    for (auto kind : patterns) {
+        if (kind == Architecture::Kind::Global || kind == Architecture::Kind::Lstm) {
+            out.push_back({kind, 0});
             continue;
         }
-        for (int k : ks) out.push_back(p + "-" + std::to_string(k));
+        for (int k : ks) out.push_back({kind, k});
     }
     return out;
 }
@@ -91,15 +92,15 @@ std::string sweep_markdown(const std::vector<SweepCell>& cells) {
     const auto archs = distinct(cells, [](const SweepCell& c) { return c.arch; });
     const auto pes = distinct(cells, [](const SweepCell& c) { return c.pe; });
     std::string md = "| pattern |";
-    for (const auto& pe : pes) md += " " + pe + " test ppl | Δ vs global |";
+    for (const auto pe : pes) md.append(" ").append(to_string(pe)).append(" test ppl | Δ vs global |");
     md += "\n|---|";
     for (std::size_t i = 0; i < pes.size(); ++i) md += "---:|---:|";
     md += "\n";
     for (const auto& a : archs) {
-        md += "| " + a + " |";
-        for (const auto& pe : pes) {
+        md.append("| ").append(to_string(a)).append(" |");
+        for (const auto pe : pes) {
             const SweepCell* c = find_cell(cells, a, pe);
-            const SweepCell* g = find_cell(cells, "global", pe);
+            const SweepCell* g = find_cell(cells, Architecture{}, pe);
             if (!c || c->test_ppl.empty()) {
                 md += " – | – |";
                 continue;
@@ -108,7 +109,7 @@ std::string sweep_markdown(const std::vector<SweepCell>& cells) {
             // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on " " + string.
             md.append(" ").append(fixed(s.mean, 2)).append(" ± ").append(fixed(s.sd, 2));
             md.append(" (n=").append(std::to_string(c->test_ppl.size())).append(") |");
-            if (a == "global" || !g || g->test_ppl.empty()) {
+            if (a.kind == Architecture::Kind::Global || !g || g->test_ppl.empty()) {
                 md += " – |";
             } else {
                 const double d = s.mean - stats(g->test_ppl).mean;
@@ -123,9 +124,9 @@ std::string sweep_markdown(const std::vector<SweepCell>& cells) {
 std::string sweep_json(const std::vector<SweepCell>& cells) {
     json rows = json::array();
     for (const auto& c : cells) {
-        const SweepCell* g = find_cell(cells, "global", c.pe);
+        const SweepCell* g = find_cell(cells, Architecture{}, c.pe);
         const Stats t = stats(c.test_ppl), v = stats(c.valid_ppl), b = stats(c.test_bpc);
-        json row{{"arch", c.arch}, {"pe", c.pe}, {"seeds", c.test_ppl.size()},
+        json row{{"arch", to_string(c.arch)}, {"pe", to_string(c.pe)}, {"seeds", c.test_ppl.size()},
                  {"test_ppl", c.test_ppl}, {"valid_ppl", c.valid_ppl}, {"test_bits_per_char", c.test_bpc}};
         auto put = [&row](const char* key, double x) { row[key] = std::isfinite(x) ? json(x) : json(nullptr); };
         put("test_ppl_mean", t.mean);
@@ -188,7 +189,7 @@ std::string sweep_svg(const std::vector<SweepCell>& cells) {
     for (std::size_t a = 0; a < archs.size(); ++a) {
         const double xc = x0 + step * (static_cast<double>(a) + 0.5);
         std::snprintf(buf, sizeof buf, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">%s</text>\n", xc, y1 + 16,
-                      esc(archs[a]).c_str());
+                      esc(to_string(archs[a])).c_str());
         s += buf;
         for (std::size_t p = 0; p < pes.size(); ++p) {
             const SweepCell* c = find_cell(cells, archs[a], pes[p]);
@@ -201,7 +202,7 @@ std::string sweep_svg(const std::vector<SweepCell>& cells) {
                           "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"%s\"/><circle cx=\"%g\" cy=\"%g\" "
                           "r=\"4\" fill=\"%s\"><title>%s %s: %s ± %s</title></circle>\n",
                           x, ys(st.mean - sd), x, ys(st.mean + sd), col, x, ys(st.mean), col,
-                          esc(archs[a]).c_str(), esc(pes[p]).c_str(), fixed(st.mean, 2).c_str(), fixed(sd, 2).c_str());
+                          esc(to_string(archs[a])).c_str(), esc(to_string(pes[p])).c_str(), fixed(st.mean, 2).c_str(), fixed(sd, 2).c_str());
             s += buf;
         }
     }
@@ -209,7 +210,7 @@ std::string sweep_svg(const std::vector<SweepCell>& cells) {
         const double lx = x0 + 10 + 110 * static_cast<double>(p);
         std::snprintf(buf, sizeof buf,
                       "<circle cx=\"%g\" cy=\"%d\" r=\"4\" fill=\"%s\"/><text x=\"%g\" y=\"%d\">%s</text>\n", lx, H - 22,
-                      colours[p % 5], lx + 8, H - 18, esc(pes[p]).c_str());
+                      colours[p % 5], lx + 8, H - 18, esc(to_string(pes[p])).c_str());
         s += buf;
     }
     s += "</svg>\n";
@@ -225,8 +226,8 @@ Result<std::vector<SweepCell>> run_sweep(const SweepSpec& spec, const Corpus& co
     for (const auto& a : spec.archs)
         for (const auto& pe : spec.pes) {
             LmConfig c = spec.base;
-            c.arch = a;
-            c.pe = pe;
+            c.model.arch = a;
+            c.model.pe = pe;
             if (auto ok = check_lm_config(c); !ok.ok()) return ok.error();
             cells.push_back({a, pe, {}, {}, {}});
         }
@@ -245,16 +246,16 @@ Result<std::vector<SweepCell>> run_sweep(const SweepSpec& spec, const Corpus& co
     for (int seed = 1; seed <= spec.seeds; ++seed)
         for (auto& cell : cells) {
             LmConfig c = spec.base;
-            c.arch = cell.arch;
-            c.pe = cell.pe;
-            c.seed = static_cast<std::uint64_t>(seed);
-            const std::string name = cell.arch + "." + cell.pe + ".seed" + std::to_string(seed);
+            c.model.arch = cell.arch;
+            c.model.pe = cell.pe;
+            c.training.seed = static_cast<std::uint64_t>(seed);
+            const std::string name = to_string(cell.arch) + "." + to_string(cell.pe) + ".seed" + std::to_string(seed);
             const std::string dir = (fs::path(spec.out) / name).string();
             std::optional<LmResult> done;
             if (auto text = automata::read_file((fs::path(dir) / "result.json").string()); text.ok())
                 if (automata::json_checksum_state(*text) == automata::ChecksumState::Valid)
                     if (auto r = lm_result_from_json(*text);
-                        r.ok() && lm_training_key(r->config) == lm_training_key(c) && r->steps_done == c.steps &&
+                        r.ok() && lm_training_key(r->config) == lm_training_key(c) && r->steps_done == c.training.steps &&
                         same_corpus(r->corpus_json, corpus))
                         done = *r;
             if (spec.table_only && !done) continue;

@@ -22,36 +22,36 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 LanguageModelImpl::LanguageModelImpl(const LmConfig& c, int vocab)
-    : pe(c.pe), d_model(c.d_model), context(c.context) {
+    : pe(c.model.pe), d_model(c.model.d_model), context(c.model.context) {
     if (auto ok = check_lm_config(c); !ok.ok()) throw std::invalid_argument(ok.error().message);
-    const Architecture arch = *parse_architecture(c.arch);
+    const Architecture arch = c.model.arch;
     embed = register_module("embed", torch::nn::Embedding(vocab, d_model));
     torch::NoGradGuard ng;
     // Vaswani et al. 2017 §3.4 as in fairseq: token embeddings N(0, 1/d) scaled by sqrt(d) at the
     // input, so that tokens and a sinusoidal table have comparable size; the tied output layer
     // then starts with logits of unit scale. Learned positions start as N(0, 1/d), like fairseq's.
     embed->weight.normal_(0.0, 1.0 / std::sqrt(static_cast<double>(d_model)));
-    if (pe == "learned") {
+    if (pe == PositionalEncoding::Learned) {
         pos = register_module("pos", torch::nn::Embedding(context, d_model));
         pos->weight.normal_(0.0, 1.0 / std::sqrt(static_cast<double>(d_model)));
     }
-    for (int l = 0; l < c.layers; ++l)
+    for (int l = 0; l < c.model.layers; ++l)
         blocks.push_back(register_module(
             "block" + std::to_string(l),
-            Block(d_model, c.heads, c.d_ff, head_groups(arch, c.heads, l, c.hybrid_by_layer), c.strict,
-                  pe == "rope", /*pre_ln=*/true)));
+            Block(d_model, c.model.heads, c.model.d_ff, head_groups(arch, c.model.heads, l, c.model.hybrid_by_layer), c.model.strict,
+                  pe == PositionalEncoding::Rope, /*pre_ln=*/true)));
     final_ln = register_module("final_ln", torch::nn::LayerNorm(std::vector<int64_t>{d_model}));
 }
 
 torch::Tensor LanguageModelImpl::forward(const torch::Tensor& tokens) {
     const long n = tokens.size(1);
     auto x = embed->forward(tokens) * std::sqrt(static_cast<double>(d_model));
-    if (pe == "learned") {
+    if (pe == PositionalEncoding::Learned) {
         if (n > context)
             throw std::length_error("a window of " + std::to_string(n) + " tokens exceeds the learned positional table (" +
                                     std::to_string(context) + " rows)");
         x = x + pos->forward(torch::arange(n, tokens.options()));
-    } else if (pe == "sinusoidal") {
+    } else if (pe == PositionalEncoding::Sinusoidal) {
         x = x + sinusoidal_table(n, d_model, x.options()).unsqueeze(0);
     }
     for (auto& b : blocks) x = b->forward(x);
@@ -110,11 +110,11 @@ namespace {
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // Linear warm-up over `warmup` steps, then cosine decay to lr * min_lr_ratio at the last step.
-double lr_at(const LmConfig& c, int step) {
-    if (step < c.warmup) return c.lr * static_cast<double>(step + 1) / static_cast<double>(c.warmup);
-    const double span = std::max(1, c.steps - c.warmup);
-    const double t = std::min(1.0, static_cast<double>(step - c.warmup) / span);
-    return c.lr * (c.min_lr_ratio + (1 - c.min_lr_ratio) * 0.5 * (1 + std::cos(M_PI * t)));
+double lr_at(const LmTraining& t, int step) {
+    if (step < t.warmup) return t.lr * static_cast<double>(step + 1) / static_cast<double>(t.warmup);
+    const double span = std::max(1, t.steps - t.warmup);
+    const double x = std::min(1.0, static_cast<double>(step - t.warmup) / span);
+    return t.lr * (t.min_lr_ratio + (1 - t.min_lr_ratio) * 0.5 * (1 + std::cos(M_PI * x)));
 }
 
 // What a checkpoint must share with the run that resumes it: the training-relevant config and the
@@ -229,18 +229,18 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
     const auto wall0 = Clock::now();
     if (auto ok = check_lm_config(c); !ok.ok()) return ok.error();
     const long T = static_cast<long>(corpus.train.tokens.size());
-    if (T < c.context + 1)
+    if (T < c.model.context + 1)
         return make_error(corpus.train.path + ": " + std::to_string(T) + " tokens, fewer than --context + 1 = " +
-                          std::to_string(c.context + 1) + " (lower --context)");
-    auto dev = pick_device(c.device);
+                          std::to_string(c.model.context + 1) + " (lower --context)");
+    auto dev = pick_device(c.runtime.device);
     if (!dev.ok()) return dev.error();
-    torch::set_num_threads(c.threads);
-    torch::manual_seed(c.seed);
+    torch::set_num_threads(c.runtime.threads);
+    torch::manual_seed(c.training.seed);
     const int V = static_cast<int>(corpus.vocab.size());
     LanguageModel model(c, V);
     model->to(*dev);
-    torch::optim::Adam opt(model->parameters(), torch::optim::AdamOptions(c.lr).weight_decay(0));
-    automata::Rng rng(automata::splitmix64(c.seed));
+    torch::optim::Adam opt(model->parameters(), torch::optim::AdamOptions(c.training.lr).weight_decay(0));
+    automata::Rng rng(automata::splitmix64(c.training.seed));
     Checkpoint ck;
     ck.key = resume_key(c, corpus);
     std::error_code ec;
@@ -276,11 +276,11 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
     const auto t0 = Clock::now();
     const int start_step = ck.step;
     const double start_tokens = ck.tokens;
-    const long N = c.context, B = c.batch;
+    const long N = c.model.context, B = c.training.batch;
     std::vector<int64_t> in(static_cast<std::size_t>(B * N)), out(in.size());
     double window_loss = 0, final_loss = 0;
     int window_steps = 0;
-    while (ck.step < c.steps) {
+    while (ck.step < c.training.steps) {
         for (long b = 0; b < B; ++b) {
             const long s = static_cast<long>(rng.below(static_cast<std::uint64_t>(T - N)));
             for (long t = 0; t < N; ++t) {
@@ -288,14 +288,14 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
                 out[static_cast<std::size_t>(b * N + t)] = corpus.train.tokens[static_cast<std::size_t>(s + t + 1)];
             }
         }
-        const double lr = lr_at(c, ck.step);
+        const double lr = lr_at(c.training, ck.step);
         for (auto& g : opt.param_groups()) static_cast<torch::optim::AdamOptions&>(g.options()).lr(lr);
         auto x = torch::from_blob(in.data(), {B, N}, torch::kLong).to(*dev);
         auto y = torch::from_blob(out.data(), {B * N}, torch::kLong).to(*dev);
         opt.zero_grad();
         auto loss = torch::nn::functional::cross_entropy(model->forward(x).reshape({B * N, V}), y);
         loss.backward();
-        torch::nn::utils::clip_grad_norm_(model->parameters(), c.grad_clip);
+        torch::nn::utils::clip_grad_norm_(model->parameters(), c.training.grad_clip);
         opt.step();
         ++ck.step;
         ck.tokens += static_cast<double>(B * N);
@@ -303,30 +303,30 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
         window_loss += l;
         ++window_steps;
         metrics << "{\"step\":" << ck.step << ",\"loss\":" << num(l) << ",\"lr\":" << num(lr) << "}\n";
-        const bool last = ck.step == c.steps;
-        if (c.eval_every > 0 && ck.step % c.eval_every == 0 && !last) {
-            const auto v = score_split(model, corpus.valid, c.context, c.eval_tokens, *dev);
+        const bool last = ck.step == c.training.steps;
+        if (c.runtime.eval_every > 0 && ck.step % c.runtime.eval_every == 0 && !last) {
+            const auto v = score_split(model, corpus.valid, c.model.context, c.runtime.eval_tokens, *dev);
             model->train();
             metrics << "{\"step\":" << ck.step << ",\"valid_loss\":" << num(v.nll / static_cast<double>(v.tokens))
                     << ",\"valid_ppl\":" << num(v.ppl_token()) << "}\n";
         }
-        if ((c.log_every > 0 && ck.step % c.log_every == 0) || last) {
+        if ((c.runtime.log_every > 0 && ck.step % c.runtime.log_every == 0) || last) {
             final_loss = window_loss / window_steps;
-            if (progress && c.log_every > 0) {
+            if (progress && c.runtime.log_every > 0) {
                 LmProgress p;
                 p.step = ck.step;
-                p.total = c.steps;
+                p.total = c.training.steps;
                 p.loss = final_loss;
                 p.lr = lr;
                 const double el = seconds_since(t0);
                 p.tokens_per_second = el > 0 ? (ck.tokens - start_tokens) / el : 0;
-                p.eta_seconds = el / (ck.step - start_step) * (c.steps - ck.step);
+                p.eta_seconds = el / (ck.step - start_step) * (c.training.steps - ck.step);
                 progress(p);
             }
             window_loss = 0;
             window_steps = 0;
         }
-        if ((c.checkpoint_every > 0 && ck.step % c.checkpoint_every == 0) || last) {
+        if ((c.runtime.checkpoint_every > 0 && ck.step % c.runtime.checkpoint_every == 0) || last) {
             metrics.flush();
             if (!metrics) return io_error("cannot write " + metrics_path);
             const double before = ck.train_seconds;
@@ -346,9 +346,9 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
     r.tokens_per_second = r.train_seconds > 0 ? ck.tokens / r.train_seconds : 0;
     r.final_loss = final_loss;
     r.device = dev->str();
-    r.valid = score_split(model, corpus.valid, c.context, c.eval_tokens, *dev);
-    r.test = score_split(model, corpus.test, c.context, c.eval_tokens, *dev);
-    r.unigram_valid_ppl = unigram_ppl(corpus, corpus.valid, c.eval_tokens);
+    r.valid = score_split(model, corpus.valid, c.model.context, c.runtime.eval_tokens, *dev);
+    r.test = score_split(model, corpus.test, c.model.context, c.runtime.eval_tokens, *dev);
+    r.unigram_valid_ppl = unigram_ppl(corpus, corpus.valid, c.runtime.eval_tokens);
     metrics << "{\"step\":" << ck.step << ",\"valid_loss\":" << num(r.valid.nll / static_cast<double>(r.valid.tokens))
             << ",\"valid_ppl\":" << num(r.valid.ppl_token()) << ",\"test_ppl\":" << num(r.test.ppl_token()) << "}\n";
     metrics.close();
@@ -378,24 +378,24 @@ Result<std::pair<LmConfig, CorpusFiles>> read_lm_run(const std::string& rundir) 
     }
 }
 
-Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, const LmConfig& exec,
+Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, const LmRuntime& runtime,
                              int eval_context) {
     const auto wall0 = Clock::now();
     auto run = read_lm_run(rundir);
     if (!run.ok()) return run.error();
     LmConfig c = run->first;
-    c.threads = exec.threads;
-    c.device = exec.device;
-    c.eval_tokens = exec.eval_tokens;
+    c.runtime.threads = runtime.threads;
+    c.runtime.device = runtime.device;
+    c.runtime.eval_tokens = runtime.eval_tokens;
     if (eval_context < 0) return make_error("--context must be positive");
-    const int window = eval_context > 0 ? eval_context : c.context;
-    if (c.pe == "learned" && window > c.context)
+    const int window = eval_context > 0 ? eval_context : c.model.context;
+    if (c.model.pe == PositionalEncoding::Learned && window > c.model.context)
         return make_error("--context " + std::to_string(window) + " exceeds the learned positional table of " + rundir +
-                          " (" + std::to_string(c.context) + " rows): learned positions cannot score longer windows "
+                          " (" + std::to_string(c.model.context) + " rows): learned positions cannot score longer windows "
                           "than they were trained on");
-    auto dev = pick_device(c.device);
+    auto dev = pick_device(c.runtime.device);
     if (!dev.ok()) return dev.error();
-    torch::set_num_threads(c.threads);
+    torch::set_num_threads(c.runtime.threads);
     const std::string ckpt = (fs::path(rundir) / "checkpoint.pt").string();
     if (!fs::exists(ckpt)) return io_error("no checkpoint in " + rundir + " (train the run first)");
     LanguageModel model(c, static_cast<int>(corpus.vocab.size()));
@@ -419,9 +419,9 @@ Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, co
     r.tokens_per_second = ck->train_seconds > 0 ? ck->tokens / ck->train_seconds : 0;
     r.device = dev->str();
     r.eval_context = window;
-    r.valid = score_split(model, corpus.valid, window, c.eval_tokens, *dev);
-    r.test = score_split(model, corpus.test, window, c.eval_tokens, *dev);
-    r.unigram_valid_ppl = unigram_ppl(corpus, corpus.valid, c.eval_tokens);
+    r.valid = score_split(model, corpus.valid, window, c.runtime.eval_tokens, *dev);
+    r.test = score_split(model, corpus.test, window, c.runtime.eval_tokens, *dev);
+    r.unigram_valid_ppl = unigram_ppl(corpus, corpus.valid, c.runtime.eval_tokens);
     r.wall_seconds = r.train_seconds + seconds_since(wall0);
     return finish(std::move(r), rundir);
 }

@@ -100,20 +100,20 @@ std::string grammar_text(std::uint64_t seed, int sentences) {
 
 LmConfig tiny(const std::string& arch, const std::string& pe) {
     LmConfig c;
-    c.arch = arch;
-    c.pe = pe;
-    c.layers = 1;
-    c.d_model = 32;
-    c.heads = 2;
-    c.d_ff = 64;
-    c.context = 32;
-    c.batch = 8;
-    c.steps = 150;
-    c.lr = 3e-3;
-    c.warmup = 10;
-    c.device = "cpu";
-    c.log_every = 0;
-    c.checkpoint_every = 50;
+    c.model.arch = *parse_architecture(arch);
+    c.model.pe = *parse_positional_encoding(pe);
+    c.model.layers = 1;
+    c.model.d_model = 32;
+    c.model.heads = 2;
+    c.model.d_ff = 64;
+    c.model.context = 32;
+    c.training.batch = 8;
+    c.training.steps = 150;
+    c.training.lr = 3e-3;
+    c.training.warmup = 10;
+    c.runtime.device = Device::Cpu;
+    c.runtime.log_every = 0;
+    c.runtime.checkpoint_every = 50;
     return c;
 }
 
@@ -231,9 +231,9 @@ TEST_CASE("a language-model run resumed from its checkpoint equals the uninterru
     REQUIRE(corpus.ok());
     for (const char* pe : {"learned", "rope"}) {
         LmConfig c = tiny("hybrid-2", pe);
-        c.steps = 24;
-        c.checkpoint_every = 8;
-        c.log_every = 4;
+        c.training.steps = 24;
+        c.runtime.checkpoint_every = 8;
+        c.runtime.log_every = 4;
         const auto a = dir / (std::string("straight-") + pe), b = dir / (std::string("killed-") + pe);
         auto ra = train_lm(c, *corpus, a.string());
         REQUIRE(ra.ok());
@@ -251,7 +251,7 @@ TEST_CASE("a language-model run resumed from its checkpoint equals the uninterru
               *ltlkit::automata::read_file((b / "metrics.jsonl").string()));
         // Another configuration does not resume from that checkpoint.
         LmConfig other = c;
-        other.lr *= 2;
+        other.training.lr *= 2;
         auto ro = train_lm(other, *corpus, b.string());
         REQUIRE_FALSE(ro.ok());
         CHECK_THAT(ro.error().message, Catch::Contains("another configuration"));
@@ -286,9 +286,9 @@ TEST_CASE("LM logits: banded heads equal dense masks, and no position sees a lat
         for (bool strict : {false, true})
             for (const char* pe : {"none", "learned", "sinusoidal", "rope"}) {
                 LmConfig c = tiny(arch, pe);
-                c.strict = strict;
-                c.layers = 2;
-                c.context = 16;
+                c.model.strict = strict;
+                c.model.layers = 2;
+                c.model.context = 16;
                 torch::manual_seed(3);
                 LanguageModel m(c, V);
                 m->eval();
@@ -307,17 +307,46 @@ TEST_CASE("LM logits: banded heads equal dense masks, and no position sees a lat
             }
     LmConfig c = tiny("global", "learned");
     LanguageModel m(c, V);
-    CHECK_THROWS_AS(m->forward(torch::zeros({1, c.context + 1}, torch::kLong)), std::length_error);
+    CHECK_THROWS_AS(m->forward(torch::zeros({1, c.model.context + 1}, torch::kLong)), std::length_error);
 }
 
 TEST_CASE("sweep tables: mean, sample sd and differences to global per encoding", "[lm]") {
-    std::vector<SweepCell> cells = {{"global", "rope", {10, 12}, {10, 14}, {1, 1}},
-                                    {"hybrid-1", "rope", {8, 8}, {9, 11}, {1, 1}},
-                                    {"global", "learned", {20, 20}, {20, 20}, {1, 1}}};
+    const Architecture global{}, hybrid1{Architecture::Kind::Hybrid, 1};
+    std::vector<SweepCell> cells = {{global, PositionalEncoding::Rope, {10, 12}, {10, 14}, {1, 1}},
+                                    {hybrid1, PositionalEncoding::Rope, {8, 8}, {9, 11}, {1, 1}},
+                                    {global, PositionalEncoding::Learned, {20, 20}, {20, 20}, {1, 1}}};
     const std::string md = sweep_markdown(cells);
     CHECK_THAT(md, Catch::Contains("| global | 12.00 ± 2.83 (n=2) | – |"));
     CHECK_THAT(md, Catch::Contains("| hybrid-1 | 10.00 ± 1.41 (n=2) | −2.00 |"));
     CHECK_THAT(sweep_svg(cells), Catch::StartsWith("<svg") && Catch::Contains("hybrid-1 rope: 10.00 ± 1.41"));
-    CHECK(sweep_archs({"global", "local", "hybrid"}, {1, 4}) ==
-          std::vector<std::string>{"global", "local-1", "local-4", "hybrid-1", "hybrid-4"});
+    std::vector<std::string> names;
+    for (const auto& a : sweep_archs({Architecture::Kind::Global, Architecture::Kind::Local, Architecture::Kind::Hybrid}, {1, 4}))
+        names.push_back(to_string(a));
+    CHECK(names == std::vector<std::string>{"global", "local-1", "local-4", "hybrid-1", "hybrid-4"});
+}
+
+TEST_CASE("LM configs: JSON round trip per part, the resume key ignores the runtime, bad names are errors", "[lm]") {
+    for (const char* profile : {"cpu", "gpu"}) {
+        LmConfig c = *lm_profile(profile);
+        c.model.arch = {Architecture::Kind::Hybrid, 3};
+        c.model.pe = PositionalEncoding::Rope;
+        c.training.seed = 9;
+        c.runtime.eval_tokens = 77;
+        auto back = lm_config_from_json(lm_config_to_json(c));
+        REQUIRE(back.ok());
+        CHECK(*back == c);
+        LmConfig other = c;
+        other.runtime = LmRuntime{};
+        CHECK(lm_training_key(other) == lm_training_key(c));
+        other.training.seed = 10;
+        CHECK(lm_training_key(other) != lm_training_key(c));
+        other = c;
+        other.model.arch = {Architecture::Kind::Local, 3};
+        CHECK(lm_training_key(other) != lm_training_key(c));
+    }
+    CHECK(lm_config_from_json(R"({"pe":"alibi"})").error().message ==
+          "unknown positional encoding 'alibi' (expected none, learned, sinusoidal or rope)");
+    CHECK(lm_config_from_json(R"({"arch":"lstm"})").error().message ==
+          "--arch lstm is not a language-model pattern (expected global, local-K or hybrid-K)");
+    CHECK(lm_config_from_json(R"({"device":"gpu"})").error().message == "unknown device 'gpu' (expected auto, cpu or cuda)");
 }
