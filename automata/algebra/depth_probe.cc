@@ -123,7 +123,7 @@ private:
 
 }  // namespace
 
-DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned depth, std::size_t max_states,
+DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, std::size_t max_states,
                        bool build_formula) {
     DepthProbe out;
     out.depth = depth;
@@ -134,12 +134,12 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
     // State layout: [q, window(level 0..depth-1) k slots each (oldest first), past set id per level].
     // States are numbered in breadth-first discovery order, so the queue is the range of numbers
     // not yet expanded.
-    const std::size_t W = std::size_t(depth) * k, L = 1 + W + (with_past ? depth : 0);
+    const std::size_t W = std::size_t(depth) * k, L = 1 + W + (hybrid ? depth : 0);
     StateStore states(L);
     std::vector<std::pair<std::int32_t, std::int32_t>> parent;  // (state, symbol)
     Vec init(L, -1);
     init[0] = static_cast<std::int32_t>(dfa.initial);
-    if (with_past)
+    if (hybrid)
         for (unsigned j = 0; j < depth; ++j) init[1 + W + j] = 0;
     states.add(init.data());
     parent.emplace_back(-1, -1);
@@ -163,7 +163,7 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
         std::int32_t eos =
             depth == 0 ? eos_label
                        : type_of(types, depth, eos_label, &st[1 + std::size_t(depth - 1) * k], k,
-                                 with_past ? st[1 + W + depth - 1] : -1);
+                                 hybrid ? st[1 + W + depth - 1] : -1);
         const bool acc = dfa.accepting[static_cast<std::size_t>(st[0])] != 0;
         auto [it, inserted] = eos_seen.emplace(eos, std::make_pair(acc, si));
         if (!inserted && it->second.first != acc) {
@@ -182,12 +182,12 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
             for (unsigned j = 0; j < depth; ++j)
                 fresh[j] = j == 0 ? level0[c]
                                   : type_of(types, j, static_cast<std::int32_t>(c), &st[1 + std::size_t(j - 1) * k], k,
-                                            with_past ? st[1 + W + j - 1] : -1);
+                                            hybrid ? st[1 + W + j - 1] : -1);
             for (unsigned j = 0; j < depth; ++j) {
                 const std::size_t base = 1 + std::size_t(j) * k;
                 for (unsigned i = 0; i + 1 < k; ++i) nx[base + i] = st[base + i + 1];
                 nx[base + k - 1] = fresh[j];
-                if (with_past) nx[1 + W + j] = sets.add(st[1 + W + j], fresh[j]);
+                if (hybrid) nx[1 + W + j] = sets.add(st[1 + W + j], fresh[j]);
             }
             if (states.find(nx.data()) >= 0) continue;
             if (states.size() >= max_states || budget_exhausted()) {
@@ -249,7 +249,7 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned dept
     return out;
 }
 
-bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool with_past, unsigned depth) {
+bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool hybrid, unsigned depth) {
     // Straight from the definition, level by level on each word; type ids are shared by both words
     // through one table of (level, label, window types, past types) signatures (ordered sets).
     std::map<std::vector<long>, long> ids;
@@ -269,7 +269,7 @@ bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool with_p
                 win.erase(std::unique(win.begin(), win.end()), win.end());
                 std::vector<long> sig{long(j), label(i), long(win.size())};
                 sig.insert(sig.end(), win.begin(), win.end());
-                if (with_past) sig.insert(sig.end(), before.begin(), before.end());
+                if (hybrid) sig.insert(sig.end(), before.begin(), before.end());
                 next[i] = intern(std::move(sig));
                 auto pos = std::lower_bound(before.begin(), before.end(), t[i]);
                 if (pos == before.end() || *pos != t[i]) before.insert(pos, t[i]);

@@ -36,10 +36,10 @@ struct DepthProbe {
 
 // Explores at most max_states product states (Status::Limit beyond).
 // Stops early (Status::Limit) when the installed search budget (budget.hh) runs out.
-DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool with_past, unsigned depth, std::size_t max_states,
+DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, std::size_t max_states,
                        bool build_formula = false);
 
 // Do the EOS positions of u and v have the same depth-d type? Computed on the words themselves.
-bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool with_past, unsigned depth);
+bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool hybrid, unsigned depth);
 
 }  // namespace ltlkit::automata::algebra

@@ -45,7 +45,7 @@ struct FoldedGraph {
 };
 
 // Tails are all words in `tails` (their prefixes are added as nodes automatically).
-FoldedGraph build_folded(const Word& p, const std::vector<Word>& tails, unsigned k, bool with_past) {
+FoldedGraph build_folded(const Word& p, const std::vector<Word>& tails, unsigned k, bool hybrid) {
     FoldedGraph g;
     const long m = static_cast<long>(p.size());
     for (long o = 0; o < m; ++o) g.label.push_back(static_cast<int>(p[o]));
@@ -56,7 +56,7 @@ FoldedGraph build_folded(const Word& p, const std::vector<Word>& tails, unsigned
     };
     for (long o = 0; o < m; ++o) {
         for (unsigned j = 1; j <= k; ++j) g.w[o].push_back(static_cast<int>(((o - long(j)) % m + m) % m));
-        if (with_past)
+        if (hybrid)
             for (long o2 = 0; o2 < m; ++o2) g.past[o].push_back(static_cast<int>(o2));
     }
     // Successors of the tail position s (1-based) of word y; s == |y|+1 is EOS.
@@ -68,7 +68,7 @@ FoldedGraph build_folded(const Word& p, const std::vector<Word>& tails, unsigned
             else
                 wout.push_back(offset_before_tail(long(j) - s + 1));
         }
-        if (with_past) {
+        if (hybrid) {
             for (long o = 0; o < m; ++o) pout.push_back(static_cast<int>(o));
             for (long q = 1; q < s; ++q) pout.push_back(g.prefix_node.at(Word(y.begin(), y.begin() + q)));
         }
@@ -264,9 +264,9 @@ namespace ltlkit::automata::algebra {
 
 using namespace window_strategies;
 
-bool family_eos_bisimilar(const Word& p, const Word& y, const Word& z, unsigned k, bool with_past) {
+bool family_eos_bisimilar(const Word& p, const Word& y, const Word& z, unsigned k, bool hybrid) {
     if (p.empty() || k == 0) return false;
-    FoldedGraph g = build_folded(p, {y, z}, k, with_past);
+    FoldedGraph g = build_folded(p, {y, z}, k, hybrid);
     std::vector<int> cls = bisimulation_classes(g);
     return cls[g.eos_node.at(y)] == cls[g.eos_node.at(z)];
 }

@@ -377,14 +377,14 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
 
 }  // namespace
 
-bool formula_in_window_fragment(ltl::Formula f, unsigned k, bool with_past) {
+bool formula_in_window_fragment(ltl::Formula f, unsigned k, bool hybrid) {
     ltl::Fragment fr = ltl::fragment_of(f);
     using K = ltl::FragmentKind;
     switch (fr.kind) {
         case K::None: return true;
         case K::YLeqK: return fr.k == k;
-        case K::P: return with_past;
-        case K::PYLeqK: return with_past && fr.k == k;
+        case K::P: return hybrid;
+        case K::PYLeqK: return hybrid && fr.k == k;
         default: return false;
     }
 }
@@ -427,14 +427,15 @@ ltl::Formula unfold_windows(ltl::Formula f, unsigned k) {
 }
 
 std::optional<WindowDecision> window_yes_by_formula(const Dfa& minimal, ltl::Formula f, unsigned k, bool hybrid,
-                                                    const WindowOptions& options, const std::string& why) {
+                                                    const WindowOptions& options, const std::string& why,
+                                                    const std::string& route) {
     if (!formula_in_window_fragment(f, k, hybrid)) return std::nullopt;
     auto ok = formula_defines(f, minimal, nullptr);
     if (!ok || !*ok) return std::nullopt;
     const std::size_t size = ltl::tree_size(f);
     return formula_decision(f, size, k, hybrid,
                             why + " (tree size " + std::to_string(size) + "); compiled back, its minimal DFA is the language's",
-                            nlohmann::json({{"route", "input_formula"}}), options);
+                            nlohmann::json({{"route", route}}), options);
 }
 
 bool definite_by_pair_graph(const Dfa& minimal) {

@@ -2,22 +2,29 @@
 // they share. Internal to the window decisions: the CLI and the tests use windows.hh.
 //   folded_graph.cc          "no": a word family whose folded graphs have bisimilar EOS nodes
 //   formula_synthesis.cc     "yes": enumerative formula search on a word sample, compiled back
-//   window_type_formulas.cc  "yes": Boolean combinations of characteristic formulas of window types,
-//                            and formulas for languages decided by entering a sink state
+//   window_type_formulas.cc  "yes": Boolean combinations of characteristic formulas of window types
+//                            at EOS and under P, chosen on a sample and checked by an exact product
+//   sink_state_formulas.cc   "yes": a language decided by entering a sink state, through the window
+//                            types that words avoiding the sink never show (search_sink, windows.hh)
+//   window_types.cc          window types and the product step both of these explore
 //   window_decide.cc         decide: the strategies in order, and the certificate each one writes
 //   window_certificate_check.cc  the independent checker of window certificates
 // The exact depth probe is depth_probe.hh; window types are WindowTypes (windows.hh).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "automata/algebra/windows.hh"
 #include "automata/certificate.hh"
 #include "automata/dfa.hh"
+#include "automata/random.hh"
 #include "ltl/formula.hh"
 
 namespace ltlkit::automata::algebra::window_strategies {
@@ -77,6 +84,70 @@ struct YesSearchReport {
     std::string failure;  // compile error, if any
 };
 YesSearchReport search_formula(const Dfa& minimal, unsigned k, bool hybrid, std::size_t budget, std::size_t* steps);
+
+// --- the window-type products of the window-type and sink-state strategies (definitions in window_types.cc)
+
+// The disjunction of f(t) over ts (false when ts is empty).
+template <class F>
+ltl::Formula disjoin(const std::set<long>& ts, F&& f) {
+    ltl::Formula out = ltl::Formula::ff();
+    bool first = true;
+    for (long t : ts) {
+        ltl::Formula g = f(t);
+        out = first ? g : ltl::Formula::disj(out, g);
+        first = false;
+    }
+    return out;
+}
+
+// A window type's level (0 for a letter or EOS), its level-0 type, and its window (level j-1 ids).
+unsigned type_level(const WindowTypes& types, long id);
+long type_ground(const WindowTypes& types, long id);
+std::vector<long> type_window(const WindowTypes& types, long id);
+
+// The word that a breadth-first exploration reached state s by: parent[s] = (previous state, letter),
+// (-1, -1) at the start.
+Word word_from_parents(const std::vector<std::pair<std::int32_t, std::int32_t>>& parent, std::int32_t s);
+
+// The window part of the product automata of the window-type and sink-state strategies: after the DFA state, a
+// state holds the level-0..D-1 types of the last k positions (oldest first, -1 before the word).
+// levels() computes the level-0..D types of a new position (or EOS) into `fresh`; shift() writes
+// the windows of the successor state after that position into nx[1..D*k].
+struct WindowTypeStep {
+    WindowTypes& types;
+    unsigned D;
+    std::vector<long> fresh = std::vector<long>(D + 1), win = {};
+    // past >= 0: the level-0 type also holds the set of letters before the position (bit mask)
+    void levels(const std::vector<long>& st, long label, long past = -1) {
+        const std::ptrdiff_t k = static_cast<std::ptrdiff_t>(types.k);
+        fresh[0] = past < 0 ? types.intern({-2, label}) : types.intern({-2, label, past});
+        for (unsigned j = 1; j <= D; ++j) {
+            win.assign(st.begin() + 1 + std::ptrdiff_t(j - 1) * k, st.begin() + 1 + std::ptrdiff_t(j) * k);
+            win.erase(std::remove(win.begin(), win.end(), -1L), win.end());
+            std::sort(win.begin(), win.end());
+            win.erase(std::unique(win.begin(), win.end()), win.end());
+            std::vector<long> sig{fresh[j - 1]};
+            sig.insert(sig.end(), win.begin(), win.end());
+            fresh[j] = types.intern(std::move(sig));
+        }
+    }
+    void shift(const std::vector<long>& st, std::vector<long>& nx) const {
+        const std::size_t k = types.k;
+        for (unsigned j = 0; j < D; ++j) {
+            const std::size_t base = 1 + std::size_t(j) * k;
+            for (std::size_t i = 0; i + 1 < k; ++i) nx[base + i] = st[base + i + 1];
+            nx[base + k - 1] = fresh[j];
+        }
+    }
+};
+
+struct LongVecHash {
+    std::size_t operator()(const std::vector<long>& v) const noexcept {
+        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ v.size();
+        for (long x : v) h = splitmix64(h ^ static_cast<std::uint64_t>(x));
+        return static_cast<std::size_t>(h);
+    }
+};
 
 // --- "yes" by characteristic formulas of window types (window_type_formulas.cc)
 struct TypedSearchReport {

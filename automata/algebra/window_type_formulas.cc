@@ -1,29 +1,14 @@
 #include "automata/algebra/window_strategies.hh"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
-#include <functional>
 #include <map>
-#include <nlohmann/json.hpp>
-#include <numeric>
 #include <set>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "automata/algebra/budget.hh"
-#include "automata/algebra/classes.hh"
-#include "automata/algebra/depth_probe.hh"
-#include "automata/algebra/window_strategies.hh"
-#include "automata/algorithms.hh"
-#include "automata/io.hh"
-#include "automata/json.hh"
-#include "automata/monitor.hh"
-#include "automata/random.hh"
-#include "ltl/fragment.hh"
-#include "ltl/parser.hh"
-#include "ltl/printer.hh"
 
 namespace ltlkit::automata::algebra::window_strategies {
 
@@ -35,11 +20,12 @@ namespace ltlkit::automata::algebra::window_strategies {
 // the features of the sample words choose one, which is then compiled back (counterexample-guided).
 
 
+
 // The past features tracked by the product exploration, as bits of one mask: `seen` bits (the type,
 // of any level 0..D, occurred before: P chi(t)) and, at past depth 2, ordered-pair bits (P(chi(at) & P chi(before)):
 // an `at` position with a `before` position earlier; with neg, P(chi(at) & !P chi(before)): an
 // `at` position with none earlier).
-struct PastSpec {
+struct PastFeatureBits {
     struct Pair {
         long before, at;
         bool neg;
@@ -76,148 +62,6 @@ struct PastSpec {
     }
 };
 
-// The disjunction of f(t) over ts (false when ts is empty).
-template <class F>
-ltl::Formula disjoin(const std::set<long>& ts, F&& f) {
-    ltl::Formula out = ltl::Formula::ff();
-    bool first = true;
-    for (long t : ts) {
-        ltl::Formula g = f(t);
-        out = first ? g : ltl::Formula::disj(out, g);
-        first = false;
-    }
-    return out;
-}
-
-// A window type's level (0 for a letter or EOS), its level-0 type, and its window (level j-1 ids).
-unsigned type_level(const WindowTypes& types, long id) {
-    unsigned l = 0;
-    for (; types.sig[std::size_t(id)][0] != -2; ++l) id = types.sig[std::size_t(id)][0];
-    return l;
-}
-long type_ground(const WindowTypes& types, long id) {
-    while (types.sig[std::size_t(id)][0] != -2) id = types.sig[std::size_t(id)][0];
-    return id;
-}
-std::vector<long> type_window(const WindowTypes& types, long id) {
-    const auto& sg = types.sig[std::size_t(id)];
-    return std::vector<long>(sg.begin() + 1, sg.end());
-}
-
-// A weakening of chi(t) for a level-j type t (docs/WINDOWS.md §3c, step 4): a greedy choice among
-// its conjuncts (its letter, its level-(j-1) type, one "Y<=k chi(s)" per window type s, "nothing
-// else in the window") that still excludes every type of `others` (level-j types other than t),
-// then without the conjuncts that the others cover. It holds wherever t does and, like chi(t), only
-// depends on the level-j type. `eos`: t is an EOS type, evaluated only at EOS (no letter conjunct).
-ltl::Formula weakened_chi(WindowTypes& types, long t, const std::vector<long>& others, bool eos,
-                          const std::vector<std::string>& alphabet) {
-    const unsigned j = type_level(types, t);
-    if (j == 0) return types.formula(t, alphabet);
-    const long own = types.sig[std::size_t(t)][0];
-    const std::vector<long> S = type_window(types, t);
-    struct Cand {
-        ltl::Formula f;
-        std::vector<std::uint8_t> excl;  // per type of `others`
-    };
-    std::vector<Cand> cands;
-    auto add = [&](ltl::Formula f, auto&& excludes) {
-        Cand c{f, std::vector<std::uint8_t>(others.size())};
-        for (std::size_t i = 0; i < others.size(); ++i) c.excl[i] = excludes(others[i]);
-        cands.push_back(std::move(c));
-    };
-    if (!eos)
-        add(types.formula(type_ground(types, t), alphabet),
-            [&](long g) { return type_ground(types, g) != type_ground(types, t); });
-    if (j >= 2 || eos) add(types.formula(own, alphabet), [&](long g) { return types.sig[std::size_t(g)][0] != own; });
-    for (long si : S)
-        add(ltl::Formula::bounded_yesterday(types.formula(si, alphabet), types.k), [&](long g) {
-            const auto w = type_window(types, g);
-            return !std::binary_search(w.begin(), w.end(), si);
-        });
-    const std::set<long> Sset(S.begin(), S.end());
-    add(ltl::Formula::neg(ltl::Formula::bounded_yesterday(
-            ltl::Formula::neg(disjoin(Sset, [&](long si) { return types.formula(si, alphabet); })), types.k)),
-        [&](long g) {
-            const auto w = type_window(types, g);
-            return !std::includes(S.begin(), S.end(), w.begin(), w.end());
-        });
-    std::vector<std::uint8_t> done(others.size(), 0), used(cands.size(), 0);
-    for (std::size_t left = others.size(); left > 0;) {
-        std::size_t best = cands.size();
-        double score = 0;
-        for (std::size_t ci = 0; ci < cands.size(); ++ci) {
-            std::size_t gain = 0;
-            for (std::size_t i = 0; i < others.size(); ++i) gain += !done[i] && cands[ci].excl[i];
-            const double sc = double(gain) / double(ltl::tree_size(cands[ci].f));
-            if (!used[ci] && gain > 0 && sc > score) score = sc, best = ci;
-        }
-        if (best == cands.size()) return types.formula(t, alphabet);  // cannot happen: together they are chi(t)
-        used[best] = 1;
-        for (std::size_t i = 0; i < others.size(); ++i)
-            if (!done[i] && cands[best].excl[i]) done[i] = 1, --left;
-    }
-    auto covered_without = [&](std::size_t ci) {
-        for (std::size_t i = 0; i < others.size(); ++i) {
-            bool any = false;
-            for (std::size_t cj = 0; cj < cands.size() && !any; ++cj) any = cj != ci && used[cj] && cands[cj].excl[i];
-            if (!any) return false;
-        }
-        return true;
-    };
-    for (std::size_t ci = 0; ci < cands.size(); ++ci)
-        if (used[ci] && covered_without(ci)) used[ci] = 0;
-    ltl::Formula f = ltl::Formula::tt();
-    bool first = true;
-    for (std::size_t ci = 0; ci < cands.size(); ++ci)
-        if (used[ci]) {
-            f = first ? cands[ci].f : ltl::Formula::conj(f, cands[ci].f);
-            first = false;
-        }
-    return f;
-}
-
-// The word that a breadth-first exploration reached state s by: parent[s] = (previous state, letter),
-// (-1, -1) at the start.
-Word word_from_parents(const std::vector<std::pair<std::int32_t, std::int32_t>>& parent, std::int32_t s) {
-    Word w;
-    for (; parent[std::size_t(s)].first >= 0; s = parent[std::size_t(s)].first)
-        w.push_back(static_cast<Symbol>(parent[std::size_t(s)].second));
-    std::reverse(w.begin(), w.end());
-    return w;
-}
-
-// The window part of the product automata of the window-type and sink-state strategies: after the DFA state, a
-// state holds the level-0..D-1 types of the last k positions (oldest first, -1 before the word).
-// levels() computes the level-0..D types of a new position (or EOS) into `fresh`; shift() writes
-// the windows of the successor state after that position into nx[1..D*k].
-struct TypeWindow {
-    WindowTypes& types;
-    unsigned D;
-    std::vector<long> fresh = std::vector<long>(D + 1), win = {};
-    // past >= 0: the level-0 type also holds the set of letters before the position (bit mask)
-    void levels(const std::vector<long>& st, long label, long past = -1) {
-        const std::ptrdiff_t k = static_cast<std::ptrdiff_t>(types.k);
-        fresh[0] = past < 0 ? types.intern({-2, label}) : types.intern({-2, label, past});
-        for (unsigned j = 1; j <= D; ++j) {
-            win.assign(st.begin() + 1 + std::ptrdiff_t(j - 1) * k, st.begin() + 1 + std::ptrdiff_t(j) * k);
-            win.erase(std::remove(win.begin(), win.end(), -1L), win.end());
-            std::sort(win.begin(), win.end());
-            win.erase(std::unique(win.begin(), win.end()), win.end());
-            std::vector<long> sig{fresh[j - 1]};
-            sig.insert(sig.end(), win.begin(), win.end());
-            fresh[j] = types.intern(std::move(sig));
-        }
-    }
-    void shift(const std::vector<long>& st, std::vector<long>& nx) const {
-        const std::size_t k = types.k;
-        for (unsigned j = 0; j < D; ++j) {
-            const std::size_t base = 1 + std::size_t(j) * k;
-            for (std::size_t i = 0; i + 1 < k; ++i) nx[base + i] = st[base + i + 1];
-            nx[base + k - 1] = fresh[j];
-        }
-    }
-};
-
 struct TypedProduct {
     bool conflict = false, limit = false;
     std::vector<std::pair<Word, Word>> conflicts;  // equal (EOS type, R mask), different membership
@@ -231,17 +75,9 @@ struct PairHash {
     }
 };
 
-struct LongVecHash {
-    std::size_t operator()(const std::vector<long>& v) const noexcept {
-        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ v.size();
-        for (long x : v) h = splitmix64(h ^ static_cast<std::uint64_t>(x));
-        return static_cast<std::size_t>(h);
-    }
-};
-
 // Breadth-first over (DFA state, window types of the last k positions at levels 0..D-1, mask of
 // the past features); the type ids are those of `types` (shared with the sample).
-TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const PastSpec& past,
+TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const PastFeatureBits& past,
                            std::size_t max_states) {
     TypedProduct out;
     const std::size_t sigma = dfa.num_symbols(), k = types.k, W = std::size_t(D) * k;
@@ -256,7 +92,7 @@ TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const
     states.push_back(init);
     parent.emplace_back(-1, -1);
     auto word_of = [&](std::int32_t s) { return word_from_parents(parent, s); };
-    TypeWindow tw{types, D};
+    WindowTypeStep tw{types, D};
     const std::vector<long>& fresh = tw.fresh;
     auto levels = [&](const std::vector<long>& st, long label) { tw.levels(st, label); };
     std::map<std::pair<long, std::uint64_t>, std::pair<bool, std::int32_t>> seen;
@@ -305,16 +141,16 @@ TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const
 // The past features of one word's level-D types (EOS last): which types occur before EOS, and at
 // past depth 2 the ordered pairs (before, at) with an `at` position preceded by a `before` position
 // (pp) and the pairs of occurring types with no `before` position before the first `at` (pn). Two words
-// with equal EOS types and equal PastView agree on every candidate feature of the window-type strategy.
-struct PastView {
+// with equal EOS types and equal WordPastFeatures agree on every candidate feature of the window-type strategy.
+struct WordPastFeatures {
     long eos = 0;
     std::set<long> present;
     std::set<std::pair<long, long>> pp, pn;
-    bool operator==(const PastView&) const = default;
+    bool operator==(const WordPastFeatures&) const = default;
 };
 
-PastView past_view(const std::vector<long>& t, bool hybrid, bool pairs) {
-    PastView v;
+WordPastFeatures word_past_features(const std::vector<long>& t, bool hybrid, bool pairs) {
+    WordPastFeatures v;
     v.eos = t.back();
     if (!hybrid) return v;
     std::map<long, std::pair<std::size_t, std::size_t>> occ;  // type -> (first, last) position
@@ -446,7 +282,7 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
             auto chosen = greedy_features(target, std::move(cls), feats);
             if (!chosen) break;  // two sample words with equal features: none of this form at depth D
             // 2. exact exploration with R = the chosen features
-            PastSpec past;
+            PastFeatureBits past;
             for (std::size_t c : *chosen) {
                 const Meaning& m = meaning[c];
                 if (m.before < 0)
@@ -463,7 +299,7 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
                 // equal EOS types and equal candidate features: no formula of this form at depth D
                 bool equal = false;
                 for (const auto& [u, v] : prod.conflicts) {
-                    equal = equal || past_view(types.types(u, D), hybrid, pairs) == past_view(types.types(v, D), hybrid, pairs);
+                    equal = equal || word_past_features(types.types(u, D), hybrid, pairs) == word_past_features(types.types(v, D), hybrid, pairs);
                     sample.add(u);
                     sample.add(v);
                 }
@@ -509,184 +345,3 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
 }
 
 }  // namespace ltlkit::automata::algebra::window_strategies
-
-namespace ltlkit::automata::algebra {
-
-using namespace window_strategies;
-
-SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth, std::size_t max_states, bool extended) {
-    SinkSearchReport rep;
-    const std::size_t sigma = minimal.num_symbols(), n = minimal.num_states();
-    std::optional<std::size_t> sink;
-    for (std::size_t q = 0; q < n && !sink; ++q) {
-        bool loops = true;
-        for (std::size_t c = 0; c < sigma; ++c) loops = loops && minimal.delta[q * sigma + c] == q;
-        if (loops) sink = q;
-    }
-    if (!sink || *sink == minimal.initial || sigma == 0) return rep;
-    const bool sink_acc = minimal.accepting[*sink] != 0;
-    bool uniform = true;
-    for (std::size_t q = 0; q < n; ++q)
-        if (q != *sink && (minimal.accepting[q] != 0) == sink_acc) uniform = false;
-    if (!uniform && !extended) return rep;
-    if (extended && sigma > 30) return rep;  // the letter sets are bit masks
-    rep.applicable = true;
-    const long s = static_cast<long>(*sink);
-    bool stop = false;
-    for (unsigned D = 1; D <= max_depth && !stop && !budget_exhausted(); ++D)
-      for (int enrich = 0; enrich < 2 && !stop; ++enrich) {
-        // the plain pass (window types) unless the extended call repeats the first call's work; the
-        // extended call adds letters annotated with the set of letters before them
-        if ((enrich && !extended) || (!enrich && extended && uniform)) continue;
-        WindowTypes types{k, sigma, {}, {}, {}};
-        const std::size_t W = std::size_t(D) * k;
-        // layout: [q, level 0 window (k, oldest first), ..., level D-1 window(, letters so far)]
-        std::unordered_map<std::vector<long>, std::int32_t, LongVecHash> index;
-        std::vector<std::vector<long>> states;
-        std::vector<std::pair<std::int32_t, std::int32_t>> parent;
-        std::vector<long> init(W + 1 + (enrich ? 1 : 0), -1);
-        init[0] = static_cast<long>(minimal.initial);
-        if (enrich) init[W + 1] = 0;
-        index.emplace(init, 0);
-        states.push_back(init);
-        parent.emplace_back(-1, -1);
-        TypeWindow tw{types, D};
-        const std::vector<long>& fresh = tw.fresh;
-        std::vector<long> nx(init.size());
-        auto levels = [&](const std::vector<long>& st, long label) { tw.levels(st, label, enrich ? st[W + 1] : -1); };
-        auto successor = [&](const std::vector<long>& st, long q, std::size_t c) {
-            nx[0] = q;
-            tw.shift(st, nx);
-            if (enrich) nx[W + 1] = st[W + 1] | (1L << c);
-        };
-        auto word_of = [&](std::int32_t x) { return word_from_parents(parent, x); };
-        bool limit = false;
-        auto push = [&](std::size_t from, std::size_t c) {
-            if (index.count(nx)) return;
-            if (rep.states + states.size() >= max_states || budget_exhausted()) {
-                limit = true;
-                return;
-            }
-            index.emplace(nx, std::int32_t(states.size()));
-            states.push_back(nx);
-            parent.emplace_back(std::int32_t(from), std::int32_t(c));
-        };
-        // Phase 1: the words that avoid the sink; G and G_EOS. Entries into the sink wait for phase 2.
-        // seen / seen_eos hold their types of every level 0..D (ids are distinct across levels, so
-        // the level-D ones are G and G_EOS), so that a type outside them can be reported at its
-        // coarsest level, which keeps the P form short.
-        std::set<long> seen, seen_eos, bad, bad_eos;
-        std::map<long, int> eos_membership;  // level-D EOS type of words avoiding the sink -> 1 rejected | 2 accepted
-        auto coarsest = [&](const std::set<long>& in) {
-            unsigned j = 0;
-            while (j < D && in.count(fresh[j])) ++j;
-            return fresh[j];
-        };
-        std::vector<std::pair<std::size_t, std::size_t>> entries;
-        for (std::size_t si = 0; si < states.size() && !limit; ++si) {
-            const std::vector<long> st = states[si];  // a copy: states grows below
-            levels(st, static_cast<long>(sigma));
-            seen_eos.insert(fresh.begin(), fresh.end());
-            eos_membership[fresh[D]] |= minimal.accepting[std::size_t(st[0])] ? 2 : 1;
-            for (std::size_t c = 0; c < sigma && !limit; ++c) {
-                const long q = static_cast<long>(minimal.delta[std::size_t(st[0]) * sigma + c]);
-                if (q == s) {
-                    entries.emplace_back(si, c);
-                    continue;
-                }
-                levels(st, static_cast<long>(c));
-                seen.insert(fresh.begin(), fresh.end());
-                successor(st, q, c);
-                push(si, c);
-            }
-        }
-        // Phase 2: from each entry on, every continuation until its first type outside G / G_EOS.
-        const std::size_t phase2 = states.size();
-        auto step = [&](std::size_t si, std::size_t c) {
-            const std::vector<long> st = states[si];
-            levels(st, static_cast<long>(c));
-            if (!seen.count(fresh[D])) {
-                bad.insert(coarsest(seen));
-                return;
-            }
-            successor(st, s, c);
-            push(si, c);
-        };
-        for (const auto& [si, c] : entries) {
-            if (limit) break;
-            step(si, c);
-        }
-        bool conflict = false;
-        for (std::size_t si = phase2; si < states.size() && !limit && !conflict; ++si) {
-            levels(states[si], static_cast<long>(sigma));
-            if (seen_eos.count(fresh[D])) {
-                conflict = true;
-                // a word that avoids the sink with the same EOS type, for the report
-                const long e = fresh[D];
-                for (std::size_t sj = 0; sj < phase2; ++sj) {
-                    levels(states[sj], static_cast<long>(sigma));
-                    if (e == fresh[D]) {
-                        rep.conflict = std::make_pair(word_of(std::int32_t(si)), word_of(std::int32_t(sj)));
-                        rep.conflict_depth = D;
-                        break;
-                    }
-                }
-                break;
-            }
-            bad_eos.insert(coarsest(seen_eos));
-            for (std::size_t c = 0; c < sigma && !limit; ++c) step(si, c);
-        }
-        rep.states += states.size();
-        if (limit) {
-            stop = true;
-            break;
-        }
-        if (conflict) continue;
-        // with both acceptances besides the sink: the EOS type must decide the words that avoid it
-        bool decided = true;
-        for (const auto& [e, m] : eos_membership) decided = decided && m != 3;
-        if (!decided) continue;
-        // "entered the sink": A = P(V weakened bad) | V weakened bad_eos, or B = !(H(V G) & V G_EOS).
-        auto chi = [&](long t) { return types.formula(t, minimal.alphabet); };
-        std::map<unsigned, std::vector<long>> by_level, eos_by_level;  // the types of seen / seen_eos
-        for (long t : seen) by_level[type_level(types, t)].push_back(t);
-        for (long t : seen_eos) eos_by_level[type_level(types, t)].push_back(t);
-        const std::vector<long>& G = by_level[D];
-        const std::vector<long>& G_eos = eos_by_level[D];
-        ltl::Formula a = ltl::Formula::disj(
-            ltl::Formula::past(disjoin(bad, [&](long t) {
-                return weakened_chi(types, t, by_level[type_level(types, t)], false, minimal.alphabet);
-            })),
-            disjoin(bad_eos, [&](long t) {
-                return weakened_chi(types, t, eos_by_level[type_level(types, t)], true, minimal.alphabet);
-            }));
-        ltl::Formula b = ltl::Formula::neg(ltl::Formula::conj(
-            ltl::Formula::historically(disjoin(std::set<long>(G.begin(), G.end()), chi)),
-            disjoin(std::set<long>(G_eos.begin(), G_eos.end()), chi)));
-        ltl::Formula f = ltl::tree_size(a) <= ltl::tree_size(b) ? a : b;  // "entered the sink"
-        if (uniform) {
-            if (!sink_acc) f = ltl::Formula::neg(f);
-        } else {
-            // membership of the words that avoid the sink: their EOS types, accepted or (negated) rejected
-            std::set<long> acc, rej;
-            for (const auto& [e, m] : eos_membership) (m == 2 ? acc : rej).insert(e);
-            ltl::Formula pa = disjoin(acc, chi), pr = ltl::Formula::neg(disjoin(rej, chi));
-            ltl::Formula psi = ltl::tree_size(pa) <= ltl::tree_size(pr) ? pa : pr;
-            f = sink_acc ? ltl::Formula::disj(f, psi) : ltl::Formula::conj(ltl::Formula::neg(f), psi);
-        }
-        auto ok = formula_defines(f, minimal, nullptr);
-        if (ok && *ok) {
-            rep.formula = f;
-            rep.depth = D;
-            rep.good = G.size() + G_eos.size();
-            rep.bad = bad.size() + bad_eos.size();
-            rep.past_letters = enrich != 0;
-            rep.mixed = !uniform;
-            return rep;
-        }
-        stop = true;  // a compile limit (or a bug, caught here)
-    }
-    return rep;
-}
-
-}  // namespace ltlkit::automata::algebra

@@ -1,6 +1,7 @@
 // Window types (windows.hh): interning of type signatures, the types of a word's positions and
 // their characteristic formulas.
 #include "automata/algebra/windows.hh"
+#include "automata/algebra/window_strategies.hh"
 
 #include <algorithm>
 
@@ -66,3 +67,29 @@ ltl::Formula WindowTypes::formula(long id, const std::vector<std::string>& alpha
 }
 
 }  // namespace ltlkit::automata::algebra
+
+namespace ltlkit::automata::algebra::window_strategies {
+
+unsigned type_level(const WindowTypes& types, long id) {
+    unsigned l = 0;
+    for (; types.sig[std::size_t(id)][0] != -2; ++l) id = types.sig[std::size_t(id)][0];
+    return l;
+}
+long type_ground(const WindowTypes& types, long id) {
+    while (types.sig[std::size_t(id)][0] != -2) id = types.sig[std::size_t(id)][0];
+    return id;
+}
+std::vector<long> type_window(const WindowTypes& types, long id) {
+    const auto& sg = types.sig[std::size_t(id)];
+    return std::vector<long>(sg.begin() + 1, sg.end());
+}
+
+Word word_from_parents(const std::vector<std::pair<std::int32_t, std::int32_t>>& parent, std::int32_t s) {
+    Word w;
+    for (; parent[std::size_t(s)].first >= 0; s = parent[std::size_t(s)].first)
+        w.push_back(static_cast<Symbol>(parent[std::size_t(s)].second));
+    std::reverse(w.begin(), w.end());
+    return w;
+}
+
+}  // namespace ltlkit::automata::algebra::window_strategies

@@ -57,9 +57,11 @@ WindowDecision decide_hybrid_k(const Dfa& minimal, unsigned k, const WindowOptio
 ltl::Formula unfold_windows(ltl::Formula f, unsigned k);
 
 // A "yes" whose certificate is the given formula, when its syntax lies in the fragment and it defines
-// the language (compiled back); nullopt otherwise. `why` opens the certificate's fact.
+// the language (compiled back); nullopt otherwise. `why` opens the certificate's fact, `route` names
+// where the formula came from (the certificate's field "route").
 std::optional<WindowDecision> window_yes_by_formula(const Dfa& minimal, ltl::Formula f, unsigned k, bool hybrid,
-                                                    const WindowOptions& options, const std::string& why);
+                                                    const WindowOptions& options, const std::string& why,
+                                                    const std::string& route = "input_formula");
 
 // Re-verifies a window certificate (class id local_k:K / hybrid_k:K) given as the JSON text of
 // SPEC §6; used by check_certificate_json. true = holds, false = does not, Error = malformed.
@@ -68,8 +70,8 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
 // --- the pieces behind the certificates (docs/WINDOWS.md), exposed for tests and the table bench
 
 // Are the EOS nodes of the folded graphs of p^ω·y and p^ω·z bisimilar for the window-k modality
-// (and, when with_past, also the strict-past modality P of the hybrid fragment)? p non-empty.
-bool family_eos_bisimilar(const Word& p, const Word& y, const Word& z, unsigned k, bool with_past);
+// (and, for the hybrid fragment, also its strict-past modality P)? p non-empty.
+bool family_eos_bisimilar(const Word& p, const Word& y, const Word& z, unsigned k, bool hybrid);
 
 // The least r0 >= 1 such that x·p^r·y and x·p^r·z differ in membership for every r >= r0, or nullopt
 // when they agree for infinitely many r (the run of x·p^r is eventually periodic in r).
@@ -128,6 +130,6 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
 
 // Whether the formula's syntax lies in LTL[Y<=k] (resp. LTL[P,Y<=k]): only Y<=k (k >= 2 exactly this
 // k), P/H for the hybrid fragment, and Boolean connectives.
-bool formula_in_window_fragment(ltl::Formula f, unsigned k, bool with_past);
+bool formula_in_window_fragment(ltl::Formula f, unsigned k, bool hybrid);
 
 }  // namespace ltlkit::automata::algebra

@@ -1,0 +1,271 @@
+// "yes" for a language decided by entering a sink state (docs/WINDOWS.md §3c): G = the window types
+// of the positions of words that avoid the sink; when every word that enters it shows a type
+// outside G (or an EOS type outside those of G's words), "entered" is a formula over those types.
+#include "automata/algebra/window_strategies.hh"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "automata/algebra/budget.hh"
+
+namespace ltlkit::automata::algebra {
+
+using namespace window_strategies;
+
+namespace {
+
+// A weakening of chi(t) for a level-j type t (docs/WINDOWS.md §3c, step 4): a greedy choice among
+// its conjuncts (its letter, its level-(j-1) type, one "Y<=k chi(s)" per window type s, "nothing
+// else in the window") that still excludes every type of `others` (level-j types other than t),
+// then without the conjuncts that the others cover. It holds wherever t does and, like chi(t), only
+// depends on the level-j type. `eos`: t is an EOS type, evaluated only at EOS (no letter conjunct).
+ltl::Formula weakened_chi(WindowTypes& types, long t, const std::vector<long>& others, bool eos,
+                          const std::vector<std::string>& alphabet) {
+    const unsigned j = type_level(types, t);
+    if (j == 0) return types.formula(t, alphabet);
+    const long own = types.sig[std::size_t(t)][0];
+    const std::vector<long> S = type_window(types, t);
+    struct Cand {
+        ltl::Formula f;
+        std::vector<std::uint8_t> excl;  // per type of `others`
+    };
+    std::vector<Cand> cands;
+    auto add = [&](ltl::Formula f, auto&& excludes) {
+        Cand c{f, std::vector<std::uint8_t>(others.size())};
+        for (std::size_t i = 0; i < others.size(); ++i) c.excl[i] = excludes(others[i]);
+        cands.push_back(std::move(c));
+    };
+    if (!eos)
+        add(types.formula(type_ground(types, t), alphabet),
+            [&](long g) { return type_ground(types, g) != type_ground(types, t); });
+    if (j >= 2 || eos) add(types.formula(own, alphabet), [&](long g) { return types.sig[std::size_t(g)][0] != own; });
+    for (long si : S)
+        add(ltl::Formula::bounded_yesterday(types.formula(si, alphabet), types.k), [&](long g) {
+            const auto w = type_window(types, g);
+            return !std::binary_search(w.begin(), w.end(), si);
+        });
+    const std::set<long> Sset(S.begin(), S.end());
+    add(ltl::Formula::neg(ltl::Formula::bounded_yesterday(
+            ltl::Formula::neg(disjoin(Sset, [&](long si) { return types.formula(si, alphabet); })), types.k)),
+        [&](long g) {
+            const auto w = type_window(types, g);
+            return !std::includes(S.begin(), S.end(), w.begin(), w.end());
+        });
+    std::vector<std::uint8_t> done(others.size(), 0), used(cands.size(), 0);
+    for (std::size_t left = others.size(); left > 0;) {
+        std::size_t best = cands.size();
+        double score = 0;
+        for (std::size_t ci = 0; ci < cands.size(); ++ci) {
+            std::size_t gain = 0;
+            for (std::size_t i = 0; i < others.size(); ++i) gain += !done[i] && cands[ci].excl[i];
+            const double sc = double(gain) / double(ltl::tree_size(cands[ci].f));
+            if (!used[ci] && gain > 0 && sc > score) score = sc, best = ci;
+        }
+        if (best == cands.size()) return types.formula(t, alphabet);  // cannot happen: together they are chi(t)
+        used[best] = 1;
+        for (std::size_t i = 0; i < others.size(); ++i)
+            if (!done[i] && cands[best].excl[i]) done[i] = 1, --left;
+    }
+    auto covered_without = [&](std::size_t ci) {
+        for (std::size_t i = 0; i < others.size(); ++i) {
+            bool any = false;
+            for (std::size_t cj = 0; cj < cands.size() && !any; ++cj) any = cj != ci && used[cj] && cands[cj].excl[i];
+            if (!any) return false;
+        }
+        return true;
+    };
+    for (std::size_t ci = 0; ci < cands.size(); ++ci)
+        if (used[ci] && covered_without(ci)) used[ci] = 0;
+    ltl::Formula f = ltl::Formula::tt();
+    bool first = true;
+    for (std::size_t ci = 0; ci < cands.size(); ++ci)
+        if (used[ci]) {
+            f = first ? cands[ci].f : ltl::Formula::conj(f, cands[ci].f);
+            first = false;
+        }
+    return f;
+}
+
+}  // namespace
+
+SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth, std::size_t max_states, bool extended) {
+    SinkSearchReport rep;
+    const std::size_t sigma = minimal.num_symbols(), n = minimal.num_states();
+    std::optional<std::size_t> sink;
+    for (std::size_t q = 0; q < n && !sink; ++q) {
+        bool loops = true;
+        for (std::size_t c = 0; c < sigma; ++c) loops = loops && minimal.delta[q * sigma + c] == q;
+        if (loops) sink = q;
+    }
+    if (!sink || *sink == minimal.initial || sigma == 0) return rep;
+    const bool sink_acc = minimal.accepting[*sink] != 0;
+    bool uniform = true;
+    for (std::size_t q = 0; q < n; ++q)
+        if (q != *sink && (minimal.accepting[q] != 0) == sink_acc) uniform = false;
+    if (!uniform && !extended) return rep;
+    if (extended && sigma > 30) return rep;  // the letter sets are bit masks
+    rep.applicable = true;
+    const long s = static_cast<long>(*sink);
+    bool stop = false;
+    for (unsigned D = 1; D <= max_depth && !stop && !budget_exhausted(); ++D)
+      for (int enrich = 0; enrich < 2 && !stop; ++enrich) {
+        // the plain pass (window types) unless the extended call repeats the first call's work; the
+        // extended call adds letters annotated with the set of letters before them
+        if ((enrich && !extended) || (!enrich && extended && uniform)) continue;
+        WindowTypes types{k, sigma, {}, {}, {}};
+        const std::size_t W = std::size_t(D) * k;
+        // layout: [q, level 0 window (k, oldest first), ..., level D-1 window(, letters so far)]
+        std::unordered_map<std::vector<long>, std::int32_t, LongVecHash> index;
+        std::vector<std::vector<long>> states;
+        std::vector<std::pair<std::int32_t, std::int32_t>> parent;
+        std::vector<long> init(W + 1 + (enrich ? 1 : 0), -1);
+        init[0] = static_cast<long>(minimal.initial);
+        if (enrich) init[W + 1] = 0;
+        index.emplace(init, 0);
+        states.push_back(init);
+        parent.emplace_back(-1, -1);
+        WindowTypeStep tw{types, D};
+        const std::vector<long>& fresh = tw.fresh;
+        std::vector<long> nx(init.size());
+        auto levels = [&](const std::vector<long>& st, long label) { tw.levels(st, label, enrich ? st[W + 1] : -1); };
+        auto successor = [&](const std::vector<long>& st, long q, std::size_t c) {
+            nx[0] = q;
+            tw.shift(st, nx);
+            if (enrich) nx[W + 1] = st[W + 1] | (1L << c);
+        };
+        auto word_of = [&](std::int32_t x) { return word_from_parents(parent, x); };
+        bool limit = false;
+        auto push = [&](std::size_t from, std::size_t c) {
+            if (index.count(nx)) return;
+            if (rep.states + states.size() >= max_states || budget_exhausted()) {
+                limit = true;
+                return;
+            }
+            index.emplace(nx, std::int32_t(states.size()));
+            states.push_back(nx);
+            parent.emplace_back(std::int32_t(from), std::int32_t(c));
+        };
+        // Phase 1: the words that avoid the sink; G and G_EOS. Entries into the sink wait for phase 2.
+        // seen / seen_eos hold their types of every level 0..D (ids are distinct across levels, so
+        // the level-D ones are G and G_EOS), so that a type outside them can be reported at its
+        // coarsest level, which keeps the P form short.
+        std::set<long> seen, seen_eos, bad, bad_eos;
+        std::map<long, int> eos_membership;  // level-D EOS type of words avoiding the sink -> 1 rejected | 2 accepted
+        auto coarsest = [&](const std::set<long>& in) {
+            unsigned j = 0;
+            while (j < D && in.count(fresh[j])) ++j;
+            return fresh[j];
+        };
+        std::vector<std::pair<std::size_t, std::size_t>> entries;
+        for (std::size_t si = 0; si < states.size() && !limit; ++si) {
+            const std::vector<long> st = states[si];  // a copy: states grows below
+            levels(st, static_cast<long>(sigma));
+            seen_eos.insert(fresh.begin(), fresh.end());
+            eos_membership[fresh[D]] |= minimal.accepting[std::size_t(st[0])] ? 2 : 1;
+            for (std::size_t c = 0; c < sigma && !limit; ++c) {
+                const long q = static_cast<long>(minimal.delta[std::size_t(st[0]) * sigma + c]);
+                if (q == s) {
+                    entries.emplace_back(si, c);
+                    continue;
+                }
+                levels(st, static_cast<long>(c));
+                seen.insert(fresh.begin(), fresh.end());
+                successor(st, q, c);
+                push(si, c);
+            }
+        }
+        // Phase 2: from each entry on, every continuation until its first type outside G / G_EOS.
+        const std::size_t phase2 = states.size();
+        auto step = [&](std::size_t si, std::size_t c) {
+            const std::vector<long> st = states[si];
+            levels(st, static_cast<long>(c));
+            if (!seen.count(fresh[D])) {
+                bad.insert(coarsest(seen));
+                return;
+            }
+            successor(st, s, c);
+            push(si, c);
+        };
+        for (const auto& [si, c] : entries) {
+            if (limit) break;
+            step(si, c);
+        }
+        bool conflict = false;
+        for (std::size_t si = phase2; si < states.size() && !limit && !conflict; ++si) {
+            levels(states[si], static_cast<long>(sigma));
+            if (seen_eos.count(fresh[D])) {
+                conflict = true;
+                // a word that avoids the sink with the same EOS type, for the report
+                const long e = fresh[D];
+                for (std::size_t sj = 0; sj < phase2; ++sj) {
+                    levels(states[sj], static_cast<long>(sigma));
+                    if (e == fresh[D]) {
+                        rep.conflict = std::make_pair(word_of(std::int32_t(si)), word_of(std::int32_t(sj)));
+                        rep.conflict_depth = D;
+                        break;
+                    }
+                }
+                break;
+            }
+            bad_eos.insert(coarsest(seen_eos));
+            for (std::size_t c = 0; c < sigma && !limit; ++c) step(si, c);
+        }
+        rep.states += states.size();
+        if (limit) {
+            stop = true;
+            break;
+        }
+        if (conflict) continue;
+        // with both acceptances besides the sink: the EOS type must decide the words that avoid it
+        bool decided = true;
+        for (const auto& [e, m] : eos_membership) decided = decided && m != 3;
+        if (!decided) continue;
+        // "entered the sink": A = P(V weakened bad) | V weakened bad_eos, or B = !(H(V G) & V G_EOS).
+        auto chi = [&](long t) { return types.formula(t, minimal.alphabet); };
+        std::map<unsigned, std::vector<long>> by_level, eos_by_level;  // the types of seen / seen_eos
+        for (long t : seen) by_level[type_level(types, t)].push_back(t);
+        for (long t : seen_eos) eos_by_level[type_level(types, t)].push_back(t);
+        const std::vector<long>& G = by_level[D];
+        const std::vector<long>& G_eos = eos_by_level[D];
+        ltl::Formula a = ltl::Formula::disj(
+            ltl::Formula::past(disjoin(bad, [&](long t) {
+                return weakened_chi(types, t, by_level[type_level(types, t)], false, minimal.alphabet);
+            })),
+            disjoin(bad_eos, [&](long t) {
+                return weakened_chi(types, t, eos_by_level[type_level(types, t)], true, minimal.alphabet);
+            }));
+        ltl::Formula b = ltl::Formula::neg(ltl::Formula::conj(
+            ltl::Formula::historically(disjoin(std::set<long>(G.begin(), G.end()), chi)),
+            disjoin(std::set<long>(G_eos.begin(), G_eos.end()), chi)));
+        ltl::Formula f = ltl::tree_size(a) <= ltl::tree_size(b) ? a : b;  // "entered the sink"
+        if (uniform) {
+            if (!sink_acc) f = ltl::Formula::neg(f);
+        } else {
+            // membership of the words that avoid the sink: their EOS types, accepted or (negated) rejected
+            std::set<long> acc, rej;
+            for (const auto& [e, m] : eos_membership) (m == 2 ? acc : rej).insert(e);
+            ltl::Formula pa = disjoin(acc, chi), pr = ltl::Formula::neg(disjoin(rej, chi));
+            ltl::Formula psi = ltl::tree_size(pa) <= ltl::tree_size(pr) ? pa : pr;
+            f = sink_acc ? ltl::Formula::disj(f, psi) : ltl::Formula::conj(ltl::Formula::neg(f), psi);
+        }
+        auto ok = formula_defines(f, minimal, nullptr);
+        if (ok && *ok) {
+            rep.formula = f;
+            rep.depth = D;
+            rep.good = G.size() + G_eos.size();
+            rep.bad = bad.size() + bad_eos.size();
+            rep.past_letters = enrich != 0;
+            rep.mixed = !uniform;
+            return rep;
+        }
+        stop = true;  // a compile limit (or a bug, caught here)
+    }
+    return rep;
+}
+
+}  // namespace ltlkit::automata::algebra
