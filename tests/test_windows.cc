@@ -749,3 +749,65 @@ TEST_CASE("The formula cap never changes an answer, and a yes over the cap falls
                             << fell_back << " answered with a later route's formula, " << kept_omitted
                             << " kept without a formula");
 }
+
+TEST_CASE("Across windows: a yes at 2k gives a yes at k and a no at k a no at 2k, agreeing with the direct decisions",
+          "[windows]") {
+    // LTL[Y<=2k] ⊆ LTL[Y<=k] and LTL[P,Y<=2k] ⊆ LTL[P,Y<=k]. Two routes: the decision at each k
+    // on its own, and apply_window_inclusions from the decision at the other k with this one made
+    // unknown. The derived answer never contradicts the direct one, and its certificate (an
+    // unfolded formula compiled back, or the k-family checked for window 2k) re-verifies.
+    std::mt19937_64 rng(4242);
+    std::size_t yes_derived = 0, no_derived = 0, both_direct = 0;
+    std::set<std::string> seen;
+    for (int trial = 0; trial < 400 && (yes_derived < 12 || no_derived < 12); ++trial) {
+        Dfa d = random_dfa(rng, 2 + trial % 3, trial % 5 == 4 ? 3 : 2);
+        const bool definite = definite_by_pair_graph(d), lrt = locally_r_trivial_by_pair_graph(d);
+        if (!lrt || !seen.insert(to_json(d)).second) continue;
+        INFO(to_json(d));
+        for (bool hybrid : {false, true}) {
+            if (!hybrid && !definite) continue;
+            const char* prefix = hybrid ? "hybrid_k:" : "local_k:";
+            std::map<unsigned, WindowDecision> direct;
+            for (unsigned k : {2u, 4u}) direct[k] = hybrid ? decide_hybrid_k(d, k) : decide_local_k(d, k);
+            const Answer a2 = direct[2].answer, a4 = direct[4].answer;
+            if (a2 != Answer::Unknown && a4 != Answer::Unknown) ++both_direct;
+            CHECK(!(a4 == Answer::Yes && a2 == Answer::No));  // the inclusion, on the direct answers
+            // derive the answer at `to` from the one at `from`, with `to` made unknown
+            auto derive = [&](unsigned from, unsigned to) {
+                Classification c;
+                std::map<unsigned, Answer>& answers = hybrid ? c.hybrid_k : c.local_k;
+                answers[from] = direct[from].answer;
+                answers[to] = Answer::Unknown;
+                c.certificates[prefix + std::to_string(from)] = direct[from].certificate;
+                Certificate unknown;
+                unknown.class_id = prefix + std::to_string(to);
+                unknown.unknown = true;
+                unknown.kind = CertificateKind::SearchExhausted;
+                c.certificates[unknown.class_id] = unknown;
+                apply_window_inclusions(d, 4, 200'000, c);
+                return std::make_pair(answers[to], c.certificates[prefix + std::to_string(to)]);
+            };
+            if (a4 == Answer::Yes && direct[4].certificate.formula) {
+                auto [answer, cert] = derive(4, 2);
+                CHECK(answer == Answer::Yes);
+                CHECK(a2 != Answer::No);
+                CHECK(cert.formula.has_value());
+                CHECK(reverifies(cert, d));
+                ++yes_derived;
+            }
+            if (a2 == Answer::No && direct[2].certificate.family) {
+                auto [answer, cert] = derive(2, 4);
+                CHECK(answer == Answer::No);
+                CHECK(a4 != Answer::Yes);
+                CHECK(reverifies(cert, d));
+                ++no_derived;
+            }
+            // nothing is derived against the inclusions: a no at 4 or a yes at 2 says nothing of the other
+            if (a4 == Answer::No) CHECK(derive(4, 2).first == Answer::Unknown);
+            if (a2 == Answer::Yes) CHECK(derive(2, 4).first == Answer::Unknown);
+        }
+    }
+    CHECK(yes_derived >= 12);
+    CHECK(no_derived >= 12);
+    CHECK(both_direct >= 24);
+}

@@ -52,7 +52,97 @@ Certificate relabel(const Certificate& c, const std::string& id, const std::stri
     return r;
 }
 
+// A formula of LTL[Y<=k] is one of LTL[P,Y<=k].
+Certificate local_yes_as_hybrid(const Certificate& local, unsigned k) {
+    const std::string ks = std::to_string(k);
+    Certificate c = relabel(local, "hybrid_k:" + ks, "in LTL[Y<=" + ks + "] ⊆ LTL[P,Y<=" + ks + "]");
+    if (c.kind == CertificateKind::DepthTypes) {
+        // The window types alone separate; the checker re-runs that (smaller) exploration.
+        auto extra = nlohmann::json::parse(c.extra_json);
+        extra["types"] = "window";
+        c.extra_json = extra.dump();
+    }
+    return c;
+}
+
+// A family that no formula of LTL[P,Y<=k] separates defeats every formula of LTL[Y<=k] too (a
+// bisimulation for the window and past modalities is one for the window alone).
+Certificate hybrid_no_as_local(const Certificate& hybrid, unsigned k) {
+    const std::string ks = std::to_string(k);
+    Certificate c = relabel(hybrid, "local_k:" + ks, "not in LTL[P,Y<=" + ks + "] ⊇ LTL[Y<=" + ks + "]");
+    c.kind = CertificateKind::WindowBisimulation;
+    return c;
+}
+
 }  // namespace
+
+// A bisimulation of a folded graph for the window-k relation W is one for W ∪ W² ∪ … ∪ W^q, which
+// is the window-qk relation there (a step back of at most qk positions is at most q steps of at most
+// k, along the word as along the folded period), so a no family for k is one for qk.
+void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t formula_cap, Classification& out) {
+    WindowOptions options;
+    options.max_formula_size = formula_cap;
+    auto id_of = [](bool hybrid, unsigned k) { return std::string(hybrid ? "hybrid_k:" : "local_k:") + std::to_string(k); };
+    auto frag_of = [](bool hybrid, unsigned k) {
+        return std::string(hybrid ? "LTL[P,Y<=" : "LTL[Y<=") + std::to_string(k) + "]";
+    };
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (bool hybrid : {false, true}) {
+            std::map<unsigned, Answer>& answers = hybrid ? out.hybrid_k : out.local_k;
+            auto answer = [&](unsigned k) {
+                auto it = answers.find(k);
+                return it == answers.end() ? std::optional<Answer>() : std::optional<Answer>(it->second);
+            };
+            for (unsigned k = 2; k <= max_k; ++k)
+                for (unsigned m = 2 * k; m <= max_k; m += k) {
+                    const std::string kid = id_of(hybrid, k), mid = id_of(hybrid, m);
+                    if (answer(m) == Answer::Yes && answer(k) == Answer::Unknown && out.certificates[mid].formula) {
+                        auto f = ltl::parse_formula(*out.certificates[mid].formula);
+                        if (!f) continue;
+                        auto w = window_yes_by_formula(
+                            minimal, unfold_windows(*f, k), k, hybrid, options,
+                            "in " + frag_of(hybrid, m) + " ⊆ " + frag_of(hybrid, k) + ": the " + mid +
+                                " formula with each Y<=" + std::to_string(m) + " written as " + std::to_string(m / k) +
+                                " nested Y<=" + std::to_string(k),
+                            "unfolded_from_k_" + std::to_string(m));
+                        if (!w) continue;
+                        answers[k] = Answer::Yes;
+                        out.certificates[kid] = w->certificate;
+                        changed = true;
+                    }
+                    if (answer(k) == Answer::No && answer(m) == Answer::Unknown && out.certificates[kid].family) {
+                        Certificate c = relabel(out.certificates[kid], mid,
+                                                "not in " + frag_of(hybrid, k) + " ⊇ " + frag_of(hybrid, m) +
+                                                    " (a bisimulation for window " + std::to_string(k) +
+                                                    " is one for window " + std::to_string(m) + ")");
+                        auto extra = nlohmann::json::parse(c.extra_json);
+                        extra["k"] = m;
+                        extra["bisimilar_for_k"] = k;
+                        c.extra_json = extra.dump();
+                        answers[m] = Answer::No;
+                        out.certificates[mid] = c;
+                        changed = true;
+                    }
+                }
+        }
+        for (auto& [k, a] : out.local_k) {
+            auto h = out.hybrid_k.find(k);
+            if (h == out.hybrid_k.end()) continue;
+            if (a == Answer::Yes && h->second == Answer::Unknown) {
+                h->second = Answer::Yes;
+                out.certificates[id_of(true, k)] = local_yes_as_hybrid(out.certificates[id_of(false, k)], k);
+                changed = true;
+            }
+            if (h->second == Answer::No && a == Answer::Unknown && out.certificates[id_of(true, k)].family) {
+                a = Answer::No;
+                out.certificates[id_of(false, k)] = hybrid_no_as_local(out.certificates[id_of(true, k)], k);
+                changed = true;
+            }
+        }
+    }
+}
 
 Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& options) {
     if (auto v = minimal.validate(); !v) return v.error();
@@ -152,32 +242,21 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
             out.certificates[hid] = relabel(out.certificates["locally_r_trivial"], hid,
                                             "not locally R-trivial, and LTL[P,Y<=" + ks + "] ⊆ LTL[P,Y]");
         } else if (out.local_k[k] == Answer::Yes) {
-            // A formula of LTL[Y<=k] is one of LTL[P,Y<=k].
             out.hybrid_k[k] = Answer::Yes;
-            Certificate c = relabel(out.certificates[lid], hid, "in LTL[Y<=" + ks + "] ⊆ LTL[P,Y<=" + ks + "]");
-            if (c.kind == CertificateKind::DepthTypes) {
-                // The window types alone separate; the checker re-runs that (smaller) exploration.
-                auto extra = nlohmann::json::parse(c.extra_json);
-                extra["types"] = "window";
-                c.extra_json = extra.dump();
-            }
-            out.certificates[hid] = c;
+            out.certificates[hid] = local_yes_as_hybrid(out.certificates[lid], k);
         } else {
             auto own = own_formula(true, k);
             WindowDecision w = own ? std::move(*own) : ask(hid, true, k);
             out.hybrid_k[k] = w.answer;
             out.certificates[hid] = w.certificate;
-            // A family that no formula of LTL[P,Y<=k] separates defeats every formula of LTL[Y<=k]
-            // too (a bisimulation for the window and past modalities is one for the window alone).
             if (w.answer == Answer::No && out.local_k[k] == Answer::Unknown && w.certificate.family) {
                 out.local_k[k] = Answer::No;
-                Certificate c = relabel(w.certificate, lid, "not in LTL[P,Y<=" + ks + "] ⊇ LTL[Y<=" + ks + "]");
-                c.kind = CertificateKind::WindowBisimulation;
-                out.certificates[lid] = c;
+                out.certificates[lid] = hybrid_no_as_local(w.certificate, k);
             }
         }
         if (out.classes["locally_r_trivial"] != false) --questions_left;
     }
+    apply_window_inclusions(minimal, options.max_k, options.formula_cap, out);
     return out;
 }
 

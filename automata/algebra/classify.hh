@@ -51,6 +51,13 @@ struct Classification {
 
 Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& options = {});
 
+// The inclusions LTL[Y<=qk] ⊆ LTL[Y<=k] and LTL[P,Y<=qk] ⊆ LTL[P,Y<=k] (Y<=qk φ is q nested Y<=k)
+// and LTL[Y<=k] ⊆ LTL[P,Y<=k], applied to the unknown window answers of `c` until nothing changes:
+// a yes at qk with a formula gives a yes at k (the formula unfolded and compiled back), a no at k
+// by a word family gives a no at qk (the same family; the checker re-verifies it for window qk),
+// a local yes a hybrid yes and a hybrid no a local no. classify ends with it.
+void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t formula_cap, Classification& c);
+
 enum class Prediction { Recognizes, Fails, Unknown };
 std::string to_string(Prediction p);  // "recognizes" / "fails" / "unknown"
 
