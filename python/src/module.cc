@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "automata/algebra/budget.hh"
 #include "automata/algebra/classify.hh"
 #include "automata/algorithms.hh"
 #include "automata/dataset.hh"
@@ -520,8 +521,15 @@ PYBIND11_MODULE(_ltlkit, m) {
     // ---- classification and certificates
     m.def("classify", [](const py::object& language, const std::optional<py::object>& alphabet, unsigned max_k,
                          std::size_t max_elements, std::size_t formula_cap, std::size_t window_budget, unsigned probe_depth,
-                         std::size_t probe_states, std::size_t max_states) {
+                         std::size_t probe_states, std::size_t max_states, double window_time, std::size_t window_memory,
+                         const std::string& window_clock) {
         if (max_k < 1 || max_k > 64) throw LibraryError{make_error("max_k must be in 1..64")};
+        if (!(window_time >= 0) || window_time > 1e6)
+            throw LibraryError{make_error("window_time must be a number of seconds in 0..1000000 (0: no time bound)")};
+        if (window_memory > (std::size_t(1) << 24))
+            throw LibraryError{make_error("window_memory must be in 0..16777216 MiB (0: no memory bound)")};
+        if (window_clock != "wall" && window_clock != "cpu")
+            throw LibraryError{make_error("window_clock must be 'wall' or 'cpu', not '" + window_clock + "'")};
         Resolved r = resolve(language, alphabet_arg(alphabet), max_states);
         automata::algebra::ClassifyOptions o;
         o.max_k = max_k;
@@ -531,12 +539,26 @@ PYBIND11_MODULE(_ltlkit, m) {
         o.probe_depth = probe_depth;
         o.probe_states = probe_states;
         o.source = r.formula;  // as the CLI does: a formula already in a window fragment is its own certificate
-        auto c = without_gil([&] { return take(automata::algebra::classify(r.dfa, o)); });
+        o.window_time_s = window_time;
+        o.window_memory_bytes = window_memory << 20;
+        const auto clock = window_clock == "cpu" ? automata::algebra::BudgetClockKind::ThreadCpu
+                                                 : automata::algebra::BudgetClockKind::Wall;
+        auto c = without_gil([&] {
+            // The clock is the calling thread's: set it on the thread that classifies, restore it after.
+            const auto before = automata::algebra::budget_clock();
+            automata::algebra::set_budget_clock(clock);
+            auto result = automata::algebra::classify(r.dfa, o);
+            automata::algebra::set_budget_clock(before);
+            return take(std::move(result));
+        });
         return classification_to_python(c, r.dfa, r.fragment, max_k);
     }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_k") = 4, py::arg("max_elements") = 1'000'000,
        py::arg("formula_cap") = 200'000, py::arg("window_budget") = 200'000, py::arg("probe_depth") = 8,
-       py::arg("probe_states") = 500'000, py::arg("max_states") = 1'000'000,
-       "The classes of SPEC §4 with certificates and the predictions per architecture (the keys of `classify --json`).");
+       py::arg("probe_states") = 500'000, py::arg("max_states") = 1'000'000, py::arg("window_time") = 4.0,
+       py::arg("window_memory") = 400, py::arg("window_clock") = "wall",
+       "The classes of SPEC §4 with certificates and the predictions per architecture (the keys of `classify --json`).\n"
+       "window_time (seconds), window_memory (MiB) and window_clock ('wall' or 'cpu') are classify's --window-time,\n"
+       "--window-memory and --window-clock; 0 removes a bound, so that the answers do not depend on the machine's speed.");
     m.def("check_certificate", [](const py::object& certificate) {
         const std::string text = python_to_json_text(certificate);
         std::string explanation;
