@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <unordered_map>
 #include <vector>
 
 #include "automata/algebra/budget.hh"
@@ -15,45 +14,98 @@ namespace {
 
 using Vec = std::vector<std::int32_t>;
 
-struct VecHash {
-    std::size_t operator()(const Vec& v) const noexcept {
-        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ v.size();
-        for (std::int32_t x : v) {
-            h ^= static_cast<std::uint32_t>(x) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-            h *= 0xff51afd7ed558ccdULL;
+std::uint64_t hash_ids(const std::int32_t* s, std::size_t n) {
+    std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+    for (std::size_t i = 0; i < n; ++i) {
+        h ^= static_cast<std::uint32_t>(s[i]) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 0xff51afd7ed558ccdULL;
+    }
+    return h ^ (h >> 33);
+}
+
+// Interns sequences of ids to dense ids (0, 1, ... in order of first sight). All sequences live in
+// one pool with an open-addressing index, so that millions of types cost no allocation each and
+// are freed at once: a probe that stops at its deadline returns without a long teardown.
+class Interner {
+public:
+    std::int32_t operator()(const Vec& v) { return (*this)(v.data(), v.size()); }
+    std::int32_t operator()(const std::int32_t* s, std::size_t n) {
+        if (2 * (start_.size() + 1) > slots_.size()) grow();
+        std::size_t i = hash_ids(s, n) & (slots_.size() - 1);
+        for (;; i = (i + 1) & (slots_.size() - 1)) {
+            const std::int32_t id = slots_[i];
+            if (id < 0) break;
+            const auto [p, m] = get(id);
+            if (m == n && std::equal(s, s + n, p)) return id;
         }
-        return static_cast<std::size_t>(h ^ (h >> 33));
-    }
-};
-
-// Interns signatures to dense ids.
-struct Interner {
-    std::unordered_map<Vec, std::int32_t, VecHash> ids;
-    std::int32_t operator()(const Vec& v) {
-        auto it = ids.find(v);  // look up first: emplace would allocate a node for every hit
-        if (it != ids.end()) return it->second;
-        return ids.emplace(v, static_cast<std::int32_t>(ids.size())).first->second;
-    }
-};
-
-// Sets of type ids, interned, with memoized insertion.
-struct SetTable {
-    std::vector<Vec> sets{Vec{}};  // id 0 = empty set
-    Interner ids;
-    std::unordered_map<std::uint64_t, std::int32_t> add_memo;
-    SetTable() { ids(Vec{}); }
-    std::int32_t add(std::int32_t set, std::int32_t t) {
-        const std::uint64_t key = (std::uint64_t(std::uint32_t(set)) << 32) | std::uint32_t(t);
-        auto it = add_memo.find(key);
-        if (it != add_memo.end()) return it->second;
-        Vec s = sets[static_cast<std::size_t>(set)];
-        auto pos = std::lower_bound(s.begin(), s.end(), t);
-        if (pos == s.end() || *pos != t) s.insert(pos, t);
-        std::int32_t id = ids(s);
-        if (static_cast<std::size_t>(id) == sets.size()) sets.push_back(std::move(s));
-        add_memo.emplace(key, id);
+        const auto id = static_cast<std::int32_t>(start_.size());
+        start_.push_back(pool_.size());
+        pool_.insert(pool_.end(), s, s + n);
+        slots_[i] = id;
         return id;
     }
+    std::size_t size() const { return start_.size(); }
+    // The sequence of id: (first element, length).
+    std::pair<const std::int32_t*, std::size_t> get(std::int32_t id) const {
+        const auto i = static_cast<std::size_t>(id);
+        const std::size_t end = i + 1 < start_.size() ? start_[i + 1] : pool_.size();
+        return {pool_.data() + start_[i], end - start_[i]};
+    }
+
+private:
+    void grow() {
+        slots_.assign(std::max<std::size_t>(1024, slots_.size() * 2), -1);
+        for (std::size_t id = 0; id < start_.size(); ++id) {
+            const auto [p, n] = get(static_cast<std::int32_t>(id));
+            std::size_t i = hash_ids(p, n) & (slots_.size() - 1);
+            while (slots_[i] >= 0) i = (i + 1) & (slots_.size() - 1);
+            slots_[i] = static_cast<std::int32_t>(id);
+        }
+    }
+    std::vector<std::int32_t> pool_;
+    std::vector<std::size_t> start_;
+    std::vector<std::int32_t> slots_;
+};
+
+// Sets of type ids (sorted, interned), with memoized insertion in an open-addressing table.
+class SetTable {
+public:
+    SetTable() { sets_(Vec{}); }  // id 0 = the empty set
+    std::int32_t add(std::int32_t set, std::int32_t t) {
+        const std::uint64_t key = (std::uint64_t(std::uint32_t(set)) << 32) | std::uint32_t(t);
+        if (2 * (memo_used_ + 1) > memo_.size()) grow_memo();
+        std::size_t i = slot_of(key);
+        if (memo_[i].second >= 0) return memo_[i].second;
+        const auto [p, n] = sets_.get(set);
+        scratch_.assign(p, p + n);
+        auto pos = std::lower_bound(scratch_.begin(), scratch_.end(), t);
+        if (pos == scratch_.end() || *pos != t) scratch_.insert(pos, t);
+        const std::int32_t id = sets_(scratch_);
+        memo_[i] = {key, id};
+        ++memo_used_;
+        return id;
+    }
+    Vec members(std::int32_t set) const {
+        const auto [p, n] = sets_.get(set);
+        return Vec(p, p + n);
+    }
+
+private:
+    std::size_t slot_of(std::uint64_t key) const {
+        std::size_t i = static_cast<std::size_t>(hash_ids(reinterpret_cast<const std::int32_t*>(&key), 2)) & (memo_.size() - 1);
+        while (memo_[i].second >= 0 && memo_[i].first != key) i = (i + 1) & (memo_.size() - 1);
+        return i;
+    }
+    void grow_memo() {
+        std::vector<std::pair<std::uint64_t, std::int32_t>> old(std::max<std::size_t>(1024, memo_.size() * 2), {0, -1});
+        old.swap(memo_);
+        for (const auto& e : old)
+            if (e.second >= 0) memo_[slot_of(e.first)] = e;
+    }
+    Interner sets_;
+    std::vector<std::pair<std::uint64_t, std::int32_t>> memo_;  // (set, type) -> set ∪ {type}; -1 = free
+    std::size_t memo_used_ = 0;
+    Vec scratch_;
 };
 
 // The type of a position at depth j >= 1 from its label, the depth-(j-1) types of its window (in
@@ -143,7 +195,10 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
         for (unsigned j = 0; j < depth; ++j) init[1 + W + j] = 0;
     states.add(init.data());
     parent.emplace_back(-1, -1);
-    std::unordered_map<std::int32_t, std::pair<bool, std::int32_t>> eos_seen;  // type -> (accepted, state)
+    // EOS types met: per type id, 0 = not met, 1 = met by a rejected word, 2 = by an accepted one;
+    // the state that met it first; and the types met, in order.
+    std::vector<std::uint8_t> eos_label_of;
+    std::vector<std::int32_t> eos_state, eos_seen;
     auto word_of = [&](std::int32_t s) {
         Word w;
         while (parent[static_cast<std::size_t>(s)].first >= 0) {
@@ -165,11 +220,19 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
                        : type_of(types, depth, eos_label, &st[1 + std::size_t(depth - 1) * k], k,
                                  hybrid ? st[1 + W + depth - 1] : -1);
         const bool acc = dfa.accepting[static_cast<std::size_t>(st[0])] != 0;
-        auto [it, inserted] = eos_seen.emplace(eos, std::make_pair(acc, si));
-        if (!inserted && it->second.first != acc) {
+        const auto e = static_cast<std::size_t>(eos);
+        if (e >= eos_label_of.size()) {  // a new type id (or, at depth 0, the EOS label)
+            eos_label_of.resize(std::max(e + 1, types.size()), 0);
+            eos_state.resize(eos_label_of.size(), -1);
+        }
+        if (eos_label_of[e] == 0) {
+            eos_label_of[e] = acc ? 2 : 1;
+            eos_state[e] = si;
+            eos_seen.push_back(eos);
+        } else if ((eos_label_of[e] == 2) != acc) {
             out.status = DepthProbe::Status::Conflict;
-            Word a = word_of(it->second.second), b = word_of(si);
-            if (!it->second.first) std::swap(a, b);
+            Word a = word_of(eos_state[e]), b = word_of(si);
+            if (eos_label_of[e] != 2) std::swap(a, b);
             out.accepted = std::move(a);
             out.rejected = std::move(b);
             out.states = states.size();
@@ -204,9 +267,7 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
     out.states = states.size();
     out.eos_types = eos_seen.size();
     if (build_formula) {
-        std::vector<const Vec*> sig(types.ids.size());
-        for (const auto& [v, id] : types.ids) sig[static_cast<std::size_t>(id)] = &v;
-        std::vector<ltl::Formula> chi(sig.size());
+        std::vector<ltl::Formula> chi(types.size());
         std::vector<ltl::Formula> letter(sigma);
         for (std::size_t c = 0; c < sigma; ++c) letter[c] = ltl::Formula::atom(dfa.alphabet[c]);
         auto any = [](std::vector<ltl::Formula> fs) {
@@ -216,8 +277,9 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
         };
         // Children are interned before their parents, so ids increase along every signature:
         // one pass in id order builds every formula after those it refers to.
-        for (std::size_t id = 0; id < sig.size(); ++id) {
-            const Vec& v = *sig[id];
+        for (std::size_t id = 0; id < chi.size(); ++id) {
+            const auto [first, length] = types.get(static_cast<std::int32_t>(id));
+            const Vec v(first, first + length);
             if (v[0] == 0) {
                 chi[id] = letter[static_cast<std::size_t>(v[1])];
                 continue;
@@ -234,13 +296,14 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
             };
             all_and_only(Vec(v.begin() + 3, v.end()), [&](ltl::Formula f) { return ltl::Formula::bounded_yesterday(f, k); });
             if (v[2] >= 0)
-                all_and_only(sets.sets[static_cast<std::size_t>(v[2])], [](ltl::Formula f) { return ltl::Formula::past(f); });
+                all_and_only(sets.members(v[2]), [](ltl::Formula f) { return ltl::Formula::past(f); });
             ltl::Formula f = parts[0];
             for (std::size_t i = 1; i < parts.size(); ++i) f = ltl::Formula::conj(f, parts[i]);
             chi[id] = f;
         }
         std::vector<ltl::Formula> acc, rej;
-        for (const auto& [t, e] : eos_seen) (e.first ? acc : rej).push_back(chi[static_cast<std::size_t>(t)]);
+        for (std::int32_t t : eos_seen)
+            (eos_label_of[static_cast<std::size_t>(t)] == 2 ? acc : rej).push_back(chi[static_cast<std::size_t>(t)]);
         auto by_id = [](ltl::Formula a, ltl::Formula b) { return a.id() < b.id(); };
         std::sort(acc.begin(), acc.end(), by_id);
         std::sort(rej.begin(), rej.end(), by_id);
