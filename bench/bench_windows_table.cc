@@ -78,7 +78,7 @@ std::string cell(const WindowDecision& w, const Dfa& d) {
     if (w.answer == Answer::Yes && w.certificate.kind == CertificateKind::DepthTypes)
         return "yes: depth-" + std::to_string(nlohmann::json::parse(w.certificate.extra_json).value("depth", 0u)) + " types separate";
     if (w.answer == Answer::Yes) {
-        // The typed and sink routes' formulas (docs/WINDOWS.md §3b, §3c) run to thousands of characters: summarized.
+        // The formulas of the window-type and sink-state strategies (docs/WINDOWS.md §3b, §3c) run to thousands of characters: summarized.
         auto extra = nlohmann::json::parse(w.certificate.extra_json, nullptr, false);
         if (extra.is_object() && extra.value("route", "") == "sink")
             return std::string(extra.value("past_letters", false) || extra.value("mixed", false) ? "yes: extended sink route, depth-"

@@ -436,8 +436,8 @@ TEST_CASE("Window types: each characteristic formula holds exactly at the positi
 TEST_CASE("δ=12,30,22,20 F={2} has an LTL[P,Y<=2] formula of depth 3 and is answered yes", "[windows]") {
     // "starts with b, or contains bb or aaa": the bottom-up search of docs/WINDOWS.md §3 stops below
     // its size and the depth probe proves only "depth > 2"; this hand-written formula compiles
-    // back, and the decision finds one of its own (now by the sink route of §3c, which precedes the
-    // typed route: the language is "the run reaches the sink").
+    // back, and the decision finds one of its own (the language is "the run reaches the sink", so
+    // the sink-state strategy of §3c answers it).
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 2, 3, 0, 2, 2, 2, 0});
     Certificate y = window_certificate("hybrid_k:2", true, CertificateKind::Formula);
     y.formula = "P(b & !P true) | P(a & !Y<=2 !a & Y<=2 Y<=2 true) | P(!Y<=2 !b & Y<=2 Y<=2 true) | (!Y<=2 !b & Y<=2 Y<=2 true)";
@@ -456,7 +456,7 @@ TEST_CASE("δ=12,30,22,20 F={2} has an LTL[P,Y<=2] formula of depth 3 and is ans
 TEST_CASE("Ordered past features: (b|ab)*aab* needs P(a & P M) and is a yes for k = 2, so is a block language",
           "[windows]") {
     // δ=10,20,32,33 F={2}: the first aa ends the word up to b's. M = "a b after two a's, at position
-    // >= 3" is a window property; "an a after M" nests P twice. The typed route (§3b) finds a formula
+    // >= 3" is a window property; "an a after M" nests P twice. The window-type strategy (§3b) finds a formula
     // of its own (with types of every level under P, and ordered pairs of types when single
     // occurrences do not suffice); both compile back to the language.
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 0, 2, 0, 3, 2, 3, 3});
@@ -469,9 +469,9 @@ TEST_CASE("Ordered past features: (b|ab)*aab* needs P(a & P M) and is a yes for 
     REQUIRE(w.answer == Answer::Yes);
     CHECK(w.certificate.kind == CertificateKind::Formula);
     CHECK(reverifies(w.certificate, d));
-    // δ=12,13,22,00 F={2}: blocks a+ b x from the left, accepted once a block starts with b. The
-    // typed route with level-D types under P only did not converge on it; the typed route of §3b did,
-    // and the sink route of §3c (which runs first) now answers it.
+    // δ=12,13,22,00 F={2}: blocks a+ b x from the left, accepted once a block starts with b; with
+    // level-D types under P alone the window-type strategy does not converge on it, with types of
+    // every level it does, and the sink-state strategy of §3c (tried first) answers it.
     Dfa blocks = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 2, 1, 3, 2, 2, 0, 0});
     WindowDecision wb = decide_hybrid_k(blocks, 2);
     REQUIRE(wb.answer == Answer::Yes);
@@ -709,10 +709,10 @@ TEST_CASE("classify: the answers agree (local yes gives hybrid yes, hybrid no gi
     CHECK(agreed >= 12);
 }
 
-TEST_CASE("The formula cap never changes an answer, and a yes over the cap falls back to a later route's checkable formula",
+TEST_CASE("The formula cap never changes an answer, and a yes over the cap falls back to a later strategy's checkable formula",
           "[windows]") {
-    // Two routes to the same answers: the default cap and a small one. With the small cap, a route
-    // whose formula is too large no longer ends the question: a later route (or the probe) may give
+    // Two routes to the same answers: the default cap and a small one. With the small cap, a strategy
+    // whose formula is too large does not end the question: a later strategy (or the probe) may give
     // a formula within the cap, which must re-verify; only when none does is the yes kept without
     // its formula (and its reason given).
     std::mt19937_64 rng(7);

@@ -288,7 +288,7 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
        << (q.hybrid ? " at EOS, under P and under P(χ ∧ ±P χ')" : " at EOS")
        << " found in " << t.typed.rounds << " rounds (" << t.typed.states << " product states)";
     if (t.sink.applicable)
-        os << "; no formula from the sink route (window depths <= " << kSinkDepth << ", " << t.sink.states
+        os << "; no formula from the sink-state strategy (window depths <= " << kSinkDepth << ", " << t.sink.states
            << " product states)";
     if (t.lower > 0)
         os << "; no defining formula has depth <= " << t.lower << " (the depth-" << t.lower << " EOS types of '"

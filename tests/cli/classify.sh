@@ -210,7 +210,7 @@ $asserts" || fail "hybrid_k:2 of $name.json: $asserts"
 }
 
 # The unknown path (docs/WINDOWS.md §5) on a 5-state DFA of the random sample of §7 (a yes of the
-# extended sink route with the default bounds): with tiny search bounds it is unknown, with a depth
+# extended sink-state strategy with the default bounds): with tiny search bounds it is unknown, with a depth
 # lower bound that check-certificate re-verifies (exit 0).
 window_case open5 '{"alphabet": ["a","b"], "initial": 0, "accepting": [1,4], "transitions": [[0,1],[1,2],[3,2],[1,4],[4,4]]}' "
 assert j['hybrid_k']['2'] == 'unknown', j['hybrid_k']
@@ -221,19 +221,19 @@ sed -i 's/"depth_lower_bound": 1/"depth_lower_bound": 2/' open5.certs/hybrid_k-2
 "$bin" check-certificate open5.certs/hybrid_k-2.json >/dev/null; rc=$?
 [[ $rc == 1 ]] || fail "a raised depth lower bound must not hold: exit $rc"
 
-# A yes of the sink route (§3c): "the word leaves (ba(a|b))*" (δ=12,11,31,00 F={1}), the open case
+# A yes of the sink-state strategy (§3c): "the word leaves (ba(a|b))*" (δ=12,11,31,00 F={1}), the open case
 # of earlier versions, even with small bounds; the formula compiles back in check-certificate.
 window_case p3 '{"alphabet": ["a","b"], "initial": 0, "accepting": [1], "transitions": [[1,2],[1,1],[3,1],[0,0]]}' "
 assert j['hybrid_k']['2'] == 'yes', j['hybrid_k']
 assert c['kind'] == 'formula' and c['route'] == 'sink', c" --window-budget 2000 --probe-states 5000
-"$bin" check-certificate p3.certs/hybrid_k-2.json >/dev/null || fail "the sink route's formula re-verifies"
+"$bin" check-certificate p3.certs/hybrid_k-2.json >/dev/null || fail "the sink-state formula re-verifies"
 
-# A yes of the typed route (§3b) with ordered pairs: δ=12,31,02,33 F={3} ("aa occurred, or an a after
-# a b whose window holds only a's") has the sink route fail and needs P(a & P(...)).
+# A yes of the window-type strategy (§3b) with ordered pairs: δ=12,31,02,33 F={3} ("aa occurred, or an a after
+# a b whose window holds only a's") has the sink-state strategy fail and needs P(a & P(...)).
 window_case typed '{"alphabet": ["a","b"], "initial": 0, "accepting": [3], "transitions": [[1,2],[3,1],[0,2],[3,3]]}' "
 assert j['hybrid_k']['2'] == 'yes', j['hybrid_k']
 assert c['kind'] == 'formula' and 'route' not in c and c['type_depth'] == 1 and c['past_depth'] == 2, c"
-"$bin" check-certificate typed.certs/hybrid_k-2.json >/dev/null || fail "the typed route's formula compiles back"
+"$bin" check-certificate typed.certs/hybrid_k-2.json >/dev/null || fail "the window-type formula compiles back"
 
 # A formula written in LTL[Y<=2] is its own certificate, for local_k:2 and (by inclusion) hybrid_k:2;
 # Y<=100 is 50 nested Y<=2 and 25 nested Y<=4. Every such certificate compiles back.
