@@ -14,6 +14,7 @@
 #include "automata/algebra/scc.hh"
 #include "ltl/formula.hh"
 #include "ltl/printer.hh"
+#include "ltl/builder.hh"
 
 namespace ltlkit::automata::algebra {
 
@@ -1209,32 +1210,9 @@ const ClassRow* find_class(const std::string& id) {
 
 namespace {
 using ltl::Formula;
-Formula mk_and(Formula a, Formula b) {
-    if (a.op() == ltl::Op::False || b.op() == ltl::Op::False) return Formula::ff();
-    if (a.op() == ltl::Op::True) return b;
-    if (b.op() == ltl::Op::True) return a;
-    if (a == b) return a;
-    return Formula::conj(a, b);
-}
-Formula mk_or(Formula a, Formula b) {
-    if (a.op() == ltl::Op::True || b.op() == ltl::Op::True) return Formula::tt();
-    if (a.op() == ltl::Op::False) return b;
-    if (b.op() == ltl::Op::False) return a;
-    if (a == b) return a;
-    return Formula::disj(a, b);
-}
-Formula mk_not(Formula a) {
-    if (a.op() == ltl::Op::True) return Formula::ff();
-    if (a.op() == ltl::Op::False) return Formula::tt();
-    return Formula::neg(a);
-}
-Formula mk_past(Formula a) {
-    if (a.op() == ltl::Op::False) return Formula::ff();
-    return Formula::past(a);
-}
 Formula letters(const Dfa& d, const std::vector<Symbol>& as) {
     Formula f = Formula::ff();
-    for (Symbol a : as) f = mk_or(f, Formula::atom(d.alphabet[a]));
+    for (Symbol a : as) f = ltl::simplified_disj(f, Formula::atom(d.alphabet[a]));
     return f;
 }
 }  // namespace
@@ -1267,21 +1245,21 @@ std::optional<ltl::Formula> partially_ordered_formula(const Dfa& d) {
                 const State p = in[i].first;
                 std::vector<Symbol> as;
                 for (; i < in.size() && in[i].first == p; ++i) as.push_back(in[i].second);
-                e = mk_or(e, mk_and(letters(d, as), S[p]));  // p precedes q, so S[p] is built
+                e = ltl::simplified_disj(e, ltl::simplified_conj(letters(d, as), S[p]));  // p precedes q, so S[p] is built
             }
-            e = mk_past(e);
+            e = ltl::simplified_past(e);
         }
         std::vector<Symbol> exits;
         for (std::size_t a = 0; a < k; ++a)
             if (d.next(q, Symbol(a)) != q) exits.push_back(Symbol(a));
-        Formula left = mk_past(mk_and(e, letters(d, exits)));
+        Formula left = ltl::simplified_past(ltl::simplified_conj(e, letters(d, exits)));
         E[q] = e;
-        S[q] = mk_and(e, mk_not(left));
+        S[q] = ltl::simplified_conj(e, ltl::simplified_neg(left));
         done[q] = 1;
     }
     Formula f = Formula::ff();
     for (State q = 0; q < n; ++q)
-        if (d.is_accepting(q)) f = mk_or(f, S[q]);
+        if (d.is_accepting(q)) f = ltl::simplified_disj(f, S[q]);
     return f;
 }
 
@@ -1329,7 +1307,7 @@ std::optional<ltl::Formula> definite_formula(const Dfa& d, std::size_t max_nodes
         if (!rej) f = Formula::tt();
         else if (!acc) f = Formula::ff();
         else {
-            f = d.is_accepting(tv[d.initial]) ? mk_not(Formula::yesterday(Formula::tt())) : Formula::ff();
+            f = d.is_accepting(tv[d.initial]) ? ltl::simplified_neg(Formula::yesterday(Formula::tt())) : Formula::ff();
             std::vector<std::pair<Formula, std::vector<Symbol>>> groups;
             for (std::size_t a = 0; a < k; ++a) {
                 std::vector<State> ta(n);
@@ -1340,7 +1318,7 @@ std::optional<ltl::Formula> definite_formula(const Dfa& d, std::size_t max_nodes
                 if (it == groups.end()) groups.push_back({g, {Symbol(a)}});
                 else it->second.push_back(Symbol(a));
             }
-            for (const auto& [g, as] : groups) f = mk_or(f, Formula::yesterday(mk_and(letters(d, as), g)));
+            for (const auto& [g, as] : groups) f = ltl::simplified_disj(f, Formula::yesterday(ltl::simplified_conj(letters(d, as), g)));
         }
         memo.emplace(h, f);
         return f;

@@ -249,13 +249,10 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
             WindowDecision w = own ? std::move(*own) : ask(hid, true, k);
             out.hybrid_k[k] = w.answer;
             out.certificates[hid] = w.certificate;
-            if (w.answer == Answer::No && out.local_k[k] == Answer::Unknown && w.certificate.family) {
-                out.local_k[k] = Answer::No;
-                out.certificates[lid] = hybrid_no_as_local(w.certificate, k);
-            }
         }
         if (out.classes["locally_r_trivial"] != false) --questions_left;
     }
+    // A hybrid no gives an unknown local answer its family, and the inclusions across k apply.
     apply_window_inclusions(minimal, options.max_k, options.formula_cap, out);
     return out;
 }

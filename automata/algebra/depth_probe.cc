@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "automata/algebra/budget.hh"
+#include "ltl/builder.hh"
 
 namespace ltlkit::automata::algebra {
 
@@ -270,11 +271,7 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
         std::vector<ltl::Formula> chi(types.size());
         std::vector<ltl::Formula> letter(sigma);
         for (std::size_t c = 0; c < sigma; ++c) letter[c] = ltl::Formula::atom(dfa.alphabet[c]);
-        auto any = [](std::vector<ltl::Formula> fs) {
-            ltl::Formula f = fs.empty() ? ltl::Formula::ff() : fs[0];
-            for (std::size_t i = 1; i < fs.size(); ++i) f = ltl::Formula::disj(f, fs[i]);
-            return f;
-        };
+        const auto any = [](const std::vector<ltl::Formula>& fs) { return ltl::disjunction(fs); };
         // Children are interned before their parents, so ids increase along every signature:
         // one pass in id order builds every formula after those it refers to.
         for (std::size_t id = 0; id < chi.size(); ++id) {
@@ -297,9 +294,7 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
             all_and_only(Vec(v.begin() + 3, v.end()), [&](ltl::Formula f) { return ltl::Formula::bounded_yesterday(f, k); });
             if (v[2] >= 0)
                 all_and_only(sets.members(v[2]), [](ltl::Formula f) { return ltl::Formula::past(f); });
-            ltl::Formula f = parts[0];
-            for (std::size_t i = 1; i < parts.size(); ++i) f = ltl::Formula::conj(f, parts[i]);
-            chi[id] = f;
+            chi[id] = ltl::conjunction(parts);
         }
         std::vector<ltl::Formula> acc, rej;
         for (std::int32_t t : eos_seen)

@@ -24,6 +24,7 @@
 #include "ltl/fragment.hh"
 #include "ltl/parser.hh"
 #include "ltl/printer.hh"
+#include "ltl/builder.hh"
 
 namespace ltlkit::automata::algebra::window_strategies {
 
@@ -64,21 +65,9 @@ ltl::Formula decision_tree(const std::vector<std::uint8_t>& target, const std::v
     for (std::size_t w : ws) (ft.val[w] ? hi : lo).push_back(w);
     if (hi.empty()) return decision_tree(target, feats, chosen, level + 1, lo);
     if (lo.empty()) return decision_tree(target, feats, chosen, level + 1, hi);
-    ltl::Formula f = ft.f;
     ltl::Formula a = decision_tree(target, feats, chosen, level + 1, hi);
     ltl::Formula b = decision_tree(target, feats, chosen, level + 1, lo);
-    auto is = [](ltl::Formula g, ltl::Op op) { return g.op() == op; };
-    const bool at = is(a, ltl::Op::True), af = is(a, ltl::Op::False);
-    const bool bt = is(b, ltl::Op::True), bf = is(b, ltl::Op::False);
-    ltl::Formula nf = ltl::Formula::neg(f);
-    // (f & a) | (!f & b), simplified where a or b is constant.
-    if (at && bf) return f;
-    if (af && bt) return nf;
-    if (at) return ltl::Formula::disj(f, b);
-    if (af) return ltl::Formula::conj(nf, b);
-    if (bt) return ltl::Formula::disj(nf, a);
-    if (bf) return ltl::Formula::conj(f, a);
-    return ltl::Formula::disj(ltl::Formula::conj(f, a), ltl::Formula::conj(nf, b));
+    return ltl::if_then_else(ft.f, a, b);
 }
 
 // Greedy choice of features that, refining the initial classes cls, separate accepted from

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "automata/algebra/budget.hh"
+#include "ltl/builder.hh"
 
 namespace ltlkit::automata::algebra {
 
@@ -81,14 +82,10 @@ ltl::Formula weakened_chi(WindowTypes& types, long t, const std::vector<long>& o
     };
     for (std::size_t ci = 0; ci < cands.size(); ++ci)
         if (used[ci] && covered_without(ci)) used[ci] = 0;
-    ltl::Formula f = ltl::Formula::tt();
-    bool first = true;
+    std::vector<ltl::Formula> kept;
     for (std::size_t ci = 0; ci < cands.size(); ++ci)
-        if (used[ci]) {
-            f = first ? cands[ci].f : ltl::Formula::conj(f, cands[ci].f);
-            first = false;
-        }
-    return f;
+        if (used[ci]) kept.push_back(cands[ci].f);
+    return ltl::conjunction(kept);
 }
 
 }  // namespace
