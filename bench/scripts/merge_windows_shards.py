@@ -9,7 +9,8 @@ HEADER = "| # | states | DFA | definite | k | local_k | hybrid_k |\n|---|---|---
 SUMMARY = re.compile(
     r"Summary: (\d+) definite and (\d+) further locally R-trivial minimal DFAs with <= (\d+) states over (\d+) "
     r"letters(?: \([^)]*\))?; k = 2\.\.(\d+): local_k yes (\d+), no (\d+), unknown (\d+); hybrid_k yes (\d+), no (\d+), "
-    r"unknown (\d+); certificates failing re-verification: (\d+); ([\d.]+) s")
+    r"unknown (\d+); certificates failing re-verification: (\d+); "
+    r"(?:yes without a re-verifiable formula \(over the formula cap\): (\d+); )?([\d.]+) s")
 
 
 def main(paths):
@@ -25,9 +26,9 @@ def main(paths):
                         shape = vals[2:5]
                     elif shape != vals[2:5]:
                         sys.exit(f"merge_windows_shards: {path}: another table (states, letters, k) than the first file")
-                    counts = vals[:2] + vals[5:12]
+                    counts = vals[:2] + vals[5:12] + [int(m.group(13) or 0)]
                     sums = counts if sums is None else [a + b for a, b in zip(sums, counts)]
-                    secs.append(float(m.group(13)))
+                    secs.append(float(m.group(14)))
                     continue
                 if not line.startswith("| ") or line.startswith("| # ") or line.startswith("|---"):
                     continue
@@ -52,7 +53,7 @@ def main(paths):
     out.append(f"\nSummary: {d} definite and {l} further locally R-trivial minimal DFAs with <= {st} states over "
                f"{sym} letters; k = 2..{kmax}: local_k yes {sums[2]}, no {sums[3]}, unknown {sums[4]}; hybrid_k yes "
                f"{sums[5]}, no {sums[6]}, unknown {sums[7]}; certificates failing re-verification: {sums[8]}; "
-               f"{len(secs)} shards, longest {max(secs):.0f} s, {sum(secs):.0f} s in all\n")
+               f"yes without a re-verifiable formula (over the formula cap): {sums[9]}; {len(secs)} shards, longest {max(secs):.0f} s, {sum(secs):.0f} s in all\n")
     sys.stdout.write("".join(out))
 
 
