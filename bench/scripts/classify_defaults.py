@@ -3,19 +3,26 @@
 and window answers, per family of inputs (docs/PERFORMANCE.md, "classify with default options").
 
     python3 bench/scripts/classify_defaults.py [--bin build/cli/ltlkit] [--count 40] [--seed 1]
-                                               [--families random,definite,formulas,formula-dfas]
+                                               [--families random,definite,lrt,formulas,formula-dfas]
 
 Families (each input is run as its own process, as a user runs it):
   random        random complete DFAs, 2..12 states over 2..4 letters (classify minimizes them)
   definite      "the last d letters decide" DFAs (d = 1, 2; 2..3 letters) with random acceptance
+  lrt           locally R-trivial DFAs that are neither definite nor R-trivial as a rule: 2..3 phases, each
+                a "last d letters" automaton (d = 1, 2), some transitions moving on to the next phase (every
+                SCC lies in one phase, whose loops end in the state's own last letters, so no two states of
+                an SCC share a loop word); 2..4 letters, random acceptance
   formulas      random formulas of LTL[P,Y], LTL[P,Y<=2] and LTL[Y<=k] over 2..4 letters, as formulas
   formula-dfas  the same formulas compiled to DFA JSON first, so no input formula certifies a window
+  dir:PATH      every *.json DFA in PATH, in name order (e.g. dir:bench/data/window-unknowns, the random
+                locally R-trivial DFAs whose window questions stay unknown at the default budget)
 Inputs whose minimal DFA has more than 12 states are skipped (the target is stated for <= 12).
 Prints one table row per family (median / p90 / max of wall seconds and peak resident MiB, how many
 exceeded 5 s or 500 MiB, the window answers) and the five slowest inputs with the command that
 reruns each. The reference column is the target of the issue: 5 s and 500 MiB per input.
 """
 import argparse
+import glob
 import json
 import os
 import random
@@ -63,6 +70,31 @@ def definite_dfa(rng):
             "accepting": [i for i in range(len(words)) if rng.random() < 0.5], "transitions": trans}
 
 
+def lrt_dfa(rng):
+    s = rng.randint(2, 4)
+    phases = rng.randint(2, 3)
+    d = 1 if s >= 3 or rng.random() < 0.5 else 2
+    words = [""]
+    for length in range(1, d + 1):
+        words += [w + c for w in words if len(w) == length - 1 for c in LETTERS[:s]]
+    index = {w: i for i, w in enumerate(words)}
+    m = len(words)
+    trans = []
+    for ph in range(phases):
+        for w in words:
+            row = []
+            for c in LETTERS[:s]:
+                target = index[(w + c)[-d:]]
+                if ph + 1 < phases and rng.random() < 0.25:
+                    row.append((ph + 1) * m + target)  # on to the next phase, same suffix
+                else:
+                    row.append(ph * m + target)
+            trans.append(row)
+    n = len(trans)
+    return {"alphabet": list(LETTERS[:s]), "initial": 0,
+            "accepting": [q for q in range(n) if rng.random() < 0.5], "transitions": trans}
+
+
 def random_formula(rng, letters, ops, depth):
     if depth == 0 or rng.random() < 0.25:
         return rng.choice(letters + ["true"] if rng.random() < 0.1 else letters)
@@ -85,17 +117,22 @@ def main():
     ap.add_argument("--bin", default="build/cli/ltlkit")
     ap.add_argument("--count", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--families", default="random,definite,formulas,formula-dfas")
+    ap.add_argument("--families", default="random,definite,lrt,formulas,formula-dfas")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="classify_defaults.")
     rows, slow = [], []
     for family in a.families.split(","):
         rng = random.Random("%s/%d" % (family, a.seed))
+        files = sorted(glob.glob(os.path.join(family[4:], "*.json"))) if family.startswith("dir:") else None
         walls, rss, states, answers, over_t, over_m, failed, tried = [], [], [], {}, 0, 0, 0, 0
-        while len(walls) < a.count and tried < 50 * a.count:
+        while len(walls) < (len(files) if files is not None else a.count) and tried < 50 * a.count:
             tried += 1
-            if family in ("random", "definite"):
-                dfa = random_dfa(rng) if family == "random" else definite_dfa(rng)
+            if files is not None:
+                if tried > len(files):
+                    break
+                cmd = [a.bin, "classify", "--dfa", files[tried - 1], "--json"]
+            elif family in ("random", "definite", "lrt"):
+                dfa = {"random": random_dfa, "definite": definite_dfa, "lrt": lrt_dfa}[family](rng)
                 path = os.path.join(tmp, "%s-%d.json" % (family, tried))
                 with open(path, "w") as f:
                     json.dump(dfa, f)
