@@ -81,7 +81,7 @@ struct Tried {
     bool exhausted = false;  // the family search ran to the end of its bounds
     YesSearchReport search;
     SinkSearchReport sink;
-    TypedSearchReport typed;
+    WindowTypeSearchReport window_types;
     bool searches_cut = false;  // the searches stopped at half of the question's budget
     unsigned lower = 0;         // no defining formula has depth <= lower (depth probe)
     DepthProbe witness;         // the two words of equal depth-`lower` EOS types
@@ -165,22 +165,22 @@ std::optional<WindowDecision> sink_state_formula(const Question& q, Tried& t) {
 // Yes: characteristic formulas of window types (depths 1..3), chosen on a sample and compiled back;
 // at past depth 1 (P χ(t)), then, for the hybrid fragment, 2 (ordered pairs of types).
 std::optional<WindowDecision> window_type_formula(const Question& q, Tried& t) {
-    TypedSearchReport& typed = t.typed;
+    WindowTypeSearchReport& found = t.window_types;
     unsigned past_depth = 0;
-    for (unsigned pd = 1; pd <= (q.hybrid ? 2u : 1u) && typed.formula.is_null(); ++pd) {
-        TypedSearchReport r = search_typed(q.minimal, q.k, q.hybrid, kTypeDepth, 4 * q.options.probe_states, pd);
-        r.rounds += typed.rounds;
-        r.states += typed.states;
-        typed = std::move(r);
+    for (unsigned pd = 1; pd <= (q.hybrid ? 2u : 1u) && found.formula.is_null(); ++pd) {
+        WindowTypeSearchReport r = search_window_types(q.minimal, q.k, q.hybrid, kTypeDepth, 4 * q.options.probe_states, pd);
+        r.rounds += found.rounds;
+        r.states += found.states;
+        found = std::move(r);
         past_depth = pd;
     }
-    if (typed.formula.is_null()) return std::nullopt;
-    const std::size_t size = ltl::tree_size(typed.formula);
-    nlohmann::json extra = {{"type_depth", typed.depth}};
+    if (found.formula.is_null()) return std::nullopt;
+    const std::size_t size = ltl::tree_size(found.formula);
+    nlohmann::json extra = {{"type_depth", found.depth}};
     if (q.hybrid) extra["past_depth"] = past_depth;
-    return q.formula_yes(typed.formula, size,
+    return q.formula_yes(found.formula, size,
                          "a " + q.frag + " formula (tree size " + std::to_string(size) +
-                             ") built from characteristic formulas of the depth-" + std::to_string(typed.depth) +
+                             ") built from characteristic formulas of the depth-" + std::to_string(found.depth) +
                              " window types" +
                              (!q.hybrid ? std::string(" at EOS")
                                         : past_depth == 1 ? std::string(" at EOS and under P")
@@ -286,7 +286,7 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
        << (rep.failure.empty() ? "" : " (" + rep.failure + ")") << "; " << t.steps << " search steps"
        << "; no Boolean combination of window types of depth <= " << kTypeDepth
        << (q.hybrid ? " at EOS, under P and under P(χ ∧ ±P χ')" : " at EOS")
-       << " found in " << t.typed.rounds << " rounds (" << t.typed.states << " product states)";
+       << " found in " << t.window_types.rounds << " rounds (" << t.window_types.states << " product states)";
     if (t.sink.applicable)
         os << "; no formula from the sink-state strategy (window depths <= " << kSinkDepth << ", " << t.sink.states
            << " product states)";

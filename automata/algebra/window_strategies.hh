@@ -85,7 +85,8 @@ struct YesSearchReport {
 };
 YesSearchReport search_formula(const Dfa& minimal, unsigned k, bool hybrid, std::size_t budget, std::size_t* steps);
 
-// --- the window-type products of the window-type and sink-state strategies (definitions in window_types.cc)
+// --- what the window-type and sink-state strategies share: the DFA × window-types product
+// (definitions in window_types.cc)
 
 // The disjunction of f(t) over ts (false when ts is empty).
 template <class F>
@@ -150,12 +151,12 @@ struct LongVecHash {
 };
 
 // --- "yes" by characteristic formulas of window types (window_type_formulas.cc)
-struct TypedSearchReport {
+struct WindowTypeSearchReport {
     ltl::Formula formula;
     unsigned depth = 0;           // window depth D of the types
     std::size_t rounds = 0, states = 0;  // rounds over all depths; product states explored
 };
-TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsigned max_depth, std::size_t max_states,
+WindowTypeSearchReport search_window_types(const Dfa& minimal, unsigned k, bool hybrid, unsigned max_depth, std::size_t max_states,
                                unsigned past_depth);
 
 }  // namespace ltlkit::automata::algebra::window_strategies

@@ -62,7 +62,7 @@ struct PastFeatureBits {
     }
 };
 
-struct TypedProduct {
+struct WindowTypeProduct {
     bool conflict = false, limit = false;
     std::vector<std::pair<Word, Word>> conflicts;  // equal (EOS type, R mask), different membership
     std::size_t states = 0;
@@ -77,9 +77,9 @@ struct PairHash {
 
 // Breadth-first over (DFA state, window types of the last k positions at levels 0..D-1, mask of
 // the past features); the type ids are those of `types` (shared with the sample).
-TypedProduct explore_typed(const Dfa& dfa, WindowTypes& types, unsigned D, const PastFeatureBits& past,
+WindowTypeProduct explore_window_types(const Dfa& dfa, WindowTypes& types, unsigned D, const PastFeatureBits& past,
                            std::size_t max_states) {
-    TypedProduct out;
+    WindowTypeProduct out;
     const std::size_t sigma = dfa.num_symbols(), k = types.k, W = std::size_t(D) * k;
     // layout: [q, level 0 window (k, oldest first), ..., level D-1 window, mask]
     std::unordered_map<std::vector<long>, std::int32_t, LongVecHash> index;
@@ -180,9 +180,9 @@ WordPastFeatures word_past_features(const std::vector<long>& t, bool hybrid, boo
 //     compiled back as the certificate.
 // A sample pair whose candidate features all agree proves that no formula of this form at depth D
 // exists.
-TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsigned max_depth, std::size_t max_states,
+WindowTypeSearchReport search_window_types(const Dfa& minimal, unsigned k, bool hybrid, unsigned max_depth, std::size_t max_states,
                                unsigned past_depth) {
-    TypedSearchReport rep;
+    WindowTypeSearchReport rep;
     const std::size_t sigma = minimal.num_symbols();
     const bool pairs = hybrid && past_depth >= 2;
     constexpr std::size_t kMaxPairTypes = 300;  // past types in the sample beyond which pairs are not tried
@@ -292,7 +292,7 @@ TypedSearchReport search_typed(const Dfa& minimal, unsigned k, bool hybrid, unsi
             }
             if (past.bits > 62) break;
             if (rep.states >= max_states) return rep;  // the state budget of all rounds together
-            TypedProduct prod = explore_typed(minimal, types, D, past, max_states - rep.states);
+            WindowTypeProduct prod = explore_window_types(minimal, types, D, past, max_states - rep.states);
             rep.states += prod.states;
             if (prod.limit) break;
             if (prod.conflict) {
