@@ -9,6 +9,7 @@
 
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/classes.hh"
+#include "automata/algebra/window_strategies.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
 #include "automata/io.hh"
@@ -82,10 +83,7 @@ Certificate hybrid_no_as_local(const Certificate& hybrid, unsigned k) {
 void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t formula_cap, Classification& out) {
     WindowOptions options;
     options.max_formula_size = formula_cap;
-    auto id_of = [](bool hybrid, unsigned k) { return std::string(hybrid ? "hybrid_k:" : "local_k:") + std::to_string(k); };
-    auto frag_of = [](bool hybrid, unsigned k) {
-        return std::string(hybrid ? "LTL[P,Y<=" : "LTL[Y<=") + std::to_string(k) + "]";
-    };
+    using window_strategies::class_id, window_strategies::fragment_name;
     bool changed = true;
     while (changed) {
         changed = false;
@@ -97,13 +95,13 @@ void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t for
             };
             for (unsigned k = 2; k <= max_k; ++k)
                 for (unsigned m = 2 * k; m <= max_k; m += k) {
-                    const std::string kid = id_of(hybrid, k), mid = id_of(hybrid, m);
+                    const std::string kid = class_id(hybrid, k), mid = class_id(hybrid, m);
                     if (answer(m) == Answer::Yes && answer(k) == Answer::Unknown && out.certificates[mid].formula) {
                         auto f = ltl::parse_formula(*out.certificates[mid].formula);
                         if (!f) continue;
                         auto w = window_yes_by_formula(
                             minimal, unfold_windows(*f, k), k, hybrid, options,
-                            "in " + frag_of(hybrid, m) + " ⊆ " + frag_of(hybrid, k) + ": the " + mid +
+                            "in " + fragment_name(hybrid, m) + " ⊆ " + fragment_name(hybrid, k) + ": the " + mid +
                                 " formula with each Y<=" + std::to_string(m) + " written as " + std::to_string(m / k) +
                                 " nested Y<=" + std::to_string(k),
                             "unfolded_from_k_" + std::to_string(m));
@@ -114,7 +112,7 @@ void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t for
                     }
                     if (answer(k) == Answer::No && answer(m) == Answer::Unknown && out.certificates[kid].family) {
                         Certificate c = relabel(out.certificates[kid], mid,
-                                                "not in " + frag_of(hybrid, k) + " ⊇ " + frag_of(hybrid, m) +
+                                                "not in " + fragment_name(hybrid, k) + " ⊇ " + fragment_name(hybrid, m) +
                                                     " (a bisimulation for window " + std::to_string(k) +
                                                     " is one for window " + std::to_string(m) + ")");
                         auto extra = nlohmann::json::parse(c.extra_json);
@@ -132,12 +130,12 @@ void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t for
             if (h == out.hybrid_k.end()) continue;
             if (a == Answer::Yes && h->second == Answer::Unknown) {
                 h->second = Answer::Yes;
-                out.certificates[id_of(true, k)] = local_yes_as_hybrid(out.certificates[id_of(false, k)], k);
+                out.certificates[class_id(true, k)] = local_yes_as_hybrid(out.certificates[class_id(false, k)], k);
                 changed = true;
             }
-            if (h->second == Answer::No && a == Answer::Unknown && out.certificates[id_of(true, k)].family) {
+            if (h->second == Answer::No && a == Answer::Unknown && out.certificates[class_id(true, k)].family) {
                 a = Answer::No;
-                out.certificates[id_of(false, k)] = hybrid_no_as_local(out.certificates[id_of(true, k)], k);
+                out.certificates[class_id(false, k)] = hybrid_no_as_local(out.certificates[class_id(true, k)], k);
                 changed = true;
             }
         }

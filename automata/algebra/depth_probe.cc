@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "automata/algebra/budget.hh"
+#include "automata/random.hh"
 #include "ltl/builder.hh"
 
 namespace ltlkit::automata::algebra {
@@ -93,7 +94,7 @@ public:
 
 private:
     std::size_t slot_of(std::uint64_t key) const {
-        std::size_t i = static_cast<std::size_t>(hash_ids(reinterpret_cast<const std::int32_t*>(&key), 2)) & (memo_.size() - 1);
+        std::size_t i = static_cast<std::size_t>(splitmix64(key)) & (memo_.size() - 1);
         while (memo_[i].second >= 0 && memo_[i].first != key) i = (i + 1) & (memo_.size() - 1);
         return i;
     }
