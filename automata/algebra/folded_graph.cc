@@ -206,9 +206,45 @@ NoSearchBounds no_bounds(std::size_t sigma, unsigned k, bool hybrid, const Windo
     NoSearchBounds b{};
     b.max_p = o.max_period ? o.max_period : sigma <= 2 ? k + 4 : (sigma == 3 ? k + 1 : 3);
     b.max_tail = o.max_tail ? o.max_tail : sigma <= 2 ? 4 : (sigma == 3 ? 3 : 2);
-    b.max_x = !hybrid ? 0 : o.max_prefix ? o.max_prefix : (sigma <= 2 ? 3 : 2);
+    b.max_x = !hybrid ? 0 : o.max_prefix;
+    b.x_every_state = hybrid && !o.max_prefix;
     return b;
 }
+
+namespace {
+// The prefixes x the family search tries, one per start state δ(q0, x), shortest (then
+// lexicographically least) first: the first word found for each state, in shortlex order, among
+// the words up to max_x, or (x_every_state) a breadth-first search over the letters in order.
+std::vector<Word> family_prefixes(const Dfa& dfa, const NoSearchBounds& b) {
+    std::vector<Word> out;
+    std::vector<char> seen(dfa.num_states(), 0);
+    if (!b.x_every_state) {
+        for (Word& x : words_between(dfa.num_symbols(), 0, b.max_x)) {
+            State q = dfa.run(dfa.initial, x);
+            if (seen[q]) continue;
+            seen[q] = 1;
+            out.push_back(std::move(x));
+        }
+        return out;
+    }
+    seen[dfa.initial] = 1;
+    std::vector<State> frontier{dfa.initial};
+    out.push_back(Word{});
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        State q = frontier[i];
+        for (Symbol a = 0; a < dfa.num_symbols(); ++a) {
+            State t = dfa.next(q, a);
+            if (seen[t]) continue;
+            seen[t] = 1;
+            Word x = out[i];
+            x.push_back(a);
+            out.push_back(std::move(x));
+            frontier.push_back(t);
+        }
+    }
+    return out;
+}
+}  // namespace
 
 std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid, const WindowOptions& o,
                                         std::size_t* steps, bool* exhausted) {
@@ -216,7 +252,7 @@ std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid,
     const std::size_t budget = o.search_budget;
     NoSearchBounds b = no_bounds(sigma, k, hybrid, o);
     std::vector<Word> tails = words_between(sigma, 0, b.max_tail);
-    std::vector<Word> xs = words_between(sigma, 0, b.max_x);
+    const std::vector<Word> xs = family_prefixes(dfa, b);
     *exhausted = true;
     for (std::size_t plen = 1; plen <= b.max_p; ++plen) {
         for (const Word& p : words_between(sigma, plen, plen)) {

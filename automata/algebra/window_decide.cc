@@ -82,6 +82,7 @@ struct Tried {
     YesSearchReport search;
     SinkSearchReport sink;
     WindowTypeSearchReport window_types;
+    UpsetSearchReport upsets;
     bool searches_cut = false;  // the searches stopped at half of the question's budget
     unsigned lower = 0;         // no defining formula has depth <= lower (depth probe)
     DepthProbe witness;         // the two words of equal depth-`lower` EOS types
@@ -215,9 +216,30 @@ std::optional<WindowDecision> extended_sink_state_formula(const Question& q, Tri
                                          {"mixed", ext.mixed}}));
 }
 
+// Yes: the closed-set strategy (docs/WINDOWS.md §3d): which sets of states closed under the
+// transitions (an SCC and what it reaches) the run entered, each by Lemma 4 of §3c, and the EOS
+// type. After the other searches, so the tables of §7 do not depend on it.
+std::optional<WindowDecision> closed_set_formula(const Question& q, Tried& t) {
+    if (!q.hybrid) return std::nullopt;
+    t.upsets = search_upsets(q.minimal, q.k, kSinkDepth, 4 * q.options.probe_states, q.options.max_formula_size);
+    const UpsetSearchReport& u = t.upsets;
+    if (u.formula.is_null()) return std::nullopt;
+    const std::size_t size = ltl::tree_size(u.formula);
+    return q.formula_yes(
+        u.formula, size,
+        "a " + q.frag + " formula (tree size " + std::to_string(size) + ") deciding by which of " +
+            std::to_string(u.entered) +
+            " sets of states closed under the transitions the run entered, each seen through the depth-" +
+            std::to_string(u.depth) + " window types" +
+            (u.past_letters ? std::string(" of letters annotated with the set of letters before them") : std::string()) +
+            " that words avoiding it never show, and by the EOS type (docs/WINDOWS.md §3d); compiled back",
+        nlohmann::json({{"type_depth", u.depth}, {"route", "closed_sets"}, {"past_letters", u.past_letters}}));
+}
+
 // The searches, in the order they are tried; each answers or records what it tried.
 constexpr Strategy kSearches[] = {r_trivial_formula,   bisimilar_family,    searched_formula,
-                                  sink_state_formula,  window_type_formula, extended_sink_state_formula};
+                                  sink_state_formula,  window_type_formula, extended_sink_state_formula,
+                                  closed_set_formula};
 
 // Yes or a lower bound: the depth-d EOS types probed exactly (depth_probe.hh). A conflict at depth
 // d proves that no defining formula has depth <= d; separation at depth d proves membership (the
@@ -279,7 +301,8 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
     c.member = false;
     c.kind = CertificateKind::SearchExhausted;
     std::ostringstream os;
-    os << "no witness family with |p| <= " << b.max_p << ", |y|,|z| <= " << b.max_tail << ", |x| <= " << b.max_x
+    os << "no witness family with |p| <= " << b.max_p << ", |y|,|z| <= " << b.max_tail
+       << (b.x_every_state ? ", x a shortest word to each state" : ", |x| <= " + std::to_string(b.max_x))
        << (t.exhausted ? "" : " (budget hit before the end)") << ", and no " << q.frag
        << " formula among " << rep.pool << " distinct behaviours up to size " << rep.max_size << " on "
        << rep.sample_words << " sample words in " << rep.rounds << " rounds"
@@ -290,6 +313,9 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
     if (t.sink.applicable)
         os << "; no formula from the sink-state strategy (window depths <= " << kSinkDepth << ", " << t.sink.states
            << " product states)";
+    if (t.upsets.applicable)
+        os << "; none from the closed-set strategy (" << t.upsets.sets << " closed sets, window depths <= " << kSinkDepth
+           << ", " << t.upsets.states << " product states)";
     if (t.lower > 0)
         os << "; no defining formula has depth <= " << t.lower << " (the depth-" << t.lower << " EOS types of '"
            << format_word(q.minimal.alphabet, t.witness.accepted) << "' (accepted) and '"
@@ -312,7 +338,7 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
                             {"bounds",
                              {{"max_p", b.max_p},
                               {"max_tail", b.max_tail},
-                              {"max_x", b.max_x},
+                              {"max_x", b.x_every_state ? nlohmann::json("every state") : nlohmann::json(b.max_x)},
                               {"formula_pool", rep.pool},
                               {"formula_size", rep.max_size},
                               {"search_budget", options.search_budget},

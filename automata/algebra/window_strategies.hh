@@ -6,7 +6,9 @@
 //                            at EOS and under P, chosen on a sample and checked by an exact product
 //   sink_state_formulas.cc   "yes": a language decided by entering a sink state, through the window
 //                            types that words avoiding the sink never show (search_sink, windows.hh)
-//   window_types.cc          window types and the product step both of these explore
+//   upset_formulas.cc        "yes": a language decided by which closed sets of states (an SCC and
+//                            what it reaches) the run entered, and by the EOS type (search_upsets)
+//   window_types.cc          window types and the product step these explore
 //   window_decide.cc         decide: the strategies in order, and the certificate each one writes
 //   window_certificate_check.cc  the independent checker of window certificates
 // The exact depth probe is depth_probe.hh; window types are WindowTypes (windows.hh).
@@ -42,6 +44,11 @@ std::vector<Word> words_between(std::size_t n, std::size_t lo, std::size_t hi);
 // --- "no" (folded_graph.cc)
 struct NoSearchBounds {
     std::size_t max_p, max_tail, max_x;
+    // Hybrid: x ranges over one shortest (then lexicographically least) word to each reachable
+    // state, which covers every x, since condition (b) of WINDOWS.md §2 depends on x only through
+    // δ(q0, x) and condition (a) not at all; max_x is then unused. False: |x| <= max_x (local:
+    // max_x = 0, x = ε).
+    bool x_every_state = false;
 };
 NoSearchBounds no_bounds(std::size_t sigma, unsigned k, bool hybrid, const WindowOptions& o);
 // A family x·p^r·y / x·p^r·z within the bounds whose membership differs for all large r while the

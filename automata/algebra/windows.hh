@@ -29,7 +29,7 @@ struct WindowOptions {
     // Bounds of the family search (0 = the default for the alphabet size, docs/WINDOWS.md §5).
     std::size_t max_period = 0;  // |p|
     std::size_t max_tail = 0;    // |y|, |z|
-    std::size_t max_prefix = 0;  // |x| (hybrid only; the local search uses x = ε)
+    std::size_t max_prefix = 0;  // |x| (hybrid only; 0 = one shortest word to each state; local: x = ε)
     // Bounded-depth probe (depth_probe.hh) when both searches fail: depths 1..probe_depth, each
     // exploring at most probe_states product states.
     unsigned probe_depth = 8;
@@ -98,6 +98,9 @@ struct WindowTypes {
     // The level-D types of the positions of w, then of EOS (index |w|).
     std::vector<long> types(const Word& w, unsigned D);
     ltl::Formula formula(long id, const std::vector<std::string>& alphabet);
+    // For an EOS type e: the formula that holds at a position exactly when the EOS type of the word
+    // before it is e (chi(e) without its "no letter holds"; the windows are the same).
+    ltl::Formula eos_shape(long id, const std::vector<std::string>& alphabet);
 };
 
 // The sink-state strategy of the hybrid fragment (safety and guarantee languages in Manna and Pnueli's hierarchy) (docs/WINDOWS.md §3c): for a language "the run enters the sink state
@@ -127,6 +130,29 @@ struct SinkSearchReport {
 // it) and tries, per depth, types whose letters carry the set of letters before them (P a / !P a).
 SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth, std::size_t max_states,
                              bool extended = false);
+
+// The closed-set strategy of the hybrid fragment (docs/WINDOWS.md §3d), a generalization of the
+// sink-state strategy to languages decided by the SCCs the run passes through: for each set U of
+// states closed under the transitions that an SCC generates (the states it reaches, with and
+// without it), Lemma 4 of §3c with "the run entered U" for "the run entered the sink"; when
+// membership is a function of the sets entered and of the level-D EOS type on the whole DFA x
+// window-type product, a decision tree over the "entered U" formulas with EOS-type leaves defines
+// the language (compiled back). Depths 1..max_depth, each also with letters annotated by the set of
+// letters before them; max_states product states in all.
+struct UpsetSearchReport {
+    ltl::Formula formula;
+    unsigned depth = 0;         // window depth D of the answer's types
+    std::size_t states = 0;     // product states over all depths
+    std::size_t sets = 0;       // closed sets of the SCC decomposition (without the initial state)
+    std::size_t entered = 0;    // those whose "entered" formula the answer uses (Lemma 4 holds)
+    bool applicable = false;    // some closed set avoids the initial state
+    bool past_letters = false;  // the answer's letters carry the set of letters before them
+    bool nested_marks = false;  // the answer's window types carry the marks of their positions
+};
+// A formula over formula_cap tree nodes (0: no cap) does not end the search: the next passes start
+// afresh, and the smallest found is returned when none is within the cap.
+UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_depth, std::size_t max_states,
+                                std::size_t formula_cap = 0);
 
 // Whether the formula's syntax lies in LTL[Y<=k] (resp. LTL[P,Y<=k]): only Y<=k (k >= 2 exactly this
 // k), P/H for the hybrid fragment, and Boolean connectives.
