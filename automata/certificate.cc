@@ -62,6 +62,19 @@ std::pair<Word, Word> WordFamily::at(std::size_t r) const {
         return out;
     };
     const Word pe = expand(p), ye = expand(y), ze = expand(z);
+    if (!q.empty()) {  // x·(pʳqʳ)ʳ·pʳ·y vs x·(pʳqʳ)ʳ·pʳ·qʳ·z
+        Word u = x;
+        auto power = [&](const Word& w) {
+            for (std::size_t i = 0; i < r; ++i) u.insert(u.end(), w.begin(), w.end());
+        };
+        for (std::size_t i = 0; i < r; ++i) power(pe), power(q);
+        power(pe);
+        Word v = u;
+        for (std::size_t i = 0; i < r; ++i) v.insert(v.end(), q.begin(), q.end());
+        u.insert(u.end(), ye.begin(), ye.end());
+        v.insert(v.end(), ze.begin(), ze.end());
+        return {u, v};
+    }
     Word u = x, v = x2 ? *x2 : x;
     for (std::size_t i = 0; i < r; ++i) {
         u.insert(u.end(), pe.begin(), pe.end());
@@ -123,6 +136,7 @@ nlohmann::ordered_json family_to_json(const WordFamily& f, const std::vector<std
     fam["r_min"] = f.r_min;
     if (f.x2) fam["x2"] = family_word_text(alphabet, *f.x2);
     if (!f.e.empty()) fam["e"] = family_word_text(alphabet, f.e);
+    if (!f.q.empty()) fam["q"] = family_word_text(alphabet, f.q);
     return fam;
 }
 
@@ -146,6 +160,13 @@ Result<WordFamily> family_from_json(const nlohmann::json& j, const std::vector<s
         auto w = word(j["e"]);
         if (!w) return w.error();
         f.e = *w;
+    }
+    if (j.contains("q")) {
+        if (!j["q"].is_string()) return make_error("family \"q\" must be a string");
+        auto w = parse_word(alphabet, j["q"].get<std::string>());
+        if (!w) return w.error();
+        if (w->empty()) return make_error("family \"q\" must be non-empty");
+        f.q = *w;
     }
     if (j.contains("r_min")) {
         if (!j["r_min"].is_number_unsigned()) return make_error("family \"r_min\" must be a non-negative integer");

@@ -55,10 +55,13 @@ struct WordFamily {
     //   families such as the non-definite one (Σ*a vs aΣ*: no common prefix can work for aΣ*).
     // - e non-empty: every kLoopMarker symbol in p, y, z stands for eʳ (the locally R-trivial family
     //   x·(eʳ u eʳ v eʳ)ʳ·y vs x·(eʳ u eʳ v eʳ)ʳ·eʳ u eʳ·y).
+    // - q non-empty (window fragments, docs/WINDOWS.md §2b): the alternating family
+    //   x·(pʳqʳ)ʳ·pʳ·y vs x·(pʳqʳ)ʳ·pʳ·qʳ·z.
     std::optional<Word> x2;
     Word e;
+    Word q;
     static constexpr Symbol kLoopMarker = 0xFFFFFFFFu;
-    bool extended() const { return x2.has_value() || !e.empty(); }
+    bool extended() const { return x2.has_value() || !e.empty() || !q.empty(); }
     // The pair for a given r: {x pʳ y, x pʳ z} with the extensions applied.
     std::pair<Word, Word> at(std::size_t r) const;
 };

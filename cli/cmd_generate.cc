@@ -92,7 +92,9 @@ void add_adversarial(const Language& L, const GenerateArgs& a, DatasetOptions& o
         }
         const WordFamily& wf = *p.witness;
         AdversarialFamily f{wf, p.reason, ""};
-        if (wf.extended())
+        if (wf.extended() && !wf.q.empty())
+            f.extra = "q='" + format_word(L.dfa.alphabet, wf.q) + "' (the words are x (p^r q^r)^r p^r y and x (p^r q^r)^r p^r q^r z)";
+        else if (wf.extended())
             f.extra = "x2=" + (wf.x2 ? "'" + format_word(L.dfa.alphabet, *wf.x2) + "'" : std::string("none")) +
                       "; e='" + format_word(L.dfa.alphabet, wf.e) + "' (<e^r> in p, y, z stands for e^r)";
         o.adversarial.push_back({arch, {f}});

@@ -265,10 +265,10 @@ TEST_CASE("The window certificate checker rejects tampered certificates and malf
     CHECK(reverifies(c, d));
     // a family whose tails are not bisimilar (k = 2 window sees the last symbol difference "a" vs "b")
     Certificate bad = c;
-    bad.family = WordFamily{{}, {1}, {0}, {}, 1, std::nullopt, {}};
+    bad.family = WordFamily{{}, {1}, {0}, {}, 1, std::nullopt, {}, {}};
     CHECK(!reverifies(bad, d));
     // membership does not differ
-    bad.family = WordFamily{{}, {0, 1}, {}, {0, 1}, 1, std::nullopt, {}};
+    bad.family = WordFamily{{}, {0, 1}, {}, {0, 1}, 1, std::nullopt, {}, {}};
     CHECK(!reverifies(bad, d));
     // a "yes" with a formula outside the fragment, or defining another language
     Certificate yes = window_certificate("local_k:2", true, CertificateKind::Formula);
@@ -493,18 +493,23 @@ std::vector<Word> all_words(std::size_t sigma, std::size_t n) {
     return out;
 }
 
+// The formula, by the direct semantics at EOS, and the DFA agree on every word up to max_len.
+void agrees_on_short_words(ltl::Formula f, const Dfa& d, std::size_t max_len) {
+    for (const Word& w : all_words(d.num_symbols(), max_len)) {
+        std::vector<std::string> names;
+        for (Symbol s : w) names.push_back(d.alphabet[s]);
+        INFO(format_word(d.alphabet, w));
+        REQUIRE(ltl::holds_at_eos(f, names) == d.accepts(w));
+    }
+}
+
 // The route's formula against the direct semantics (ltl/semantics.hh) on every short word, and its
 // temporal depth: P (or H) over characteristic formulas of depth-D window types.
 void check_sink_formula(const SinkSearchReport& r, const Dfa& d, std::size_t n) {
     REQUIRE_FALSE(r.formula.is_null());
     CHECK(ltl::temporal_depth(r.formula) <= r.depth + (r.past_letters ? 2 : 1));
     CHECK(formula_in_window_fragment(r.formula, 2, true));
-    for (const Word& w : all_words(d.num_symbols(), n)) {
-        std::vector<std::string> names;
-        for (Symbol s : w) names.push_back(d.alphabet[s]);
-        INFO(format_word(d.alphabet, w));
-        REQUIRE(ltl::holds_at_eos(r.formula, names) == d.accepts(w));
-    }
+    agrees_on_short_words(r.formula, d, n);
 }
 
 }  // namespace
@@ -587,11 +592,7 @@ TEST_CASE("Sink-state formulas agree with the depth probe and the direct semanti
                 CHECK(ltl::temporal_depth(r.formula) <= r.depth + (r.past_letters ? 2 : 1));
                 CHECK(formula_in_window_fragment(r.formula, k, true));
                 mixed_found += r.mixed;
-                for (const Word& w : all_words(sigma, sigma == 2 ? 8 : 5)) {
-                    std::vector<std::string> names;
-                    for (Symbol s : w) names.push_back(d.alphabet[s]);
-                    REQUIRE(ltl::holds_at_eos(r.formula, names) == d.accepts(w));
-                }
+                agrees_on_short_words(r.formula, d, sigma == 2 ? 8 : 5);
                 DepthProbe pr = probe_depth(d, k, true, static_cast<unsigned>(ltl::temporal_depth(r.formula)), 60'000);
                 CHECK(pr.status != DepthProbe::Status::Conflict);
             } else if (r.conflict) {
@@ -651,11 +652,7 @@ TEST_CASE("Closed-set formulas agree with the direct semantics and the depth pro
         if (r.formula.is_null()) continue;
         ++found;
         CHECK(formula_in_window_fragment(r.formula, k, true));
-        for (const Word& w : all_words(sigma, sigma == 2 ? 8 : 5)) {
-            std::vector<std::string> names;
-            for (Symbol s : w) names.push_back(d.alphabet[s]);
-            REQUIRE(ltl::holds_at_eos(r.formula, names) == d.accepts(w));
-        }
+        agrees_on_short_words(r.formula, d, sigma == 2 ? 8 : 5);
         DepthProbe pr = probe_depth(d, k, true, static_cast<unsigned>(ltl::temporal_depth(r.formula)), 60'000);
         CHECK(pr.status != DepthProbe::Status::Conflict);
         if (search_sink(d, k, 3, 200'000).formula.is_null() && search_sink(d, k, 3, 200'000, true).formula.is_null())
@@ -684,12 +681,94 @@ TEST_CASE("Closed sets: a 5-state 3-letter language that every other search leav
     REQUIRE(!r.formula.is_null());
     CHECK(r.entered == 2);
     CHECK(formula_in_window_fragment(r.formula, 2, true));
-    for (const Word& w : all_words(3, 6)) {
-        std::vector<std::string> names;
-        for (Symbol s : w) names.push_back(d.alphabet[s]);
-        REQUIRE(ltl::holds_at_eos(r.formula, names) == d.accepts(w));
-    }
+    agrees_on_short_words(r.formula, d, 6);
     CHECK(search_sink(d, 2, 6, 2'000'000, true).formula.is_null());
+}
+
+TEST_CASE("Alternating families: the membership computation and the two-cycle bisimulation agree with the words",
+          "[windows]") {
+    // Two independent routes for docs/WINDOWS.md §2b: alternating_differs_from against running the
+    // DFA on the words x·(pʳqʳ)ʳ·pʳ·y / x·(pʳqʳ)ʳ·pʳ·qʳ·z themselves, and, where the two-cycle folded
+    // graph has bisimilar EOS nodes (Lemma 7), the depth-d EOS types computed on the words
+    // (eos_depth_types_equal, the direct route of §4) for d <= 3 at r = 8.
+    std::mt19937_64 rng(5);
+    std::size_t bisimilar = 0, witnesses = 0, compared = 0;
+    for (int trial = 0; trial < 150; ++trial) {
+        const std::size_t sigma = 2 + trial % 2;
+        Dfa d = random_dfa(rng, 2 + trial % 3, sigma);
+        auto pick = [&](std::size_t lo, std::size_t hi) {
+            Word w(lo + rng() % (hi - lo + 1));
+            for (auto& c : w) c = static_cast<Symbol>(rng() % sigma);
+            return w;
+        };
+        const Word x = pick(0, 1), p = pick(1, 3), q = pick(1, 3), y = pick(0, 2), z = pick(0, 2);
+        if (p == q) continue;
+        WordFamily f;
+        f.x = x, f.p = p, f.q = q, f.y = y, f.z = z;
+        INFO(to_json(d) << " x=" << format_word(d.alphabet, x) << " p=" << format_word(d.alphabet, p)
+                        << " q=" << format_word(d.alphabet, q) << " y=" << format_word(d.alphabet, y)
+                        << " z=" << format_word(d.alphabet, z));
+        auto differ = [&](std::size_t r) {
+            auto [u, v] = f.at(r);
+            return d.accepts(u) != d.accepts(v);
+        };
+        const auto r0 = alternating_differs_from(d, x, p, q, y, z);
+        ++compared;
+        if (r0) {
+            for (std::size_t r = *r0; r <= 20; ++r) REQUIRE(differ(r));
+            if (*r0 > 1) CHECK(!differ(*r0 - 1));
+        } else {
+            bool agrees = false;
+            for (std::size_t r = 8; r <= 20 && !agrees; ++r) agrees = !differ(r);
+            CHECK(agrees);  // (the periods of these DFAs are at most 4)
+        }
+        for (unsigned k = 2; k <= 3; ++k) {
+            if (!alternating_eos_bisimilar(p, q, y, z, k, true)) continue;
+            ++bisimilar;
+            CHECK(alternating_eos_bisimilar(p, q, y, z, k, false));  // W and P bisimilar implies W bisimilar
+            auto [u, v] = f.at(8);
+            for (unsigned depth = 1; depth <= 3; ++depth) CHECK(eos_depth_types_equal(u, v, k, true, depth));
+            witnesses += r0.has_value();
+        }
+    }
+    WARN("alternating families: " << compared << " compared, " << bisimilar << " bisimilar, " << witnesses
+                                  << " of them witnesses on their DFA");
+    CHECK(bisimilar >= 5);
+}
+
+TEST_CASE("Alternating families: a 6-state 3-letter language is not in LTL[P,Y<=2], and tampered certificates fail",
+          "[windows]") {
+    // bench/data/window-unknowns/6-3-43.json: no one-period family within the bounds; every letter of
+    // (abc)^ω and (bac)^ω sees the two other letters in a window of 2.
+    Dfa d;
+    d.alphabet = {"a", "b", "c"};
+    d.initial = 0;
+    d.accepting = {0, 1, 1, 0, 1, 1};
+    d.delta = {1, 2, 3, 1, 2, 4, 1, 2, 5, 3, 3, 3, 2, 1, 3, 0, 1, 5};
+    d = minimize(d);
+    REQUIRE(d.num_states() == 6);
+    // (decide_hybrid_k reaches this family only after every other search has failed, which takes
+    // a minute without a budget; classify finds it within its default budget.)
+    WordFamily f;
+    f.p = {0, 1, 2};
+    f.q = {1, 0, 2};
+    f.y = {0};
+    CHECK(alternating_eos_bisimilar(f.p, f.q, f.y, f.z, 2, true));
+    CHECK(!alternating_eos_bisimilar(f.p, f.q, f.y, f.z, 1, true));  // a window of 1 tells the periods apart
+    REQUIRE(alternating_differs_from(d, f.x, f.p, f.q, f.y, f.z) == std::optional<std::size_t>(1));
+    Certificate c = window_certificate("hybrid_k:2", false, CertificateKind::HybridBisimulation);
+    c.family = f;
+    CHECK(reverifies(c, d));
+    auto [u, v] = f.at(6);
+    CHECK(d.accepts(u) != d.accepts(v));
+    for (unsigned depth = 1; depth <= 4; ++depth) CHECK(eos_depth_types_equal(u, v, 2, true, depth));
+    // tampered: another q (the graph's EOS nodes are no longer bisimilar), or the same words' tails swapped
+    Certificate bad = c;
+    bad.family->q = Word{0, 0, 1};
+    CHECK(!reverifies(bad, d));
+    bad = c;
+    std::swap(bad.family->y, bad.family->z);
+    CHECK(!reverifies(bad, d));
 }
 
 TEST_CASE("Depth probe formulas: on separation the characteristic-formula disjunction compiles to the language", "[windows]") {

@@ -40,61 +40,84 @@ namespace ltlkit::automata::algebra::window_strategies {
 struct FoldedGraph {
     std::vector<int> label;  // symbol index, -1 for EOS
     std::vector<std::vector<int>> w, past;
-    std::map<Word, int> prefix_node;  // non-empty prefix -> its node
-    std::map<Word, int> eos_node;     // tail word -> its EOS node
+    // per part: non-empty prefix of a tail word -> its node; tail word -> its EOS node
+    std::vector<std::map<Word, int>> prefix_node, eos_node;
 };
 
-// Tails are all words in `tails` (their prefixes are added as nodes automatically).
-FoldedGraph build_folded(const Word& p, const std::vector<Word>& tails, unsigned k, bool hybrid) {
+// One periodic part of a folded graph: the period and the tail words after it (their prefixes are
+// added as nodes automatically). Two parts: the alternating family of §2b.
+struct FoldedPart {
+    Word p;
+    std::vector<Word> tails;
+};
+
+// The B nodes of every part come first, then each part's tails. W: within a part; P (hybrid): every
+// node sees every B node of every part, and a tail node every earlier position of its tail.
+FoldedGraph build_folded(const std::vector<FoldedPart>& parts, unsigned k, bool hybrid) {
     FoldedGraph g;
-    const long m = static_cast<long>(p.size());
-    for (long o = 0; o < m; ++o) g.label.push_back(static_cast<int>(p[o]));
-    g.w.resize(m);
-    g.past.resize(m);
-    auto offset_before_tail = [&](long t) {  // position t >= 1 steps before the first tail symbol
-        return static_cast<int>(((m - t) % m + m) % m);
-    };
-    for (long o = 0; o < m; ++o) {
-        for (unsigned j = 1; j <= k; ++j) g.w[o].push_back(static_cast<int>(((o - long(j)) % m + m) % m));
-        if (hybrid)
-            for (long o2 = 0; o2 < m; ++o2) g.past[o].push_back(static_cast<int>(o2));
+    g.prefix_node.resize(parts.size());
+    g.eos_node.resize(parts.size());
+    std::vector<int> start, cycles;
+    for (const FoldedPart& part : parts) {
+        start.push_back(static_cast<int>(g.label.size()));
+        for (Symbol c : part.p) {
+            cycles.push_back(static_cast<int>(g.label.size()));
+            g.label.push_back(static_cast<int>(c));
+        }
     }
-    // Successors of the tail position s (1-based) of word y; s == |y|+1 is EOS.
-    auto successors = [&](const Word& y, long s, std::vector<int>& wout, std::vector<int>& pout) {
-        for (unsigned j = 1; j <= k; ++j) {
-            long q = s - long(j);
-            if (q >= 1)
-                wout.push_back(g.prefix_node.at(Word(y.begin(), y.begin() + q)));
-            else
-                wout.push_back(offset_before_tail(long(j) - s + 1));
+    g.w.resize(g.label.size());
+    g.past.resize(g.label.size());
+    for (std::size_t pi = 0; pi < parts.size(); ++pi) {
+        const long m = static_cast<long>(parts[pi].p.size());
+        for (long o = 0; o < m; ++o) {
+            const std::size_t node = std::size_t(start[pi] + o);
+            for (unsigned j = 1; j <= k; ++j) g.w[node].push_back(start[pi] + static_cast<int>(((o - long(j)) % m + m) % m));
+            if (hybrid) g.past[node] = cycles;
         }
-        if (hybrid) {
-            for (long o = 0; o < m; ++o) pout.push_back(static_cast<int>(o));
-            for (long q = 1; q < s; ++q) pout.push_back(g.prefix_node.at(Word(y.begin(), y.begin() + q)));
-        }
-    };
-    std::vector<Word> all = tails;
-    std::sort(all.begin(), all.end(), [](const Word& a, const Word& b) {
-        return a.size() != b.size() ? a.size() < b.size() : a < b;
-    });
-    for (const Word& y : all) {
-        for (std::size_t s = 1; s <= y.size(); ++s) {
-            Word pre(y.begin(), y.begin() + s);
-            if (g.prefix_node.count(pre)) continue;
+    }
+    for (std::size_t pi = 0; pi < parts.size(); ++pi) {
+        const long m = static_cast<long>(parts[pi].p.size());
+        auto& prefix_node = g.prefix_node[pi];
+        auto offset_before_tail = [&](long t) {  // position t >= 1 steps before the first tail symbol
+            return start[pi] + static_cast<int>(((m - t) % m + m) % m);
+        };
+        // Successors of the tail position s (1-based) of word y; s == |y|+1 is EOS.
+        auto successors = [&](const Word& y, long s, std::vector<int>& wout, std::vector<int>& pout) {
+            for (unsigned j = 1; j <= k; ++j) {
+                long q = s - long(j);
+                if (q >= 1)
+                    wout.push_back(prefix_node.at(Word(y.begin(), y.begin() + q)));
+                else
+                    wout.push_back(offset_before_tail(long(j) - s + 1));
+            }
+            if (hybrid) {
+                pout = cycles;
+                for (long q = 1; q < s; ++q) pout.push_back(prefix_node.at(Word(y.begin(), y.begin() + q)));
+            }
+        };
+        std::vector<Word> all = parts[pi].tails;
+        std::sort(all.begin(), all.end(), [](const Word& a, const Word& b) {
+            return a.size() != b.size() ? a.size() < b.size() : a < b;
+        });
+        for (const Word& y : all) {
+            for (std::size_t s2 = 1; s2 <= y.size(); ++s2) {
+                Word pre(y.begin(), y.begin() + s2);
+                if (prefix_node.count(pre)) continue;
+                int id = static_cast<int>(g.label.size());
+                g.label.push_back(static_cast<int>(y[s2 - 1]));
+                g.w.emplace_back();
+                g.past.emplace_back();
+                prefix_node[pre] = id;
+                successors(y, static_cast<long>(s2), g.w[id], g.past[id]);
+            }
+            if (g.eos_node[pi].count(y)) continue;
             int id = static_cast<int>(g.label.size());
-            g.label.push_back(static_cast<int>(y[s - 1]));
+            g.label.push_back(-1);
             g.w.emplace_back();
             g.past.emplace_back();
-            g.prefix_node[pre] = id;
-            successors(y, static_cast<long>(s), g.w[id], g.past[id]);
+            g.eos_node[pi][y] = id;
+            successors(y, static_cast<long>(y.size()) + 1, g.w[id], g.past[id]);
         }
-        if (g.eos_node.count(y)) continue;
-        int id = static_cast<int>(g.label.size());
-        g.label.push_back(-1);
-        g.w.emplace_back();
-        g.past.emplace_back();
-        g.eos_node[y] = id;
-        successors(y, static_cast<long>(y.size()) + 1, g.w[id], g.past[id]);
     }
     return g;
 }
@@ -261,11 +284,11 @@ std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid,
                 *exhausted = false;
                 return std::nullopt;
             }
-            FoldedGraph g = build_folded(p, tails, k, hybrid);
+            FoldedGraph g = build_folded({{p, tails}}, k, hybrid);
             std::vector<int> cls = bisimulation_classes(g, steps);
             // Tails grouped by the class of their EOS node.
             std::map<int, std::vector<const Word*>> by_class;
-            for (const Word& y : tails) by_class[cls[g.eos_node.at(y)]].push_back(&y);
+            for (const Word& y : tails) by_class[cls[g.eos_node[0].at(y)]].push_back(&y);
             std::optional<WordFamily> best;
             for (const Word& x : xs) {
                 PowerRun pr = power_run(dfa, dfa.run(dfa.initial, x), p);
@@ -294,6 +317,142 @@ std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid,
 }
 
 
+// ---------------------------------------------------------------------------------------------
+// The alternating family x·(pʳqʳ)ʳ·pʳ·y / x·(pʳqʳ)ʳ·pʳ·qʳ·z (docs/WINDOWS.md §2b).
+
+}  // namespace ltlkit::automata::algebra::window_strategies
+
+namespace ltlkit::automata::algebra {
+
+using namespace window_strategies;
+
+namespace {
+
+// A word's action on the DFA's states.
+using Transform = std::vector<State>;
+Transform action(const Dfa& d, const Word& w) {
+    Transform t(d.num_states());
+    for (State s = 0; s < d.num_states(); ++s) t[s] = d.run(s, w);
+    return t;
+}
+Transform then(const Transform& a, const Transform& b) {  // a, then b
+    Transform t(a.size());
+    for (std::size_t s = 0; s < a.size(); ++s) t[s] = b[a[s]];
+    return t;
+}
+Transform identity(std::size_t n) {
+    Transform t(n);
+    for (std::size_t s = 0; s < n; ++s) t[s] = static_cast<State>(s);
+    return t;
+}
+// The powers t^r for r = 0.. until the first repetition: t^i = t^(i+c).
+struct Powers {
+    std::vector<Transform> pw;
+    std::size_t index = 0, period = 1;
+    const Transform& at(std::size_t r) const { return r < pw.size() ? pw[r] : pw[index + (r - index) % period]; }
+};
+Powers powers(const Transform& t) {
+    Powers out;
+    std::map<Transform, std::size_t> seen;
+    Transform cur = identity(t.size());
+    while (!seen.count(cur)) {
+        seen[cur] = out.pw.size();
+        out.pw.push_back(cur);
+        cur = then(cur, t);
+    }
+    out.index = seen[cur];
+    out.period = out.pw.size() - out.index;
+    return out;
+}
+
+}  // namespace
+
+std::optional<std::size_t> alternating_differs_from(const Dfa& d, const Word& x, const Word& p, const Word& q,
+                                                    const Word& y, const Word& z) {
+    // u_r's and v_r's states are eventually periodic in r: with (i_p, c_p) and (i_q, c_q) the index
+    // and period of the powers of p and q, s_r = p^r q^r has period c = lcm(c_p, c_q) from
+    // i = max(i_p, i_q) on; for each residue ρ, (s_ρ)^r has an index i_ρ and a period c_ρ. So the
+    // pair of states has period P = lcm(c, every c_ρ) from R0 = max(i, every i_ρ) on, and
+    // checking r < R0 + P decides every r.
+    const Powers pp = powers(action(d, p)), pq = powers(action(d, q));
+    const std::size_t c = std::lcm(pp.period, pq.period), i0 = std::max(pp.index, pq.index);
+    std::size_t P = c, R0 = i0;
+    std::vector<Powers> by_residue;
+    for (std::size_t rho = i0; rho < i0 + c; ++rho) {
+        by_residue.push_back(powers(then(pp.at(rho), pq.at(rho))));
+        P = std::lcm(P, by_residue.back().period);
+        R0 = std::max(R0, by_residue.back().index);
+        if (P > 1'000'000) return std::nullopt;  // (cannot happen for small DFAs; refuse rather than loop)
+    }
+    const State sx = d.run(d.initial, x);
+    auto differ = [&](std::size_t r) {
+        const Transform s_r = r >= i0 ? by_residue[(r - i0) % c].at(r) : powers(then(pp.at(r), pq.at(r))).at(r);
+        const State base = then(s_r, pp.at(r))[sx];
+        const State su = d.run(base, y), sv = d.run(pq.at(r)[base], z);
+        return d.is_accepting(su) != d.is_accepting(sv);
+    };
+    const std::size_t top = std::max<std::size_t>(R0, 1) + P;
+    std::optional<std::size_t> from;
+    for (std::size_t r = 1; r < top; ++r) {
+        if (!differ(r)) from.reset();
+        else if (!from) from = r;
+    }
+    // some r of the last period agrees: then infinitely many do
+    if (from && *from > std::max<std::size_t>(R0, 1)) return std::nullopt;
+    return from;
+}
+
+bool alternating_eos_bisimilar(const Word& p, const Word& q, const Word& y, const Word& z, unsigned k, bool hybrid) {
+    if (p.empty() || q.empty() || k == 0) return false;
+    FoldedGraph g = build_folded({{p, {y}}, {q, {z}}}, k, hybrid);
+    std::vector<int> cls = bisimulation_classes(g);
+    return cls[g.eos_node[0].at(y)] == cls[g.eos_node[1].at(z)];
+}
+
+}  // namespace ltlkit::automata::algebra
+
+namespace ltlkit::automata::algebra::window_strategies {
+
+std::optional<WordFamily> search_alternating_family(const Dfa& dfa, unsigned k, bool hybrid, const WindowOptions& o,
+                                                    std::size_t* steps) {
+    const std::size_t sigma = dfa.num_symbols();
+    const std::size_t max_p = sigma <= 3 ? 3 : 2, max_tail = sigma <= 3 ? 2 : 1;
+    NoSearchBounds b = no_bounds(sigma, k, hybrid, o);
+    const std::vector<Word> tails = words_between(sigma, 0, max_tail);
+    const std::vector<Word> xs = hybrid ? family_prefixes(dfa, b) : std::vector<Word>{Word{}};
+    std::vector<Word> periods;
+    for (const Word& p : words_between(sigma, 1, max_p))
+        if (primitive(p)) periods.push_back(p);
+    for (const Word& p : periods)
+        for (const Word& q : periods) {
+            if (p == q) continue;
+            if (*steps > o.search_budget || budget_exhausted()) return std::nullopt;
+            FoldedGraph g = build_folded({{p, tails}, {q, tails}}, k, hybrid);
+            std::vector<int> cls = bisimulation_classes(g, steps);
+            std::map<int, std::vector<const Word*>> ys;  // p-side tails by the class of their EOS node
+            for (const Word& y : tails) ys[cls[g.eos_node[0].at(y)]].push_back(&y);
+            for (const Word& z : tails) {
+                auto it = ys.find(cls[g.eos_node[1].at(z)]);
+                if (it == ys.end()) continue;
+                for (const Word* y : it->second)
+                    for (const Word& x : xs) {
+                        ++*steps;
+                        auto r0 = alternating_differs_from(dfa, x, p, q, *y, z);
+                        if (!r0) continue;
+                        WordFamily f;
+                        f.x = x;
+                        f.p = p;
+                        f.q = q;
+                        f.y = *y;
+                        f.z = z;
+                        f.r_min = *r0;
+                        return f;
+                    }
+            }
+        }
+    return std::nullopt;
+}
+
 }  // namespace ltlkit::automata::algebra::window_strategies
 
 namespace ltlkit::automata::algebra {
@@ -302,9 +461,9 @@ using namespace window_strategies;
 
 bool family_eos_bisimilar(const Word& p, const Word& y, const Word& z, unsigned k, bool hybrid) {
     if (p.empty() || k == 0) return false;
-    FoldedGraph g = build_folded(p, {y, z}, k, hybrid);
+    FoldedGraph g = build_folded({{p, {y, z}}}, k, hybrid);
     std::vector<int> cls = bisimulation_classes(g);
-    return cls[g.eos_node.at(y)] == cls[g.eos_node.at(z)];
+    return cls[g.eos_node[0].at(y)] == cls[g.eos_node[0].at(z)];
 }
 
 std::optional<std::size_t> membership_differs_from(const Dfa& d, const Word& x, const Word& p, const Word& y,

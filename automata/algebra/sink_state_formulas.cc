@@ -31,16 +31,8 @@ ltl::Formula weakened_chi(WindowTypes& types, long t, const std::vector<long>& o
     if (j == 0) return types.formula(t, alphabet);
     const long own = types.sig[std::size_t(t)][0];
     const std::vector<long> S = type_window(types, t);
-    struct Cand {
-        ltl::Formula f;
-        std::vector<std::uint8_t> excl;  // per type of `others`
-    };
-    std::vector<Cand> cands;
-    auto add = [&](ltl::Formula f, auto&& excludes) {
-        Cand c{f, std::vector<std::uint8_t>(others.size())};
-        for (std::size_t i = 0; i < others.size(); ++i) c.excl[i] = excludes(others[i]);
-        cands.push_back(std::move(c));
-    };
+    CoverCandidates cands{others.size(), {}, {}};
+    auto add = [&](ltl::Formula f, auto&& excludes) { cands.add(f, [&](std::size_t i) { return excludes(others[i]); }); };
     if (!eos)
         add(types.formula(type_ground(types, t), alphabet),
             [&](long g) { return type_ground(types, g) != type_ground(types, t); });
@@ -57,35 +49,8 @@ ltl::Formula weakened_chi(WindowTypes& types, long t, const std::vector<long>& o
             const auto w = type_window(types, g);
             return !std::includes(S.begin(), S.end(), w.begin(), w.end());
         });
-    std::vector<std::uint8_t> done(others.size(), 0), used(cands.size(), 0);
-    for (std::size_t left = others.size(); left > 0;) {
-        std::size_t best = cands.size();
-        double score = 0;
-        for (std::size_t ci = 0; ci < cands.size(); ++ci) {
-            std::size_t gain = 0;
-            for (std::size_t i = 0; i < others.size(); ++i) gain += !done[i] && cands[ci].excl[i];
-            const double sc = double(gain) / double(ltl::tree_size(cands[ci].f));
-            if (!used[ci] && gain > 0 && sc > score) score = sc, best = ci;
-        }
-        if (best == cands.size()) return types.formula(t, alphabet);  // cannot happen: together they are chi(t)
-        used[best] = 1;
-        for (std::size_t i = 0; i < others.size(); ++i)
-            if (!done[i] && cands[best].excl[i]) done[i] = 1, --left;
-    }
-    auto covered_without = [&](std::size_t ci) {
-        for (std::size_t i = 0; i < others.size(); ++i) {
-            bool any = false;
-            for (std::size_t cj = 0; cj < cands.size() && !any; ++cj) any = cj != ci && used[cj] && cands[cj].excl[i];
-            if (!any) return false;
-        }
-        return true;
-    };
-    for (std::size_t ci = 0; ci < cands.size(); ++ci)
-        if (used[ci] && covered_without(ci)) used[ci] = 0;
-    std::vector<ltl::Formula> kept;
-    for (std::size_t ci = 0; ci < cands.size(); ++ci)
-        if (used[ci]) kept.push_back(cands[ci].f);
-    return ltl::conjunction(kept);
+    const auto f = cands.cover();
+    return f ? *f : types.formula(t, alphabet);  // (cannot fail: together they are chi(t))
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include "automata/algebra/window_strategies.hh"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -103,15 +105,9 @@ public:
     // all: every conjunct (the characteristic formula itself, for levels too large to choose in)
     ltl::Formula cover(long t, const std::vector<long>& others, bool eos, bool all = false) {
         const auto& sg = t_.sig[std::size_t(t)];
-        struct Cand {
-            ltl::Formula f;
-            std::vector<std::uint8_t> excl;  // per type of `others`
-        };
-        std::vector<Cand> cands;
+        CoverCandidates cands{others.size(), {}, {}};
         auto add = [&](ltl::Formula f, auto&& excludes) {
-            Cand c{f, std::vector<std::uint8_t>(others.size())};
-            for (std::size_t i = 0; i < others.size(); ++i) c.excl[i] = excludes(t_.sig[std::size_t(others[i])]);
-            cands.push_back(std::move(c));
+            cands.add(f, [&](std::size_t i) { return excludes(t_.sig[std::size_t(others[i])]); });
         };
         if (sg[0] == -2) {
             if (!eos) add(ltl::Formula::atom(a_[std::size_t(sg[1])]), [&](const auto& g) { return g[1] != sg[1]; });
@@ -134,41 +130,9 @@ public:
             add(ltl::Formula::neg(ltl::Formula::bounded_yesterday(ltl::Formula::neg(any), t_.k)),
                 [&](const auto& g) { return !std::includes(S.begin(), S.end(), g.begin() + 1, g.end()); });
         }
-        std::vector<std::uint8_t> done(others.size(), 0), used(cands.size(), all ? 1 : 0);
-        if (all) {
-            std::vector<ltl::Formula> every;
-            for (const Cand& c : cands) every.push_back(c.f);
-            return ltl::conjunction(every);
-        }
-        for (std::size_t left = others.size(); left > 0;) {
-            std::size_t best = cands.size();
-            double score = 0;
-            for (std::size_t ci = 0; ci < cands.size(); ++ci) {
-                std::size_t gain = 0;
-                for (std::size_t i = 0; i < others.size(); ++i) gain += !done[i] && cands[ci].excl[i];
-                const double sc = double(gain) / double(ltl::tree_size(cands[ci].f));
-                if (!used[ci] && gain > 0 && sc > score) score = sc, best = ci;
-            }
-            if (best == cands.size()) break;  // cannot happen: distinct signatures differ in a conjunct
-            used[best] = 1;
-            for (std::size_t i = 0; i < others.size(); ++i)
-                if (!done[i] && cands[best].excl[i]) done[i] = 1, --left;
-        }
-        for (std::size_t ci = 0; ci < cands.size(); ++ci) {
-            if (!used[ci]) continue;
-            bool redundant = true;
-            for (std::size_t i = 0; i < others.size() && redundant; ++i) {
-                if (!cands[ci].excl[i]) continue;
-                bool other = false;
-                for (std::size_t cj = 0; cj < cands.size() && !other; ++cj) other = cj != ci && used[cj] && cands[cj].excl[i];
-                redundant = other;
-            }
-            if (redundant) used[ci] = 0;
-        }
-        std::vector<ltl::Formula> kept;
-        for (std::size_t ci = 0; ci < cands.size(); ++ci)
-            if (used[ci]) kept.push_back(cands[ci].f);
-        return ltl::conjunction(kept);
+        if (all) return cands.all();
+        const auto f = cands.cover();
+        return f ? *f : cands.all();  // (cannot fail: distinct signatures differ in a conjunct)
     }
 
 private:
@@ -242,6 +206,7 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
                 if (enrich) init[W + 1] = 0;
                 index.emplace(init, 0);
                 states.push_back(init);
+                std::vector<std::pair<std::int32_t, std::int32_t>> dbg_parent{{-1, -1}};
                 // per state: its level-D EOS type; per transition (state · sigma + letter): the
                 // level-D type of the position read and the successor
                 std::vector<long> eos, step_type;
@@ -274,6 +239,7 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
                             }
                             it = index.emplace(nx, std::int32_t(states.size())).first;
                             states.push_back(nx);
+                            dbg_parent.emplace_back(std::int32_t(si), std::int32_t(c));
                         }
                         step_to.push_back(it->second);
                     }
@@ -391,12 +357,21 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
                 // entered iff the run's state lies in it (it is closed).
                 std::map<std::string, std::map<long, int>> points;  // known sets holding the state -> EOS key -> 1 rej | 2 acc
                 bool function = true;
+                std::map<std::pair<std::string, long>, std::size_t> dbg_first;
                 for (std::size_t si = 0; si < N && function; ++si) {
                     std::string in(known.size(), '\0');
                     for (std::size_t i = 0; i < known.size(); ++i) in[i] = sets[known[i].set][dfa_state(si)];
                     int& m = points[in][key(eos[si], mask[si])];
                     m |= minimal.accepting[dfa_state(si)] ? 2 : 1;
                     function = m != 3;
+                    auto [it0, fresh0] = dbg_first.emplace(std::make_pair(in, key(eos[si], mask[si])), si);
+                    if (!function && std::getenv("LTLKIT_DEBUG_UPSETS")) {
+                        auto w1 = word_from_parents(dbg_parent, std::int32_t(si)), w2 = word_from_parents(dbg_parent, std::int32_t(it0->second));
+                        std::string a, b;
+                        for (auto x : w1) a += minimal.alphabet[x];
+                        for (auto x : w2) b += minimal.alphabet[x];
+                        std::fprintf(stderr, "D=%u pass=%d known=%zu conflict '%s' vs '%s'\n", D, pass, known.size(), a.c_str(), b.c_str());
+                    }
                 }
                 if (!function) continue;  // with new sets (grew): explore again with their marks
                 // A decision tree: split on "entered U" until the EOS keys alone decide the points left.

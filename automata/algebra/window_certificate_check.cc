@@ -161,6 +161,21 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
         say("the period p is empty");
         return false;
     }
+    if (!f.q.empty()) {  // the alternating family (docs/WINDOWS.md §2b)
+        auto alt = alternating_differs_from(minimal, f.x, f.p, f.q, f.y, f.z);
+        if (!alt || *alt > std::max<std::size_t>(r_min, 1)) {
+            say(alt ? "membership of x·(pʳqʳ)ʳ·pʳ·y and x·(pʳqʳ)ʳ·pʳ·qʳ·z differs only from r = " + std::to_string(*alt)
+                    : "membership of x·(pʳqʳ)ʳ·pʳ·y and x·(pʳqʳ)ʳ·pʳ·qʳ·z agrees for infinitely many r");
+            return false;
+        }
+        if (!alternating_eos_bisimilar(f.p, f.q, f.y, f.z, k, hybrid)) {
+            say("the EOS nodes of the two-cycle folded graph are not bisimilar for " + fragment_name(hybrid, k));
+            return false;
+        }
+        say("membership differs for every r >= " + std::to_string(std::max<std::size_t>(r_min, 1)) +
+            " and the two-cycle folded graph's EOS nodes are bisimilar for " + fragment_name(hybrid, k));
+        return true;
+    }
     auto from = membership_differs_from(minimal, f.x, f.p, f.y, f.z);
     if (from && r_min == 0 &&
         minimal.accepts(f.at(0).first) == minimal.accepts(f.at(0).second))

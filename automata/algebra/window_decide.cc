@@ -236,10 +236,43 @@ std::optional<WindowDecision> closed_set_formula(const Question& q, Tried& t) {
         nlohmann::json({{"type_depth", u.depth}, {"route", "closed_sets"}, {"past_letters", u.past_letters}}));
 }
 
+// No: an alternating family x·(pʳqʳ)ʳ·pʳ·y / x·(pʳqʳ)ʳ·pʳ·qʳ·z whose two-cycle folded graph has
+// bisimilar EOS nodes (docs/WINDOWS.md §2b). After the other searches, so the tables of §7 do not
+// depend on it.
+std::optional<WindowDecision> alternating_family(const Question& q, Tried& t) {
+    auto fam = search_alternating_family(q.minimal, q.k, q.hybrid, q.options, &t.steps);
+    if (!fam) return std::nullopt;
+    WindowDecision d = q.blank();
+    Certificate& c = d.certificate;
+    d.answer = Answer::No;
+    c.member = false;
+    c.kind = q.hybrid ? CertificateKind::HybridBisimulation : CertificateKind::WindowBisimulation;
+    const auto& A = q.minimal.alphabet;
+    auto fw = [&](const Word& w) { return w.empty() ? std::string("ε") : format_word(A, w); };
+    std::ostringstream os;
+    os << "the EOS nodes after y = " << fw(fam->y) << " on the cycle of p = " << fw(fam->p) << " and after z = "
+       << fw(fam->z) << " on the cycle of q = " << fw(fam->q)
+       << " are bisimilar in their folded graph (both cycles; docs/WINDOWS.md §2b) for the window-" << q.k
+       << (q.hybrid ? " and strict-past modalities" : " modality") << ", so no " << q.frag
+       << " formula separates x·(pʳqʳ)ʳ·pʳ·y from x·(pʳqʳ)ʳ·pʳ·qʳ·z (x = " << fw(fam->x)
+       << ") for large r, while their membership differs for every r >= " << fam->r_min;
+    c.fact = os.str();
+    c.family = *fam;
+    for (std::size_t r = fam->r_min; r < fam->r_min + 3; ++r) {
+        auto [u, v] = fam->at(r);
+        if (u.size() + v.size() > 4000) break;
+        if (!q.minimal.accepts(u)) std::swap(u, v);
+        c.pairs.emplace_back(u, v);
+    }
+    c.extra_json = nlohmann::json({{"k", q.k}, {"modalities", q.hybrid ? "window+past" : "window"}, {"family_form", "alternating"}})
+                       .dump();
+    return d;
+}
+
 // The searches, in the order they are tried; each answers or records what it tried.
 constexpr Strategy kSearches[] = {r_trivial_formula,   bisimilar_family,    searched_formula,
                                   sink_state_formula,  window_type_formula, extended_sink_state_formula,
-                                  closed_set_formula};
+                                  closed_set_formula,  alternating_family};
 
 // Yes or a lower bound: the depth-d EOS types probed exactly (depth_probe.hh). A conflict at depth
 // d proves that no defining formula has depth <= d; separation at depth d proves membership (the

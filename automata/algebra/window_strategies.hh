@@ -27,6 +27,7 @@
 #include "automata/certificate.hh"
 #include "automata/dfa.hh"
 #include "automata/random.hh"
+#include "ltl/builder.hh"
 #include "ltl/formula.hh"
 
 namespace ltlkit::automata::algebra::window_strategies {
@@ -56,6 +57,11 @@ NoSearchBounds no_bounds(std::size_t sigma, unsigned k, bool hybrid, const Windo
 // the bounds were searched to the end.
 std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid, const WindowOptions& o,
                                         std::size_t* steps, bool* exhausted);
+
+// An alternating family x·(pʳqʳ)ʳ·pʳ·y / x·(pʳqʳ)ʳ·pʳ·qʳ·z (docs/WINDOWS.md §2b): p ≠ q primitive
+// of length ≤ 3 (≤ 2 over 4+ letters), tails ≤ 2 (≤ 1), x as in search_family; the first found.
+std::optional<WordFamily> search_alternating_family(const Dfa& dfa, unsigned k, bool hybrid, const WindowOptions& o,
+                                                    std::size_t* steps);
 
 // --- "yes" by formula synthesis (formula_synthesis.cc)
 // The sample words, concatenated: position i of word w is start[w] + i, its EOS start[w] + |w|.
@@ -112,6 +118,30 @@ ltl::Formula disjoin(const std::set<long>& ts, F&& f) {
 unsigned type_level(const WindowTypes& types, long id);
 long type_ground(const WindowTypes& types, long id);
 std::vector<long> type_window(const WindowTypes& types, long id);
+
+// Greedy set cover (docs/WINDOWS.md §3c, step 4): candidate c excludes the other types i with
+// excl[c][i]; repeatedly picks the unused candidate that excludes the most others not yet excluded
+// per unit of cost, until every other is excluded, then drops (in order) each pick whose exclusions
+// the remaining picks cover. nullopt when the candidates together do not exclude every other.
+std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<std::vector<std::uint8_t>>& excl,
+                                                     const std::vector<std::size_t>& cost, std::size_t others);
+
+// The conjuncts of a characteristic formula offered to greedy_cover, each with the others (0..n-1,
+// by index) it excludes; cost = tree size.
+struct CoverCandidates {
+    std::size_t others = 0;
+    std::vector<ltl::Formula> formulas;
+    std::vector<std::vector<std::uint8_t>> excl;
+    template <class Excludes>
+    void add(ltl::Formula f, Excludes&& excludes) {
+        formulas.push_back(f);
+        excl.emplace_back(others);
+        for (std::size_t i = 0; i < others; ++i) excl.back()[i] = excludes(i);
+    }
+    // The conjunction of the greedy choice; nullopt when the candidates do not exclude every other.
+    std::optional<ltl::Formula> cover() const;
+    ltl::Formula all() const { return ltl::conjunction(formulas); }
+};
 
 // The word that a breadth-first exploration reached state s by: parent[s] = (previous state, letter),
 // (-1, -1) at the start.

@@ -96,6 +96,50 @@ std::vector<long> type_window(const WindowTypes& types, long id) {
     return std::vector<long>(sg.begin() + 1, sg.end());
 }
 
+std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<std::vector<std::uint8_t>>& excl,
+                                                     const std::vector<std::size_t>& cost, std::size_t others) {
+    const std::size_t n = excl.size();
+    std::vector<std::uint8_t> done(others, 0), used(n, 0);
+    for (std::size_t left = others; left > 0;) {
+        std::size_t best = n;
+        double score = 0;
+        for (std::size_t ci = 0; ci < n; ++ci) {
+            std::size_t gain = 0;
+            for (std::size_t i = 0; i < others; ++i) gain += !done[i] && excl[ci][i];
+            const double sc = double(gain) / double(cost[ci]);
+            if (!used[ci] && gain > 0 && sc > score) score = sc, best = ci;
+        }
+        if (best == n) return std::nullopt;
+        used[best] = 1;
+        for (std::size_t i = 0; i < others; ++i)
+            if (!done[i] && excl[best][i]) done[i] = 1, --left;
+    }
+    auto covered_without = [&](std::size_t ci) {
+        for (std::size_t i = 0; i < others; ++i) {
+            bool any = false;
+            for (std::size_t cj = 0; cj < n && !any; ++cj) any = cj != ci && used[cj] && excl[cj][i];
+            if (!any) return false;
+        }
+        return true;
+    };
+    for (std::size_t ci = 0; ci < n; ++ci)
+        if (used[ci] && covered_without(ci)) used[ci] = 0;
+    std::vector<std::size_t> out;
+    for (std::size_t ci = 0; ci < n; ++ci)
+        if (used[ci]) out.push_back(ci);
+    return out;
+}
+
+std::optional<ltl::Formula> CoverCandidates::cover() const {
+    std::vector<std::size_t> cost;
+    for (const ltl::Formula& f : formulas) cost.push_back(ltl::tree_size(f));
+    const auto picked = greedy_cover(excl, cost, others);
+    if (!picked) return std::nullopt;
+    std::vector<ltl::Formula> kept;
+    for (std::size_t ci : *picked) kept.push_back(formulas[ci]);
+    return ltl::conjunction(kept);
+}
+
 Word word_from_parents(const std::vector<std::pair<std::int32_t, std::int32_t>>& parent, std::int32_t s) {
     Word w;
     for (; parent[std::size_t(s)].first >= 0; s = parent[std::size_t(s)].first)

@@ -73,6 +73,14 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
 // (and, for the hybrid fragment, also its strict-past modality P)? p non-empty.
 bool family_eos_bisimilar(const Word& p, const Word& y, const Word& z, unsigned k, bool hybrid);
 
+// The alternating family (docs/WINDOWS.md §2b): are the EOS nodes of y after the p-cycle and of z
+// after the q-cycle bisimilar in the folded graph with both cycles (every node sees both cycles
+// under P)? And the least r0 >= 1 from which x·(pʳqʳ)ʳ·pʳ·y and x·(pʳqʳ)ʳ·pʳ·qʳ·z differ in
+// membership for every r (nullopt: they agree for infinitely many r).
+bool alternating_eos_bisimilar(const Word& p, const Word& q, const Word& y, const Word& z, unsigned k, bool hybrid);
+std::optional<std::size_t> alternating_differs_from(const Dfa& d, const Word& x, const Word& p, const Word& q,
+                                                    const Word& y, const Word& z);
+
 // The least r0 >= 1 such that x·p^r·y and x·p^r·z differ in membership for every r >= r0, or nullopt
 // when they agree for infinitely many r (the run of x·p^r is eventually periodic in r).
 std::optional<std::size_t> membership_differs_from(const Dfa& d, const Word& x, const Word& p,
