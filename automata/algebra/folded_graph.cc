@@ -416,7 +416,7 @@ namespace ltlkit::automata::algebra::window_strategies {
 std::optional<WordFamily> search_alternating_family(const Dfa& dfa, unsigned k, bool hybrid, const WindowOptions& o,
                                                     std::size_t* steps) {
     const std::size_t sigma = dfa.num_symbols();
-    const std::size_t max_p = sigma <= 3 ? 3 : 2, max_tail = sigma <= 3 ? 2 : 1;
+    const auto [max_p, max_tail] = alternating_bounds(sigma);
     NoSearchBounds b = no_bounds(sigma, k, hybrid, o);
     const std::vector<Word> tails = words_between(sigma, 0, max_tail);
     const std::vector<Word> xs = hybrid ? family_prefixes(dfa, b) : std::vector<Word>{Word{}};

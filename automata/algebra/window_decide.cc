@@ -83,6 +83,7 @@ struct Tried {
     SinkSearchReport sink;
     WindowTypeSearchReport window_types;
     UpsetSearchReport upsets;
+    bool alternating = false;  // the alternating family search ran (and found none)
     bool searches_cut = false;  // the searches stopped at half of the question's budget
     unsigned lower = 0;         // no defining formula has depth <= lower (depth probe)
     DepthProbe witness;         // the two words of equal depth-`lower` EOS types
@@ -241,6 +242,7 @@ std::optional<WindowDecision> closed_set_formula(const Question& q, Tried& t) {
 // depend on it.
 std::optional<WindowDecision> alternating_family(const Question& q, Tried& t) {
     auto fam = search_alternating_family(q.minimal, q.k, q.hybrid, q.options, &t.steps);
+    t.alternating = !fam;
     if (!fam) return std::nullopt;
     WindowDecision d = q.blank();
     Certificate& c = d.certificate;
@@ -349,6 +351,10 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
     if (t.upsets.applicable)
         os << "; none from the closed-set strategy (" << t.upsets.sets << " closed sets, window depths <= " << kSinkDepth
            << ", " << t.upsets.states << " product states)";
+    if (t.alternating)
+        os << "; no alternating family x·(pʳqʳ)ʳ·pʳ·y / x·(pʳqʳ)ʳ·pʳ·qʳ·z with |p|,|q| <= "
+           << alternating_bounds(q.minimal.num_symbols()).max_p << ", |y|,|z| <= "
+           << alternating_bounds(q.minimal.num_symbols()).max_tail;
     if (t.lower > 0)
         os << "; no defining formula has depth <= " << t.lower << " (the depth-" << t.lower << " EOS types of '"
            << format_word(q.minimal.alphabet, t.witness.accepted) << "' (accepted) and '"

@@ -59,7 +59,14 @@ std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid,
                                         std::size_t* steps, bool* exhausted);
 
 // An alternating family x·(pʳqʳ)ʳ·pʳ·y / x·(pʳqʳ)ʳ·pʳ·qʳ·z (docs/WINDOWS.md §2b): p ≠ q primitive
-// of length ≤ 3 (≤ 2 over 4+ letters), tails ≤ 2 (≤ 1), x as in search_family; the first found.
+// of length ≤ 3 (≤ 2 over 5+ letters), tails ≤ 2 over up to 3 letters (≤ 1 beyond), x as in
+// search_family; the first found.
+struct AlternatingBounds {
+    std::size_t max_p, max_tail;
+};
+inline AlternatingBounds alternating_bounds(std::size_t sigma) {
+    return sigma <= 3 ? AlternatingBounds{3, 2} : sigma == 4 ? AlternatingBounds{3, 1} : AlternatingBounds{2, 1};
+}
 std::optional<WordFamily> search_alternating_family(const Dfa& dfa, unsigned k, bool hybrid, const WindowOptions& o,
                                                     std::size_t* steps);
 
