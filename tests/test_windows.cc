@@ -95,6 +95,17 @@ struct TypeTable {
     }
 };
 
+// The minimal DFA over {a, b, c} with initial state 0, these accepting flags and this row-major
+// transition table (as in the files of bench/data/window-unknowns).
+Dfa minimal_abc(std::vector<std::uint8_t> accepting, std::vector<State> delta) {
+    Dfa d;
+    d.alphabet = {"a", "b", "c"};
+    d.initial = 0;
+    d.accepting = std::move(accepting);
+    d.delta = std::move(delta);
+    return minimize(d);
+}
+
 Dfa random_dfa(std::mt19937_64& rng, std::size_t states, std::size_t symbols) {
     Dfa d;
     for (std::size_t i = 0; i < symbols; ++i) d.alphabet.push_back(std::string(1, char('a' + i)));
@@ -669,12 +680,7 @@ TEST_CASE("Closed sets: a 5-state 3-letter language that every other search leav
     // bench/data/window-unknowns/5-3-12.json: states 2 (loops on b, c) and 3 (a sink) are entered
     // for good; "entered {2,3}" is seen in the window types, "entered {3}" once the positions
     // carry the mark "the run had entered {2,3} before" (an a there enters 3).
-    Dfa d;
-    d.alphabet = {"a", "b", "c"};
-    d.initial = 0;
-    d.accepting = {1, 1, 0, 1, 0};
-    d.delta = {1, 2, 3, 4, 0, 2, 3, 2, 2, 3, 3, 3, 3, 0, 4};
-    d = minimize(d);
+    Dfa d = minimal_abc({1, 1, 0, 1, 0}, {1, 2, 3, 4, 0, 2, 3, 2, 2, 3, 3, 3, 3, 0, 4});
     REQUIRE(d.num_states() == 5);
     UpsetSearchReport r = search_upsets(d, 2, 3, 2'000'000);
     REQUIRE(r.applicable);
@@ -740,12 +746,7 @@ TEST_CASE("Alternating families: a 6-state 3-letter language is not in LTL[P,Y<=
           "[windows]") {
     // bench/data/window-unknowns/6-3-43.json: no one-period family within the bounds; every letter of
     // (abc)^ω and (bac)^ω sees the two other letters in a window of 2.
-    Dfa d;
-    d.alphabet = {"a", "b", "c"};
-    d.initial = 0;
-    d.accepting = {0, 1, 1, 0, 1, 1};
-    d.delta = {1, 2, 3, 1, 2, 4, 1, 2, 5, 3, 3, 3, 2, 1, 3, 0, 1, 5};
-    d = minimize(d);
+    Dfa d = minimal_abc({0, 1, 1, 0, 1, 1}, {1, 2, 3, 1, 2, 4, 1, 2, 5, 3, 3, 3, 2, 1, 3, 0, 1, 5});
     REQUIRE(d.num_states() == 6);
     // (decide_hybrid_k reaches this family only after every other search has failed, which takes
     // a minute without a budget; classify finds it within its default budget.)

@@ -105,15 +105,32 @@ std::optional<WindowDecision> r_trivial_formula(const Question& q, Tried&) {
                          nlohmann::json::object());
 }
 
-// No: a word family x·p^r·y / x·p^r·z whose folded graphs have bisimilar EOS nodes (folded_graph.cc).
-std::optional<WindowDecision> bisimilar_family(const Question& q, Tried& t) {
-    auto fam = search_family(q.minimal, q.k, q.hybrid, q.options, &t.steps, &t.exhausted);
-    if (!fam) return std::nullopt;
+// A "no" by a word family: the certificate with its fact, the family, three pairs of its words (up
+// to 4,000 symbols together) and the modalities.
+WindowDecision family_no(const Question& q, const WordFamily& fam, std::string fact, nlohmann::json extra) {
     WindowDecision d = q.blank();
     Certificate& c = d.certificate;
     d.answer = Answer::No;
     c.member = false;
     c.kind = q.hybrid ? CertificateKind::HybridBisimulation : CertificateKind::WindowBisimulation;
+    c.fact = std::move(fact);
+    c.family = fam;
+    for (std::size_t r = fam.r_min; r < fam.r_min + 3; ++r) {
+        auto [u, v] = fam.at(r);
+        if (u.size() + v.size() > 4000) break;
+        if (!q.minimal.accepts(u)) std::swap(u, v);
+        c.pairs.emplace_back(u, v);
+    }
+    extra["k"] = q.k;
+    extra["modalities"] = q.hybrid ? "window+past" : "window";
+    c.extra_json = extra.dump();
+    return d;
+}
+
+// No: a word family x·p^r·y / x·p^r·z whose folded graphs have bisimilar EOS nodes (folded_graph.cc).
+std::optional<WindowDecision> bisimilar_family(const Question& q, Tried& t) {
+    auto fam = search_family(q.minimal, q.k, q.hybrid, q.options, &t.steps, &t.exhausted);
+    if (!fam) return std::nullopt;
     const auto& A = q.minimal.alphabet;
     auto fw = [&](const Word& w) { return w.empty() ? std::string("ε") : format_word(A, w); };
     std::ostringstream os;
@@ -122,16 +139,7 @@ std::optional<WindowDecision> bisimilar_family(const Question& q, Tried& t) {
        << (q.hybrid ? " and strict-past modalities" : " modality") << ", so no " << q.frag
        << " formula separates x·p^r·y from x·p^r·z (x = " << fw(fam->x) << ") for large r, while their membership differs for every r >= "
        << fam->r_min;
-    c.fact = os.str();
-    c.family = *fam;
-    for (std::size_t r = fam->r_min; r < fam->r_min + 3; ++r) {
-        auto [u, v] = fam->at(r);
-        if (!q.minimal.accepts(u)) std::swap(u, v);
-        c.pairs.emplace_back(u, v);
-    }
-    nlohmann::json extra = {{"k", q.k}, {"modalities", q.hybrid ? "window+past" : "window"}};
-    c.extra_json = extra.dump();
-    return d;
+    return family_no(q, *fam, os.str(), nlohmann::json::object());
 }
 
 // Yes: a formula of the fragment found by enumerative search on a word sample (formula_synthesis.cc).
@@ -244,11 +252,6 @@ std::optional<WindowDecision> alternating_family(const Question& q, Tried& t) {
     auto fam = search_alternating_family(q.minimal, q.k, q.hybrid, q.options, &t.steps);
     t.alternating = !fam;
     if (!fam) return std::nullopt;
-    WindowDecision d = q.blank();
-    Certificate& c = d.certificate;
-    d.answer = Answer::No;
-    c.member = false;
-    c.kind = q.hybrid ? CertificateKind::HybridBisimulation : CertificateKind::WindowBisimulation;
     const auto& A = q.minimal.alphabet;
     auto fw = [&](const Word& w) { return w.empty() ? std::string("ε") : format_word(A, w); };
     std::ostringstream os;
@@ -258,17 +261,7 @@ std::optional<WindowDecision> alternating_family(const Question& q, Tried& t) {
        << (q.hybrid ? " and strict-past modalities" : " modality") << ", so no " << q.frag
        << " formula separates x·(pʳqʳ)ʳ·pʳ·y from x·(pʳqʳ)ʳ·pʳ·qʳ·z (x = " << fw(fam->x)
        << ") for large r, while their membership differs for every r >= " << fam->r_min;
-    c.fact = os.str();
-    c.family = *fam;
-    for (std::size_t r = fam->r_min; r < fam->r_min + 3; ++r) {
-        auto [u, v] = fam->at(r);
-        if (u.size() + v.size() > 4000) break;
-        if (!q.minimal.accepts(u)) std::swap(u, v);
-        c.pairs.emplace_back(u, v);
-    }
-    c.extra_json = nlohmann::json({{"k", q.k}, {"modalities", q.hybrid ? "window+past" : "window"}, {"family_form", "alternating"}})
-                       .dump();
-    return d;
+    return family_no(q, *fam, os.str(), nlohmann::json({{"family_form", "alternating"}}));
 }
 
 // The searches, in the order they are tried; each answers or records what it tried.
