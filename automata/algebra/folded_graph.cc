@@ -225,12 +225,16 @@ std::optional<std::size_t> differs_from(const Dfa& d, const PowerRun& pr, const 
 // "no": search for a family (docs/WINDOWS.md §2).
 
 
-NoSearchBounds no_bounds(std::size_t sigma, unsigned k, bool hybrid, const WindowOptions& o) {
+NoSearchBounds no_bounds(std::size_t sigma, std::size_t minimal_states, unsigned k, bool hybrid, const WindowOptions& o) {
     NoSearchBounds b{};
     b.max_p = o.max_period ? o.max_period : sigma <= 2 ? k + 4 : (sigma == 3 ? k + 1 : 3);
     b.max_tail = o.max_tail ? o.max_tail : sigma <= 2 ? 4 : (sigma == 3 ? 3 : 2);
-    b.max_x = !hybrid ? 0 : o.max_prefix;
-    b.x_every_state = hybrid && !o.max_prefix;
+    // x: one shortest word to each state, up to kEveryStateMax states (then the search costs
+    // states × periods power runs, and the words' total length grows with the square of the
+    // states: a 10^5-state shift register would need gigabytes); beyond, |x| <= 3 (2 letters) or 2.
+    constexpr std::size_t kEveryStateMax = 64;
+    b.x_every_state = hybrid && !o.max_prefix && minimal_states <= kEveryStateMax;
+    b.max_x = !hybrid ? 0 : o.max_prefix ? o.max_prefix : b.x_every_state ? 0 : (sigma <= 2 ? 3 : 2);
     return b;
 }
 
@@ -273,7 +277,7 @@ std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid,
                                         std::size_t* steps, bool* exhausted) {
     const std::size_t sigma = dfa.num_symbols();
     const std::size_t budget = o.search_budget;
-    NoSearchBounds b = no_bounds(sigma, k, hybrid, o);
+    NoSearchBounds b = no_bounds(sigma, dfa.num_states(), k, hybrid, o);
     std::vector<Word> tails = words_between(sigma, 0, b.max_tail);
     const std::vector<Word> xs = family_prefixes(dfa, b);
     *exhausted = true;
@@ -356,6 +360,7 @@ Powers powers(const Transform& t) {
     std::map<Transform, std::size_t> seen;
     Transform cur = identity(t.size());
     while (!seen.count(cur)) {
+        if (out.pw.size() % 64 == 63 && budget_exhausted()) return Powers{};  // (empty: out of budget)
         seen[cur] = out.pw.size();
         out.pw.push_back(cur);
         cur = then(cur, t);
@@ -375,26 +380,36 @@ std::optional<std::size_t> alternating_differs_from(const Dfa& d, const Word& x,
     // pair of states has period P = lcm(c, every c_ρ) from R0 = max(i, every i_ρ) on, and
     // checking r < R0 + P decides every r.
     const Powers pp = powers(action(d, p)), pq = powers(action(d, q));
+    if (pp.pw.empty() || pq.pw.empty()) return std::nullopt;  // out of budget
     const std::size_t c = std::lcm(pp.period, pq.period), i0 = std::max(pp.index, pq.index);
     std::size_t P = c, R0 = i0;
     std::vector<Powers> by_residue;
     for (std::size_t rho = i0; rho < i0 + c; ++rho) {
         by_residue.push_back(powers(then(pp.at(rho), pq.at(rho))));
+        if (by_residue.back().pw.empty()) return std::nullopt;  // out of budget
         P = std::lcm(P, by_residue.back().period);
         R0 = std::max(R0, by_residue.back().index);
         if (P > 1'000'000) return std::nullopt;  // (cannot happen for small DFAs; refuse rather than loop)
     }
     const State sx = d.run(d.initial, x);
     auto differ = [&](std::size_t r) {
-        const Transform s_r = r >= i0 ? by_residue[(r - i0) % c].at(r) : powers(then(pp.at(r), pq.at(r))).at(r);
-        const State base = then(s_r, pp.at(r))[sx];
+        if (r < i0) {
+            const Powers early = powers(then(pp.at(r), pq.at(r)));
+            if (early.pw.empty()) return std::optional<bool>();  // out of budget
+            const State base = then(early.at(r), pp.at(r))[sx];
+            return std::optional<bool>(d.is_accepting(d.run(base, y)) != d.is_accepting(d.run(pq.at(r)[base], z)));
+        }
+        const Transform& s_r = by_residue[(r - i0) % c].at(r);
+        const State base = pp.at(r)[s_r[sx]];
         const State su = d.run(base, y), sv = d.run(pq.at(r)[base], z);
-        return d.is_accepting(su) != d.is_accepting(sv);
+        return std::optional<bool>(d.is_accepting(su) != d.is_accepting(sv));
     };
     const std::size_t top = std::max<std::size_t>(R0, 1) + P;
     std::optional<std::size_t> from;
     for (std::size_t r = 1; r < top; ++r) {
-        if (!differ(r)) from.reset();
+        const std::optional<bool> dr = differ(r);
+        if (!dr) return std::nullopt;  // out of budget
+        if (!*dr) from.reset();
         else if (!from) from = r;
     }
     // some r of the last period agrees: then infinitely many do
@@ -417,7 +432,11 @@ std::optional<WordFamily> search_alternating_family(const Dfa& dfa, unsigned k, 
                                                     std::size_t* steps) {
     const std::size_t sigma = dfa.num_symbols();
     const auto [max_p, max_tail] = alternating_bounds(sigma);
-    NoSearchBounds b = no_bounds(sigma, k, hybrid, o);
+    // Membership costs states × (index + period of the powers) per family: beyond kMaxStates states
+    // (long "last n letters" automata, whose powers have an index of n) the search is not tried.
+    constexpr std::size_t kMaxStates = 1000;
+    if (dfa.num_states() > kMaxStates) return std::nullopt;
+    NoSearchBounds b = no_bounds(sigma, dfa.num_states(), k, hybrid, o);
     const std::vector<Word> tails = words_between(sigma, 0, max_tail);
     const std::vector<Word> xs = hybrid ? family_prefixes(dfa, b) : std::vector<Word>{Word{}};
     std::vector<Word> periods;

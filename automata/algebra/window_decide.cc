@@ -322,7 +322,7 @@ std::optional<WindowDecision> depth_probe_answer(const Question& q, Tried& t) {
 WindowDecision unknown_answer(const Question& q, const Tried& t) {
     const WindowOptions& options = q.options;
     const YesSearchReport& rep = t.search;
-    NoSearchBounds b = no_bounds(q.minimal.num_symbols(), q.k, q.hybrid, options);
+    NoSearchBounds b = no_bounds(q.minimal.num_symbols(), q.minimal.num_states(), q.k, q.hybrid, options);
     WindowDecision d = q.blank();
     Certificate& c = d.certificate;
     d.answer = Answer::Unknown;

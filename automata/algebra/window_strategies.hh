@@ -48,10 +48,10 @@ struct NoSearchBounds {
     // Hybrid: x ranges over one shortest (then lexicographically least) word to each reachable
     // state, which covers every x, since condition (b) of WINDOWS.md §2 depends on x only through
     // δ(q0, x) and condition (a) not at all; max_x is then unused. False: |x| <= max_x (local:
-    // max_x = 0, x = ε).
+    // max_x = 0, x = ε; hybrid on DFAs of more than 64 states: 3 over two letters, else 2).
     bool x_every_state = false;
 };
-NoSearchBounds no_bounds(std::size_t sigma, unsigned k, bool hybrid, const WindowOptions& o);
+NoSearchBounds no_bounds(std::size_t sigma, std::size_t minimal_states, unsigned k, bool hybrid, const WindowOptions& o);
 // A family x·p^r·y / x·p^r·z within the bounds whose membership differs for all large r while the
 // EOS nodes of its folded graphs are bisimilar; steps counts search steps, exhausted says whether
 // the bounds were searched to the end.
