@@ -86,6 +86,7 @@ struct Tried {
     bool alternating = false;  // the alternating family search ran (and found none)
     bool searches_cut = false;  // the searches stopped at half of the question's budget
     unsigned lower = 0;         // no defining formula has depth <= lower (depth probe)
+    std::vector<std::pair<Word, Word>> conflicts;  // the probe's conflict pair at each depth
     DepthProbe witness;         // the two words of equal depth-`lower` EOS types
 };
 
@@ -127,19 +128,24 @@ WindowDecision family_no(const Question& q, const WordFamily& fam, std::string f
     return d;
 }
 
+// The fact of a one-period family's certificate.
+std::string one_period_fact(const Question& q, const WordFamily& fam) {
+    const auto& A = q.minimal.alphabet;
+    auto fw = [&](const Word& w) { return w.empty() ? std::string("ε") : format_word(A, w); };
+    std::ostringstream os;
+    os << "the EOS nodes of the folded graphs of p^ω·y and p^ω·z (p = " << fw(fam.p) << ", y = "
+       << fw(fam.y) << ", z = " << fw(fam.z) << ") are bisimilar for the window-" << q.k
+       << (q.hybrid ? " and strict-past modalities" : " modality") << ", so no " << q.frag
+       << " formula separates x·p^r·y from x·p^r·z (x = " << fw(fam.x) << ") for large r, while their membership differs for every r >= "
+       << fam.r_min;
+    return os.str();
+}
+
 // No: a word family x·p^r·y / x·p^r·z whose folded graphs have bisimilar EOS nodes (folded_graph.cc).
 std::optional<WindowDecision> bisimilar_family(const Question& q, Tried& t) {
     auto fam = search_family(q.minimal, q.k, q.hybrid, q.options, &t.steps, &t.exhausted);
     if (!fam) return std::nullopt;
-    const auto& A = q.minimal.alphabet;
-    auto fw = [&](const Word& w) { return w.empty() ? std::string("ε") : format_word(A, w); };
-    std::ostringstream os;
-    os << "the EOS nodes of the folded graphs of p^ω·y and p^ω·z (p = " << fw(fam->p) << ", y = "
-       << fw(fam->y) << ", z = " << fw(fam->z) << ") are bisimilar for the window-" << q.k
-       << (q.hybrid ? " and strict-past modalities" : " modality") << ", so no " << q.frag
-       << " formula separates x·p^r·y from x·p^r·z (x = " << fw(fam->x) << ") for large r, while their membership differs for every r >= "
-       << fam->r_min;
-    return family_no(q, *fam, os.str(), nlohmann::json::object());
+    return family_no(q, *fam, one_period_fact(q, *fam), nlohmann::json::object());
 }
 
 // Yes: a formula of the fragment found by enumerative search on a word sample (formula_synthesis.cc).
@@ -278,6 +284,7 @@ std::optional<WindowDecision> depth_probe_answer(const Question& q, Tried& t) {
         DepthProbe pr = probe_depth(q.minimal, q.k, q.hybrid, depth, options.probe_states, true);
         if (pr.status == DepthProbe::Status::Conflict) {
             t.lower = depth;
+            t.conflicts.emplace_back(pr.accepted, pr.rejected);
             t.witness = std::move(pr);
             continue;
         }
@@ -419,6 +426,9 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
         }
         std::optional<WindowDecision> d = kSearches[i](q, tried);
         if (budget_bound_reached() != BudgetBound::None) tried.searches_cut = true;
+        // what the search freed goes back to the system, so that the memory bound (resident
+        // memory) measures the next search's own footprint
+        if (options.memory_limit_bytes) release_free_memory();
         if (!d) continue;
         if (d->answer == Answer::Yes && !d->certificate.formula) {
             // Over the formula cap: the answer stands, but its certificate cannot be re-verified;
@@ -429,6 +439,11 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
         return std::move(*d);
     }
     if (auto d = depth_probe_answer(q, tried)) return std::move(*d);
+    // No: a family read off one of the probe's conflicts, deepest first (its words agree up to that
+    // depth; the family's tails are as long as the words, beyond the family search's bounds).
+    for (auto it = tried.conflicts.rbegin(); it != tried.conflicts.rend(); ++it)
+        if (auto fam = family_from_pair(minimal, it->first, it->second, k, hybrid))
+            return family_no(q, *fam, one_period_fact(q, *fam), nlohmann::json({{"family_source", "depth_probe_conflict"}}));
     if (capped) return std::move(*capped);
     return unknown_answer(q, tried);
 }
