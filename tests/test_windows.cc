@@ -772,6 +772,27 @@ TEST_CASE("Alternating families: a 6-state 3-letter language is not in LTL[P,Y<=
     CHECK(!reverifies(bad, d));
 }
 
+TEST_CASE("Families from the probe's conflicts: H(Y a -> P(b & Y Y c)) is not in LTL[P,Y<=3], with tails beyond the search's",
+          "[windows]") {
+    // The depth-3 conflict of the probe, read as x·p^r·y / x·p^r·z (docs/WINDOWS.md §5); the family
+    // search itself stops at tails of length 3 over three letters.
+    const std::vector<std::string> ABC = {"a", "b", "c"};
+    Dfa d = dfa_of("H(Y a -> P(b & Y Y c))", ABC);
+    auto w = [&](const std::string& s) { return *parse_word(ABC, s); };
+    auto fam = family_from_pair(d, w("bcbcbbcbaa"), w("bcbcbcbaa"), 3, true);
+    REQUIRE(fam);
+    CHECK(fam->y.size() + fam->z.size() > 6);
+    CHECK(family_eos_bisimilar(fam->p, fam->y, fam->z, 3, true));
+    Certificate c = window_certificate("hybrid_k:3", false, CertificateKind::HybridBisimulation);
+    c.family = *fam;
+    CHECK(reverifies(c, d));
+    auto [u, v] = fam->at(8);
+    CHECK(d.accepts(u) != d.accepts(v));
+    for (unsigned depth = 1; depth <= 3; ++depth) CHECK(eos_depth_types_equal(u, v, 3, true, depth));
+    // words without a repeated block in their common prefix give nothing
+    CHECK(!family_from_pair(d, w("abcbaa"), w("acbaa"), 3, true));
+}
+
 TEST_CASE("Depth probe formulas: on separation the characteristic-formula disjunction compiles to the language", "[windows]") {
     // Two routes: the exhaustive exploration says the depth-D EOS types decide membership; the
     // formula built from those types, compiled by the monitor construction, must define the DFA.

@@ -324,34 +324,6 @@ std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid,
 // ---------------------------------------------------------------------------------------------
 // The alternating family x·(pʳqʳ)ʳ·pʳ·y / x·(pʳqʳ)ʳ·pʳ·qʳ·z (docs/WINDOWS.md §2b).
 
-std::optional<WordFamily> family_from_pair(const Dfa& dfa, const Word& u, const Word& v, unsigned k, bool hybrid) {
-    const std::size_t common = static_cast<std::size_t>(
-        std::mismatch(u.begin(), u.end(), v.begin(), v.end()).first - u.begin());
-    std::optional<WordFamily> best;
-    for (std::size_t m = 1; m <= k + 2 && m <= common; ++m)
-        for (std::size_t start = 0; start + 2 * m <= common; ++start) {
-            const Word p(u.begin() + std::ptrdiff_t(start), u.begin() + std::ptrdiff_t(start + m));
-            if (!primitive(p)) continue;
-            std::size_t r = 1;  // blocks of p that both words repeat from `start` on, within their common prefix
-            while (start + (r + 1) * m <= common &&
-                   std::equal(p.begin(), p.end(), u.begin() + std::ptrdiff_t(start + r * m)))
-                ++r;
-            if (r < 2) continue;
-            const std::size_t end = start + r * m;
-            WordFamily f;
-            f.x = Word(u.begin(), u.begin() + std::ptrdiff_t(start));
-            f.p = p;
-            f.y = Word(u.begin() + std::ptrdiff_t(end), u.end());
-            f.z = Word(v.begin() + std::ptrdiff_t(end), v.end());
-            if (!family_eos_bisimilar(f.p, f.y, f.z, k, hybrid)) continue;
-            auto r0 = membership_differs_from(dfa, f.x, f.p, f.y, f.z);
-            if (!r0) continue;
-            f.r_min = *r0;
-            if (!best || f.y.size() + f.z.size() < best->y.size() + best->z.size()) best = f;
-        }
-    return best;
-}
-
 }  // namespace ltlkit::automata::algebra::window_strategies
 
 namespace ltlkit::automata::algebra {
@@ -443,6 +415,34 @@ std::optional<std::size_t> alternating_differs_from(const Dfa& d, const Word& x,
     // some r of the last period agrees: then infinitely many do
     if (from && *from > std::max<std::size_t>(R0, 1)) return std::nullopt;
     return from;
+}
+
+std::optional<WordFamily> family_from_pair(const Dfa& dfa, const Word& u, const Word& v, unsigned k, bool hybrid) {
+    const std::size_t common = static_cast<std::size_t>(
+        std::mismatch(u.begin(), u.end(), v.begin(), v.end()).first - u.begin());
+    std::optional<WordFamily> best;
+    for (std::size_t m = 1; m <= k + 2 && m <= common; ++m)
+        for (std::size_t start = 0; start + 2 * m <= common; ++start) {
+            const Word p(u.begin() + std::ptrdiff_t(start), u.begin() + std::ptrdiff_t(start + m));
+            if (!primitive(p)) continue;
+            std::size_t r = 1;  // blocks of p that both words repeat from `start` on, within their common prefix
+            while (start + (r + 1) * m <= common &&
+                   std::equal(p.begin(), p.end(), u.begin() + std::ptrdiff_t(start + r * m)))
+                ++r;
+            if (r < 2) continue;
+            const std::size_t end = start + r * m;
+            WordFamily f;
+            f.x = Word(u.begin(), u.begin() + std::ptrdiff_t(start));
+            f.p = p;
+            f.y = Word(u.begin() + std::ptrdiff_t(end), u.end());
+            f.z = Word(v.begin() + std::ptrdiff_t(end), v.end());
+            if (!family_eos_bisimilar(f.p, f.y, f.z, k, hybrid)) continue;
+            auto r0 = membership_differs_from(dfa, f.x, f.p, f.y, f.z);
+            if (!r0) continue;
+            f.r_min = *r0;
+            if (!best || f.y.size() + f.z.size() < best->y.size() + best->z.size()) best = f;
+        }
+    return best;
 }
 
 bool alternating_eos_bisimilar(const Word& p, const Word& q, const Word& y, const Word& z, unsigned k, bool hybrid) {

@@ -58,12 +58,6 @@ NoSearchBounds no_bounds(std::size_t sigma, std::size_t minimal_states, unsigned
 std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid, const WindowOptions& o,
                                         std::size_t* steps, bool* exhausted);
 
-// A family read off two words with equal EOS types (the depth probe's conflict): u = x·p^r·y and
-// v = x·p^r·z with p^r (r >= 2, |p| <= k + 2) inside their common prefix; the one with the shortest
-// tails among those whose folded graphs have bisimilar EOS nodes and whose membership differs for
-// all large r (docs/WINDOWS.md §5). Its tails are as long as the words': beyond the search's bounds.
-std::optional<WordFamily> family_from_pair(const Dfa& dfa, const Word& u, const Word& v, unsigned k, bool hybrid);
-
 // An alternating family x·(pʳqʳ)ʳ·pʳ·y / x·(pʳqʳ)ʳ·pʳ·qʳ·z (docs/WINDOWS.md §2b): p ≠ q primitive
 // of length ≤ 3 (≤ 2 over 5+ letters), tails ≤ 2 over up to 3 letters (≤ 1 beyond), x as in
 // search_family; the first found.

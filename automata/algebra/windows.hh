@@ -73,6 +73,11 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
 // (and, for the hybrid fragment, also its strict-past modality P)? p non-empty.
 bool family_eos_bisimilar(const Word& p, const Word& y, const Word& z, unsigned k, bool hybrid);
 
+// A one-period family read off two words with equal EOS types, u = x·p^r·y and v = x·p^r·z with p^r
+// (r >= 2, |p| <= k + 2) in their common prefix, whose folded graphs have bisimilar EOS nodes and
+// whose membership differs for all large r (docs/WINDOWS.md §5); the shortest tails; nullopt if none.
+std::optional<WordFamily> family_from_pair(const Dfa& dfa, const Word& u, const Word& v, unsigned k, bool hybrid);
+
 // The alternating family (docs/WINDOWS.md §2b): are the EOS nodes of y after the p-cycle and of z
 // after the q-cycle bisimilar in the folded graph with both cycles (every node sees both cycles
 // under P)? And the least r0 >= 1 from which x·(pʳqʳ)ʳ·pʳ·y and x·(pʳqʳ)ʳ·pʳ·qʳ·z differ in
