@@ -15,21 +15,19 @@ bool is(Formula f, Op op) { return f.op() == op; }
 Formula disjunction(const std::vector<Formula>& fs) { return fold(fs, Formula::ff(), &Formula::disj); }
 Formula conjunction(const std::vector<Formula>& fs) { return fold(fs, Formula::tt(), &Formula::conj); }
 
-Formula simplified_conj(Formula a, Formula b) {
-    if (is(a, Op::False) || is(b, Op::False)) return Formula::ff();
-    if (is(a, Op::True)) return b;
-    if (is(b, Op::True)) return a;
+namespace {
+// a op b with `absorbing` (false for ∧, true for ∨) and `neutral` constants simplified away.
+Formula simplified(Formula a, Formula b, Op absorbing, Op neutral, Formula (*op)(Formula, Formula)) {
+    if (is(a, absorbing) || is(b, absorbing)) return is(a, absorbing) ? a : b;
+    if (is(a, neutral)) return b;
+    if (is(b, neutral)) return a;
     if (a == b) return a;
-    return Formula::conj(a, b);
+    return op(a, b);
 }
+}  // namespace
 
-Formula simplified_disj(Formula a, Formula b) {
-    if (is(a, Op::True) || is(b, Op::True)) return Formula::tt();
-    if (is(a, Op::False)) return b;
-    if (is(b, Op::False)) return a;
-    if (a == b) return a;
-    return Formula::disj(a, b);
-}
+Formula simplified_conj(Formula a, Formula b) { return simplified(a, b, Op::False, Op::True, &Formula::conj); }
+Formula simplified_disj(Formula a, Formula b) { return simplified(a, b, Op::True, Op::False, &Formula::disj); }
 
 Formula simplified_neg(Formula a) {
     if (is(a, Op::True)) return Formula::ff();
