@@ -332,13 +332,8 @@ using namespace window_strategies;
 
 namespace {
 
-// A word's action on the DFA's states.
+// A word's action on the DFA's states (transformation_of, classes.hh).
 using Transform = std::vector<State>;
-Transform action(const Dfa& d, const Word& w) {
-    Transform t(d.num_states());
-    for (State s = 0; s < d.num_states(); ++s) t[s] = d.run(s, w);
-    return t;
-}
 Transform then(const Transform& a, const Transform& b) {  // a, then b
     Transform t(a.size());
     for (std::size_t s = 0; s < a.size(); ++s) t[s] = b[a[s]];
@@ -379,7 +374,7 @@ std::optional<std::size_t> alternating_differs_from(const Dfa& d, const Word& x,
     // i = max(i_p, i_q) on; for each residue ρ, (s_ρ)^r has an index i_ρ and a period c_ρ. So the
     // pair of states has period P = lcm(c, every c_ρ) from R0 = max(i, every i_ρ) on, and
     // checking r < R0 + P decides every r.
-    const Powers pp = powers(action(d, p)), pq = powers(action(d, q));
+    const Powers pp = powers(transformation_of(d, p)), pq = powers(transformation_of(d, q));
     if (pp.pw.empty() || pq.pw.empty()) return std::nullopt;  // out of budget
     const std::size_t c = std::lcm(pp.period, pq.period), i0 = std::max(pp.index, pq.index);
     std::size_t P = c, R0 = i0;
