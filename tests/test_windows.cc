@@ -779,7 +779,9 @@ TEST_CASE("Families from the probe's conflicts: H(Y a -> P(b & Y Y c)) is not in
     const std::vector<std::string> ABC = {"a", "b", "c"};
     Dfa d = dfa_of("H(Y a -> P(b & Y Y c))", ABC);
     auto w = [&](const std::string& s) { return *parse_word(ABC, s); };
-    auto fam = family_from_pair(d, w("bcbcbbcbaa"), w("bcbcbcbaa"), 3, true);
+    DepthProbe pr = probe_depth(d, 3, true, 3, 500'000);
+    REQUIRE(pr.status == DepthProbe::Status::Conflict);
+    auto fam = family_from_pair(d, pr.accepted, pr.rejected, 3, true);
     REQUIRE(fam);
     CHECK(fam->y.size() + fam->z.size() > 6);
     CHECK(family_eos_bisimilar(fam->p, fam->y, fam->z, 3, true));
