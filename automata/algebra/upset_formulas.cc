@@ -5,8 +5,6 @@
 #include "automata/algebra/window_strategies.hh"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -206,7 +204,6 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
                 if (enrich) init[W + 1] = 0;
                 index.emplace(init, 0);
                 states.push_back(init);
-                std::vector<std::pair<std::int32_t, std::int32_t>> dbg_parent{{-1, -1}};
                 // per state: its level-D EOS type; per transition (state · sigma + letter): the
                 // level-D type of the position read and the successor
                 std::vector<long> eos, step_type;
@@ -239,7 +236,6 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
                             }
                             it = index.emplace(nx, std::int32_t(states.size())).first;
                             states.push_back(nx);
-                            dbg_parent.emplace_back(std::int32_t(si), std::int32_t(c));
                         }
                         step_to.push_back(it->second);
                     }
@@ -307,17 +303,16 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
                     std::set<long> seen, seen_eos, G, G_eos, bad, bad_eos;  // seen: every level; G: level D
                     for (std::size_t si = 0; si < N; ++si) {
                         if (U[dfa_state(si)]) continue;
-                        const long ke = key(eos[si], mask[si]);
-                        for (long t : chain(ke)) seen_eos.insert(t);
-                        G_eos.insert(ke);
+                        G_eos.insert(key(eos[si], mask[si]));
                         for (std::size_t c = 0; c < sigma; ++c) {
                             const std::size_t e = si * sigma + c;
-                            if (U[dfa_state(std::size_t(step_to[e]))]) continue;
-                            const long kp = key(step_type[e], mask[si]);
-                            for (long t : chain(kp)) seen.insert(t);
-                            G.insert(kp);
+                            if (!U[dfa_state(std::size_t(step_to[e]))]) G.insert(key(step_type[e], mask[si]));
                         }
                     }
+                    for (long kt : G)
+                        for (long t : chain(kt)) seen.insert(t);
+                    for (long kt : G_eos)
+                        for (long t : chain(kt)) seen_eos.insert(t);
                     // Every continuation of an entry into U while its positions' keys lie in G.
                     std::vector<char> visited(N, 0);
                     std::vector<std::size_t> queue;
@@ -357,21 +352,12 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
                 // entered iff the run's state lies in it (it is closed).
                 std::map<std::string, std::map<long, int>> points;  // known sets holding the state -> EOS key -> 1 rej | 2 acc
                 bool function = true;
-                std::map<std::pair<std::string, long>, std::size_t> dbg_first;
                 for (std::size_t si = 0; si < N && function; ++si) {
                     std::string in(known.size(), '\0');
                     for (std::size_t i = 0; i < known.size(); ++i) in[i] = sets[known[i].set][dfa_state(si)];
                     int& m = points[in][key(eos[si], mask[si])];
                     m |= minimal.accepting[dfa_state(si)] ? 2 : 1;
                     function = m != 3;
-                    auto [it0, fresh0] = dbg_first.emplace(std::make_pair(in, key(eos[si], mask[si])), si);
-                    if (!function && std::getenv("LTLKIT_DEBUG_UPSETS")) {
-                        auto w1 = word_from_parents(dbg_parent, std::int32_t(si)), w2 = word_from_parents(dbg_parent, std::int32_t(it0->second));
-                        std::string a, b;
-                        for (auto x : w1) a += minimal.alphabet[x];
-                        for (auto x : w2) b += minimal.alphabet[x];
-                        std::fprintf(stderr, "D=%u pass=%d known=%zu conflict '%s' vs '%s'\n", D, pass, known.size(), a.c_str(), b.c_str());
-                    }
                 }
                 if (!function) continue;  // with new sets (grew): explore again with their marks
                 // A decision tree: split on "entered U" until the EOS keys alone decide the points left.

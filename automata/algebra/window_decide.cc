@@ -248,7 +248,10 @@ std::optional<WindowDecision> closed_set_formula(const Question& q, Tried& t) {
             std::to_string(u.depth) + " window types" +
             (u.past_letters ? std::string(" of letters annotated with the set of letters before them") : std::string()) +
             " that words avoiding it never show, and by the EOS type (docs/WINDOWS.md §3d); compiled back",
-        nlohmann::json({{"type_depth", u.depth}, {"route", "closed_sets"}, {"past_letters", u.past_letters}}));
+        nlohmann::json({{"type_depth", u.depth},
+                        {"route", "closed_sets"},
+                        {"past_letters", u.past_letters},
+                        {"nested_marks", u.nested_marks}}));
 }
 
 // No: an alternating family x·(pʳqʳ)ʳ·pʳ·y / x·(pʳqʳ)ʳ·pʳ·qʳ·z whose two-cycle folded graph has

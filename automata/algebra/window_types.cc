@@ -33,49 +33,37 @@ std::vector<long> WindowTypes::types(const Word& w, unsigned D) {
     return t;
 }
 
-namespace {
-// Characteristic formula of a window type (docs/WINDOWS.md §3b); `shape`: of the EOS type of the
-// word before a position, so without the level-0 "no letter holds".
-ltl::Formula characteristic(WindowTypes& t, long id, const std::vector<std::string>& alphabet, bool shape) {
-    const std::vector<long> s = t.sig[static_cast<std::size_t>(id)];
+ltl::Formula WindowTypes::formula(long id, const std::vector<std::string>& alphabet) {
+    if (chi.size() < sig.size()) chi.resize(sig.size());
+    auto& slot = chi[static_cast<std::size_t>(id)];
+    if (!slot.is_null()) return slot;
+    const std::vector<long> s = sig[static_cast<std::size_t>(id)];
     ltl::Formula f;
     if (s[0] == -2) {
-        if (s[1] < long(t.sigma)) {
+        if (s[1] < long(sigma)) {
             f = ltl::Formula::atom(alphabet[static_cast<std::size_t>(s[1])]);
         } else {  // EOS: no symbol holds
             f = ltl::Formula::tt();
-            if (!shape)
-                for (const auto& a : alphabet) f = ltl::Formula::conj(f, ltl::Formula::neg(ltl::Formula::atom(a)));
+            for (const auto& a : alphabet) f = ltl::Formula::conj(f, ltl::Formula::neg(ltl::Formula::atom(a)));
         }
         if (s.size() == 3)  // annotated with the set of letters strictly before (the sink-state strategy, §3c)
             for (std::size_t a = 0; a < alphabet.size(); ++a) {
                 ltl::Formula pa = ltl::Formula::past(ltl::Formula::atom(alphabet[a]));
                 f = ltl::Formula::conj(f, ((s[2] >> a) & 1) ? pa : ltl::Formula::neg(pa));
             }
-        return f;
+    } else {
+        // own type, every window type occurs, and nothing else does
+        f = formula(s[0], alphabet);
+        ltl::Formula any = ltl::Formula::ff();
+        for (std::size_t i = 1; i < s.size(); ++i) {
+            ltl::Formula g = formula(s[i], alphabet);
+            f = ltl::Formula::conj(f, ltl::Formula::bounded_yesterday(g, k));
+            any = i == 1 ? g : ltl::Formula::disj(any, g);
+        }
+        f = ltl::Formula::conj(f, ltl::Formula::neg(ltl::Formula::bounded_yesterday(ltl::Formula::neg(any), k)));
     }
-    // own type, every window type occurs, and nothing else does
-    f = shape ? characteristic(t, s[0], alphabet, true) : t.formula(s[0], alphabet);
-    ltl::Formula any = ltl::Formula::ff();
-    for (std::size_t i = 1; i < s.size(); ++i) {
-        ltl::Formula g = t.formula(s[i], alphabet);
-        f = ltl::Formula::conj(f, ltl::Formula::bounded_yesterday(g, t.k));
-        any = i == 1 ? g : ltl::Formula::disj(any, g);
-    }
-    return ltl::Formula::conj(f, ltl::Formula::neg(ltl::Formula::bounded_yesterday(ltl::Formula::neg(any), t.k)));
-}
-}  // namespace
-
-ltl::Formula WindowTypes::formula(long id, const std::vector<std::string>& alphabet) {
-    if (chi.size() < sig.size()) chi.resize(sig.size());
-    if (!chi[static_cast<std::size_t>(id)].is_null()) return chi[static_cast<std::size_t>(id)];
-    ltl::Formula f = characteristic(*this, id, alphabet, false);
     chi[static_cast<std::size_t>(id)] = f;
     return f;
-}
-
-ltl::Formula WindowTypes::eos_shape(long id, const std::vector<std::string>& alphabet) {
-    return characteristic(*this, id, alphabet, true);
 }
 
 }  // namespace ltlkit::automata::algebra

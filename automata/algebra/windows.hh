@@ -111,9 +111,6 @@ struct WindowTypes {
     // The level-D types of the positions of w, then of EOS (index |w|).
     std::vector<long> types(const Word& w, unsigned D);
     ltl::Formula formula(long id, const std::vector<std::string>& alphabet);
-    // For an EOS type e: the formula that holds at a position exactly when the EOS type of the word
-    // before it is e (chi(e) without its "no letter holds"; the windows are the same).
-    ltl::Formula eos_shape(long id, const std::vector<std::string>& alphabet);
 };
 
 // The sink-state strategy of the hybrid fragment (safety and guarantee languages in Manna and Pnueli's hierarchy) (docs/WINDOWS.md §3c): for a language "the run enters the sink state
@@ -147,11 +144,13 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
 // The closed-set strategy of the hybrid fragment (docs/WINDOWS.md §3d), a generalization of the
 // sink-state strategy to languages decided by the SCCs the run passes through: for each set U of
 // states closed under the transitions that an SCC generates (the states it reaches, with and
-// without it), Lemma 4 of §3c with "the run entered U" for "the run entered the sink"; when
-// membership is a function of the sets entered and of the level-D EOS type on the whole DFA x
-// window-type product, a decision tree over the "entered U" formulas with EOS-type leaves defines
-// the language (compiled back). Depths 1..max_depth, each also with letters annotated by the set of
-// letters before them; max_states product states in all.
+// without it), Lemma 5 (Lemma 4 of §3c with "the run entered U" for "the run entered the sink",
+// positions keyed by their window type and the marks "the run had entered U' before", for the sets
+// U' found so far); when membership is a function of the sets entered and of the EOS key on the
+// whole DFA x window-type product, a decision tree over the "entered U" formulas with EOS-key
+// leaves defines the language (compiled back). Depths 1..max_depth, four passes each (marks on the
+// key or nested in the types; letters plain or annotated with the letters before them);
+// max_states product states in all.
 struct UpsetSearchReport {
     ltl::Formula formula;
     unsigned depth = 0;         // window depth D of the answer's types
