@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,6 +17,7 @@
 #include "cli/common.hh"
 #include "cli/interrupt.hh"
 #include "neural/memory.hh"
+#include "neural/verify/cost.hh"
 #include "neural/verify/verify.hh"
 
 namespace ltlkit::cli {
@@ -57,6 +60,7 @@ struct VerifyArgs {
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool json = false;
     std::string worker, worker_session;
+    int estimate = 0;  // --estimate N: print the grid's cost split into N shards, write nothing
 };
 
 // Every language's count tables and every architecture's peak memory per run against their
@@ -76,6 +80,21 @@ void check_limits(const nv::VerifyOptions& o, double max_memory_gb) {
                 max_memory_gb, "a run of " + to_string(arch) + " (profile " + o.profile.name + ")"));
         }
     }
+}
+
+// `--estimate N`: the grid's size and cost split into N array tasks, as KEY=VALUE lines on stdout
+// (read by examples/slurm/verify-array.sh; docs/CLUSTER.md).
+void print_estimate(const nv::VerifyOptions& o, int shards) {
+    const std::size_t runs = o.languages.size() * o.archs.size() * o.profile.lrs.size() *
+                             static_cast<std::size_t>(o.seeds.value_or(o.profile.seeds));
+    const bool gpu = o.device == neural::Device::Cuda;
+    const auto e = nv::estimate_cost(o.profile.base, runs, shards, gpu);
+    char hours[32];
+    std::snprintf(hours, sizeof hours, "%.2f", e.grid_hours);
+    std::cout << "runs=" << e.runs << "\nshards=" << e.shards << "\nruns_per_shard=" << e.runs_per_shard
+              << "\ndevice=" << (gpu ? "cuda" : "cpu") << "\nseconds_per_run=" << std::lround(e.seconds_per_run)
+              << "\ntask_time_limit=" << nv::slurm_time(e.task_seconds) << "\ngrid_hours=" << hours
+              << "\nunit=" << (gpu ? "GPU-hours" : "core-hours") << "\nassumptions=" << e.assumptions << "\n";
 }
 
 // The Ctrl-C message of a verify: runs finished, the runs interrupted, and the command that resumes.
@@ -147,6 +166,10 @@ int run_verify_command(const VerifyArgs& a) {
     if (!published.empty()) o.published = take(nv::read_published(published));
     if (a.worker.empty()) check_limits(o, a.max_memory_gb);
     flush_notes();
+    if (a.estimate > 0) {
+        print_estimate(o, a.estimate);
+        return 0;
+    }
     if (a.worker.empty()) {
         // Worker processes keep the default action: they end silently with their parent.
         const std::string command = own_command_text();
@@ -211,6 +234,12 @@ LTLKIT_COMMAND(CommandDef{
             ->check(positive_real());
         add_table_cells_option(app);
         app.add_flag("--json", a->json, "Print verdicts.json on stdout");
+        app.add_option("--estimate", a->estimate,
+                       "Print the grid's runs and estimated cost split into N array tasks (KEY=VALUE lines: "
+                       "runs, seconds per run, a time limit per task, the grid's core- or GPU-hours), then exit "
+                       "without writing anything (docs/CLUSTER.md)")
+            ->type_name("N")
+            ->check(at_least(1));
         app.add_option("--worker", a->worker)->group("");
         app.add_option("--worker-session", a->worker_session)->group("");
         return [a] { return run_verify_command(*a); };

@@ -642,6 +642,9 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
         if (!l.ok()) return l.error();
         lock = std::move(l).value();
         fs::remove_all(fs::path(o.out) / ".claims", ec);
+        // Which shard this folder holds, before planning: `report` names a shard that failed.
+        if (o.shard_count > 1)
+            if (auto w = write_shard_file(o.out, o.shard_index, o.shard_count); !w.ok()) return w.error();
     }
     auto pr = prepare_impl(o, !worker);
     if (!pr.ok()) return pr.error();
