@@ -12,7 +12,8 @@
 #   - a task preempted by a job of a higher-priority partition (SIGTERM, then GraceTime) stops with
 #     exit 130, is requeued by its job script (Restarts=1) and resumes from its checkpoint.
 # Which task is cancelled and which fails is drawn from SLURM_TEST_SEED (default: random);
-# SLURM_TEST_SUITE and SLURM_TEST_ARCHS replace the grid (4 tasks whatever its size).
+# SLURM_TEST_SUITE (an absolute path) and SLURM_TEST_ARCHS replace the grid (4 tasks whatever its
+# size).
 # Usage: bash slurm.sh LTLKIT_BIN SOURCE_DIR
 set -u
 bin=$1
@@ -42,6 +43,8 @@ common=(--suite suite.txt --profile tiny --archs "$archs" --steps "$steps")
 # The single-machine reference, while the cluster starts.
 "$bin" verify "${common[@]}" --threads 1 --device cpu --out ref >ref.log 2>&1 &
 ref_pid=$!
+SLURM_STOP_PIDS=$ref_pid
+trap 'kill $ref_pid 2>/dev/null' EXIT  # until slurm_start's traps replace it
 
 slurm_start || { fails=1; exit 1; }
 export LTLKIT=$bin SUITE=suite.txt PROFILE=tiny ARCHS=$archs SHARDS=$shards OUT=out STEPS=$steps
@@ -71,7 +74,7 @@ past_checkpoint() {
     compgen -G "out/shard-$1/runs/*/*/*/checkpoint.pt" >/dev/null &&
         grep -q "  step [1-9][0-9]\{2,\}/$steps" "out/slurm-logs/shard-$1.out" 2>/dev/null
 }
-if wait_until 240 past_checkpoint "$cancel"; then
+if slurm_until 240 past_checkpoint "$cancel"; then
     scancel "${array}_$cancel"
     echo "cancelled task ${array}_$cancel at: $(grep -o "step [0-9]*/$steps" "out/slurm-logs/shard-$cancel.out" | tail -1)"
 else
@@ -112,13 +115,13 @@ grep -q "  resuming from step [1-9][0-9]* of $steps" "out/slurm-logs/shard-$canc
 # that needs every CPU: SIGTERM, exit 130, requeued by its job script, resumed, completed.
 rm "out/shard-$preempt/data"
 p=$(sbatch --parsable --array="$preempt" out/slurm/verify.sbatch)
-if wait_until 240 past_checkpoint "$preempt"; then
+if slurm_until 240 past_checkpoint "$preempt"; then
     u=$(sbatch --parsable --partition=urgent --cpus-per-task="$(nproc)" --output=urgent.out --wrap 'sleep 1')
 else
     fail "task $preempt: no checkpoint past step 100 within 240 s: $(tail -3 "out/slurm-logs/shard-$preempt.out" 2>&1)"
     u=""
 fi
-wait_until 120 eval '[[ $(slurm_field "${p}_$preempt" Restarts) == 1 ]]' \
+slurm_until 120 eval '[[ $(slurm_field "${p}_$preempt" Restarts) == 1 ]]' \
     || fail "task $preempt not requeued after the preemption: $(scontrol -o show job "${p}_$preempt")"
 slurm_wait_ended 300 "$p" $u || fail "preempted task $preempt not ended after 300 s"
 [[ $(slurm_field "${p}_$preempt" JobState)/$(slurm_field "${p}_$preempt" ExitCode) == COMPLETED/0:0 ]] \

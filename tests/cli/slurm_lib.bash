@@ -4,11 +4,14 @@
 #                     machine (one node: its CPU count and memory) under a fresh temporary folder,
 #                     starts munged, slurmctld -D and slurmd -D as children of the test, waits until
 #                     sinfo shows the node idle, and stops all of it on exit (EXIT/INT/TERM traps)
-#   slurm_stop        cancels the jobs, stops the daemons and every process left with this
-#                     cluster's SLURM_CONF in its environment (job steps), removes the folder
+#   slurm_stop        ends the test's own processes listed in SLURM_STOP_PIDS, cancels the jobs,
+#                     stops the daemons and every process left with this cluster's SLURM_CONF in
+#                     its environment (job steps), removes the folder (kept when a test failed)
 #   slurm_field ID K  field K of `scontrol show job ID` (JobState, ExitCode, Restarts, ...)
-#   slurm_wait_ended SECONDS ID...   waits until no job of the list is pending, running, requeued
-#                     or completing
+#   slurm_wait_ended SECONDS ID...   waits until no job of the list is pending, running or
+#                     completing
+#   slurm_until SECONDS CMD...        wait_until (kill_lib.bash) polling every 0.3 s: each poll of a
+#                     Slurm command is a process and an RPC
 #
 # No system file is touched: SLURM_CONF points at the temporary slurm.conf, munged runs with its
 # own key, socket, pid and log files, and both daemons use two free ports. Configuration (Slurm
@@ -67,7 +70,7 @@ TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 SchedulerType=sched/backfill
-SchedulerParameters=bf_interval=1
+SchedulerParameters=bf_interval=1,sched_interval=2
 MpiDefault=none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
@@ -94,7 +97,7 @@ EOF
     SLURM_D_PID=$!
     local state
     slurm_idle() { state=$(sinfo -h -n "$host" -o %T 2>/dev/null | head -1); [[ $state == idle ]]; }
-    wait_until 90 slurm_idle || { echo "slurm: node not idle after 90 s (state '$state')"; slurm_logs; return 1; }
+    slurm_until 90 slurm_idle || { echo "slurm: node not idle after 90 s (state '$state')"; slurm_logs; return 1; }
     echo "slurm: node $host idle ($cpus CPUs, $mem MiB) under $t, ports $SLURM_CTLD_PORT/$SLURM_D_PORT"
 }
 
@@ -107,19 +110,18 @@ slurm_logs() {
 }
 
 # The processes whose environment names this cluster's slurm.conf (daemons, job steps, jobs).
-# The scan runs without SLURM_CONF so that it and its own children do not match; the test's shell
-# is left out by its pid.
+# One grep over every /proc/PID/environ (NUL-separated), run without SLURM_CONF so that it does not
+# match itself; the test's shell is left out by its pid.
 slurm_pids() (
     conf=$SLURM_CONF
     unset SLURM_CONF
-    for p in /proc/[0-9]*; do
-        [[ ${p#/proc/} == "$$" ]] && continue
-        tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qxF "SLURM_CONF=$conf" && echo "${p#/proc/}"
-    done
+    grep -lsxzF "SLURM_CONF=$conf" /proc/[0-9]*/environ | sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p' | grep -vx "$$"
 )
 
 slurm_stop() {
     trap - EXIT INT TERM
+    local pid
+    for pid in ${SLURM_STOP_PIDS:-}; do kill -TERM "$pid" 2>/dev/null; done
     [[ -n ${SLURM_TMP:-} && -d $SLURM_TMP ]] || return 0
     if [[ -n ${SLURM_CTLD_PID:-} ]] && kill -0 "$SLURM_CTLD_PID" 2>/dev/null; then
         scancel --quiet --user="$(id -un)" 2>/dev/null
@@ -129,7 +131,6 @@ slurm_stop() {
             sleep 0.1
         done
     fi
-    local pid
     for pid in ${SLURM_D_PID:-} ${SLURM_CTLD_PID:-} ${SLURM_MUNGED_PID:-}; do kill -TERM "$pid" 2>/dev/null; done
     for pid in ${SLURM_D_PID:-} ${SLURM_CTLD_PID:-} ${SLURM_MUNGED_PID:-}; do
         wait_until 10 eval "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid" 2>/dev/null
@@ -144,6 +145,15 @@ slurm_stop() {
     fi
 }
 
+slurm_until() {
+    local deadline=$((SECONDS + $1))
+    shift
+    until "$@"; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.3
+    done
+}
+
 slurm_field() {
     scontrol -o show job "$1" 2>/dev/null | head -1 | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
@@ -154,5 +164,5 @@ slurm_wait_ended() {
     local ids
     ids=$(IFS=,; echo "$*")
     # squeue lists pending, running and completing jobs by default.
-    wait_until "$seconds" eval "[[ -z \$(squeue -h -j $ids -o %i 2>/dev/null) ]]"
+    slurm_until "$seconds" eval "[[ -z \$(squeue -h -j $ids -o %i 2>/dev/null) ]]"
 }
