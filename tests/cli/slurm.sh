@@ -21,6 +21,7 @@ src=$2
 source "$src/tests/cli/kill_lib.bash"
 source "$src/tests/cli/slurm_lib.bash"
 t_start=$SECONDS
+stamp() { echo "[$((SECONDS - t_start)) s] $*"; }  # phase times (docs/PERFORMANCE.md)
 seed=${SLURM_TEST_SEED:-$((RANDOM * 32768 + RANDOM))}
 RANDOM=$seed
 shards=4
@@ -47,6 +48,7 @@ SLURM_STOP_PIDS=$ref_pid
 trap 'kill $ref_pid 2>/dev/null' EXIT  # until slurm_start's traps replace it
 
 slurm_start || { fails=1; exit 1; }
+stamp "cluster up"
 export LTLKIT=$bin SUITE=suite.txt PROFILE=tiny ARCHS=$archs SHARDS=$shards OUT=out STEPS=$steps
 
 # What a user types, dry: the job files and the estimate, with a GPU request.
@@ -60,6 +62,7 @@ rm -rf out
 # A failing task: its shard folder holds a file named `data` where the datasets go.
 mkdir -p "out/shard-$failing" && echo "not a folder" > "out/shard-$failing/data"
 
+stamp "array submitted"
 bash "$src/examples/slurm/verify-array.sh" > submit.txt 2>&1 || fail "verify-array.sh: $(cat submit.txt)"
 cat submit.txt
 grep -q '^grid: [0-9]* runs in 4 array tasks' submit.txt || fail "no grid size printed"
@@ -83,6 +86,7 @@ fi
 
 # The merge runs when every task has ended (afterany): it names the two missing shards, exit 1.
 slurm_wait_ended 300 "$array" "$merge" || fail "array $array and merge $merge not ended after 300 s"
+stamp "array and first merge ended"
 [[ $(slurm_field "${array}_$cancel" JobState) == CANCELLED ]] || fail "task $cancel: state $(slurm_field "${array}_$cancel" JobState), want CANCELLED"
 [[ $(slurm_field "${array}_$failing" JobState) == FAILED ]] || fail "task $failing: state $(slurm_field "${array}_$failing" JobState), want FAILED"
 for ((i = 0; i < shards; i++)); do
@@ -103,6 +107,7 @@ a1=$(sbatch --parsable --hold --array="$cancel" out/slurm/verify.sbatch)
 a2=$(sbatch --parsable --hold --array="$cancel" out/slurm/verify.sbatch)
 scontrol release "$a1" "$a2"
 slurm_wait_ended 240 "$a1" "$a2" || fail "resubmitted task $cancel not ended after 240 s"
+stamp "resubmitted pair ended"
 states="$(slurm_field "${a1}_$cancel" JobState)/$(slurm_field "${a1}_$cancel" ExitCode) $(slurm_field "${a2}_$cancel" JobState)/$(slurm_field "${a2}_$cancel" ExitCode)"
 [[ $states == "COMPLETED/0:0 FAILED/2:0" || $states == "FAILED/2:0 COMPLETED/0:0" ]] \
     || fail "two tasks of shard $cancel: states $states, want one COMPLETED/0:0 and one FAILED/2:0"
@@ -124,6 +129,7 @@ fi
 slurm_until 120 eval '[[ $(slurm_field "${p}_$preempt" Restarts) == 1 ]]' \
     || fail "task $preempt not requeued after the preemption: $(scontrol -o show job "${p}_$preempt")"
 slurm_wait_ended 300 "$p" $u || fail "preempted task $preempt not ended after 300 s"
+stamp "preempted task ended"
 [[ $(slurm_field "${p}_$preempt" JobState)/$(slurm_field "${p}_$preempt" ExitCode) == COMPLETED/0:0 ]] \
     || fail "preempted task: $(slurm_field "${p}_$preempt" JobState)/$(slurm_field "${p}_$preempt" ExitCode), want COMPLETED/0:0"
 log=out/slurm-logs/shard-$preempt.out
@@ -134,6 +140,7 @@ grep -q "  resuming from step [1-9][0-9]* of $steps" "$log" || fail "task $preem
 
 # The merge, now complete: exit 0 and the single machine's files.
 sbatch --wait out/slurm/merge.sbatch >/dev/null 2>merge-err.txt || fail "complete merge failed: $(cat out/slurm-logs/merge.out)"
+stamp "complete merge ended"
 wait "$ref_pid" || fail "reference verify exited $?: $(tail -3 ref.log)"
 digest_tree ref | grep -v '^\.lock ' > ref.digest || fail "bad checksum in ref"
 # The merged folder's own files, and every run folder of the shards under its plan path.

@@ -145,14 +145,7 @@ slurm_stop() {
     fi
 }
 
-slurm_until() {
-    local deadline=$((SECONDS + $1))
-    shift
-    until "$@"; do
-        ((SECONDS < deadline)) || return 1
-        sleep 0.3
-    done
-}
+slurm_until() { WAIT_POLL=0.3 wait_until "$@"; }
 
 slurm_field() {
     scontrol -o show job "$1" 2>/dev/null | head -1 | tr ' ' '\n' | sed -n "s/^$2=//p"
