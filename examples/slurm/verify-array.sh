@@ -78,14 +78,15 @@ cat > "$OUT/slurm/verify.sbatch.tmp" <<EOF
 #SBATCH --output=$OUT/slurm-logs/shard-%a.out
 $gres
 # Written by examples/slurm/verify-array.sh: task i of $SHARDS verifies the runs whose index mod
-# $SHARDS is i into $OUT/shard-i. Resubmit (e.g. sbatch --array=3 THIS_FILE) to resume a task.
+# $SHARDS is i into $OUT/shard-i. Resubmit (sbatch --array=I THIS_FILE) to resume task I.
 i=\$SLURM_ARRAY_TASK_ID
 echo "ltlkit-verify: task \$i/$SHARDS, job \${SLURM_ARRAY_JOB_ID}_\$i, restart \${SLURM_RESTART_COUNT:-0}, \$(date -u '+%F %T') UTC"
 # ltlkit runs as a job step: a preemption (or scancel --signal=TERM) signals the steps, not this
 # shell. On SIGTERM it stops at once keeping its checkpoints and exits 130; this script then
 # requeues the task, which resumes. (Ending the job with 130 instead would make Slurm record it
-# FAILED and never requeue it, even while being preempted with PreemptMode=REQUEUE.)
-srun --ntasks=1 $cmd --out $(q "$OUT")/shard-\$i --shard \$i/$SHARDS
+# FAILED and never requeue it, even while being preempted with PreemptMode=REQUEUE.) srun is given
+# the CPUs explicitly: Slurm 22.05's srun does not take --cpus-per-task from the job.
+srun --ntasks=1 --cpus-per-task=$THREADS $cmd --out $(q "$OUT")/shard-\$i --shard \$i/$SHARDS
 rc=\$?
 if [ "\$rc" -eq 130 ]; then
   echo "ltlkit-verify: interrupted (exit 130); requeueing job \$SLURM_JOB_ID to resume from its checkpoints"
