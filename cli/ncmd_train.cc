@@ -60,7 +60,7 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--fit-check-words", c.training.fit_check_words, "Fresh words per fit check (default 2000)")
             ->check(at_least(2));
         app.add_option("--fit-target", c.training.fit_target, "Accuracy at which training until the fit stops (default 0.99)")
-            ->check(CLI::Range(0.0, 1.0));
+            ->check(positive_real());  // at most 1: checked by the library before anything is written
         app.add_option("--fit-extra-steps", c.training.fit_extra_steps,
                        "Steps trained after the fit check reached --fit-target (default 0)")
             ->check(at_least(0));

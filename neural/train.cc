@@ -244,7 +244,9 @@ Result<SessionStart> resume_from(const std::string& ckpt, const std::string& run
         a.read("optimizer", ao);
         opt.load(ao);
     } catch (const std::exception& e) {
-        return make_error("cannot resume from " + ckpt + ": " + std::string(e.what()).substr(0, 300));
+        // E.g. a checkpoint written before FlatParameters: one Adam state per parameter tensor.
+        return make_error("cannot resume from " + ckpt + " (written by another ltlkit version?); " +
+                          kCheckpointAdvice + ": " + std::string(e.what()).substr(0, 300));
     }
     if (!rng.restore(ck->rng)) return make_error("checkpoint " + ckpt + ": bad RNG state");
     return SessionStart{ck->step, ck->train_seconds, ck->tokens, ck->window, ck->fit};
@@ -270,6 +272,16 @@ double fit_check(const Config& c, const TrainingDistribution& dist, const std::s
                                    make_predictor(model, device, num_symbols, c.model.heads));
     model->train();
     return acc;
+}
+
+// The settings of training until the fit, checked before anything is written.
+Result<bool> check_fit_settings(const TrainingConfig& t) {
+    if (t.fit_check_every < 0) return make_error("--fit-check-every must be non-negative");
+    if (t.fit_check_every == 0) return true;
+    if (t.fit_check_words < 2) return make_error("--fit-check-words must be at least 2");
+    if (!(t.fit_target > 0 && t.fit_target <= 1)) return make_error("--fit-target must be in (0, 1]");
+    if (t.fit_extra_steps < 0) return make_error("--fit-extra-steps must be non-negative");
+    return true;
 }
 
 }  // namespace
@@ -380,12 +392,8 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
     if (c.training.batch < 2) return make_error("--batch must be at least 2 (half positive, half negative)");
     if (c.training.steps < 0) return make_error("--steps must be non-negative");
     if (c.runtime.threads < 1) return make_error("--threads must be at least 1");
+    if (auto ok = check_fit_settings(c.training); !ok.ok()) return ok.error();
     const bool until_fit = c.training.fit_check_every > 0;
-    if (c.training.fit_check_every < 0) return make_error("--fit-check-every must be non-negative");
-    if (until_fit && c.training.fit_check_words < 2) return make_error("--fit-check-words must be at least 2");
-    if (until_fit && !(c.training.fit_target > 0 && c.training.fit_target <= 1))
-        return make_error("--fit-target must be in (0, 1]");
-    if (until_fit && c.training.fit_extra_steps < 0) return make_error("--fit-extra-steps must be non-negative");
     torch::set_num_threads(c.runtime.threads);
     torch::manual_seed(c.training.seed);
     keep_freed_memory();
@@ -624,6 +632,7 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
         return ok.error();
     }
     if (auto dev = pick_device(config.runtime.device); !dev.ok()) return dev.error();
+    if (auto ok = check_fit_settings(config.training); !ok.ok()) return ok.error();
     const RunIdentity identity = run_identity(dfa, config, sets);
     std::error_code ec;
     // A folder that holds a run of another language or training configuration is refused before

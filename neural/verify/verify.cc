@@ -539,6 +539,7 @@ Result<bool> check_options(const VerifyOptions& o, bool worker) {
     if (o.seeds && *o.seeds < 1) return make_error("--seeds must be at least 1");
     if (o.archs.empty()) return make_error("no architecture given (--archs)");
     if (o.languages.empty()) return make_error("no language given");
+    if (auto cells = chosen_cells(o); !cells.ok()) return cells.error();
     if (!worker)
         for (const auto& spec : o.languages)
             if (auto lang = automata::load_language(spec); !lang.ok()) return lang.error();
