@@ -57,6 +57,8 @@ struct VerifyArgs {
     int steps = 0;
     std::string device = "auto";
     std::string published;
+    std::vector<std::string> only;
+    std::string cells_file;
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool json = false;
     std::string worker, worker_session;
@@ -142,6 +144,8 @@ int run_verify_command(const VerifyArgs& a) {
     if (a.seeds > 0) o.seeds = a.seeds;
     o.base_seed = a.seed;
     o.out = a.out;
+    if (!a.cells_file.empty()) o.cells = take(nv::read_cells_file(a.cells_file));
+    for (const auto& cell : a.only) o.cells.push_back(cell);
     if (!a.shard.empty()) std::tie(o.shard_index, o.shard_count) = take(nv::parse_shard(a.shard));
     o.device = take(neural::parse_device(a.device));
     o.threads = a.threads > 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -213,7 +217,14 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--profile", a->profile,
                        "Model sizes, steps and evaluation lengths (default: quick; cpu: the papers' lengths on a "
                        "CPU; docs/RESULTS.md)")
-            ->type_name("quick|cpu|standard|paper");
+            ->type_name("quick|cpu|cpu-deep|standard|paper");
+        app.add_option("--only", a->only,
+                       "Run only this cell, LANGUAGE:ARCH (repeat the option for more; recorded in plan.json)")
+            ->type_name("CELL")
+            ->allow_extra_args(false);
+        app.add_option("--cells", a->cells_file,
+                       "Run only the cells listed in FILE, one LANGUAGE:ARCH per line ('#' comments)")
+            ->type_name("FILE");
         app.add_option("--seeds", a->seeds, "Seeds per learning rate (default: the profile's)")->check(at_least(1));
         app.add_option("--seed", a->seed, "First seed index (runs use seed indices S..S+N-1; default: 1)");
         app.add_option("--out", a->out, "Output folder (default: " + a->out + ")")->type_name("DIR");

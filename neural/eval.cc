@@ -147,14 +147,7 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
     // Training accuracy on fresh words of the training distribution, drawn as training batches are.
     {
         automata::Rng rng(automata::derive_seed({"fit", std::to_string(c.training.seed)}));
-        std::vector<automata::Word> words;
-        std::vector<std::uint8_t> labels;
-        const int chunk = std::max(2, std::min(c.training.batch, ev.fit_words));
-        while (static_cast<int>(words.size()) < ev.fit_words) train.draw(chunk, rng, words, labels);
-        std::vector<LabelledWord> fit;
-        for (std::size_t i = 0; i < words.size() && static_cast<int>(i) < ev.fit_words; ++i)
-            fit.push_back({std::move(words[i]), labels[i] != 0, -1});
-        r.train_accuracy = accuracy_on(fit, predict);
+        r.train_accuracy = accuracy_on(train.sample(ev.fit_words, c.training.batch, rng), predict);
     }
     r.failed_to_fit = r.train_accuracy < 0.99;
     r.adversarial_accuracy.reset();

@@ -30,6 +30,8 @@ public:
     // Appends `batch` words and labels: ceil(batch/2) positive, then floor(batch/2) negative.
     void draw(int batch, automata::Rng& rng, std::vector<automata::Word>& words,
               std::vector<std::uint8_t>& labels) const;
+    // `count` fresh words drawn as training batches of `batch` words are (the fit checks).
+    std::vector<LabelledWord> sample(int count, int batch, automata::Rng& rng) const;
 
 private:
     automata::Word draw_word(int n, bool label, automata::Rng& rng) const;

@@ -19,7 +19,7 @@ struct Profile {
     std::string note;            // one line for the report (where it is meant to run)
 };
 
-// "quick" | "cpu" | "standard" | "paper" (and the unlisted "tiny"); Error naming the listed names otherwise.
+// "quick" | "cpu" | "cpu-deep" | "standard" | "paper" (and the unlisted "tiny"); Error naming the listed names otherwise.
 Result<Profile> profile_by_name(const std::string& name);
 std::vector<std::string> profile_names();
 

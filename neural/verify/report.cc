@@ -83,6 +83,7 @@ std::string plan_to_json(const Plan& p) {
                }()},
               {"languages", langs},
               {"runs", runs}};
+    if (!p.cells.empty()) j["cells"] = p.cells;
     return automata::json_with_checksum(j.dump(), 1);
 }
 
@@ -104,6 +105,7 @@ Result<Plan> plan_from_json(const std::string& text) {
         p.seeds = j.at("seeds").get<int>();
         p.base_seed = j.at("base_seed").get<std::uint64_t>();
         p.lrs = j.at("lrs").get<std::vector<double>>();
+        if (j.contains("cells")) p.cells = j.at("cells").get<std::vector<std::string>>();
         for (const auto& lj : j.at("languages")) {
             LanguagePlan l;
             l.name = lj.at("name").get<std::string>();
@@ -481,7 +483,8 @@ Grid build_grid(const Plan& plan, const std::map<std::string, LoadedRun>& runs) 
             if (results.empty()) {  // nothing to judge yet, which is not a verdict
                 c.verdict.verdict = VerdictKind::Pending;
                 c.verdict.rule = 0;
-                c.verdict.reason = "no run finished yet (" + std::to_string(c.runs.size()) + " planned)";
+                c.verdict.reason = c.runs.empty() ? "not among the cells of this grid (plan.json \"cells\")"
+                                                  : "no run finished yet (" + std::to_string(c.runs.size()) + " planned)";
             }
             summarize_cell(c, lang, plan.published);
             row.push_back(std::move(c));

@@ -60,6 +60,7 @@ struct Plan {
     int seeds = 1;
     std::uint64_t base_seed = 1;
     std::vector<double> lrs;
+    std::vector<std::string> cells;  // "LANGUAGE:ARCH" chosen with --only / --cells (empty: all)
     std::vector<LanguagePlan> languages;
     std::vector<RunPlan> runs;
     std::optional<Published> published;  // the papers' numbers to show beside ours
