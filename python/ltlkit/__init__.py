@@ -127,3 +127,12 @@ def generate_dataset(language, dir, train="1:40", test="41:500", per_length=512,
 def read_dataset(dir, check_labels=True, pad=None):
     """Reads a dataset folder written by `ltlkit generate` (any format), checksums verified."""
     return Dataset(_ltlkit.read_dataset(dir, check_labels=check_labels, pad=pad))
+
+
+def load_recognizer(run_dir):
+    """The trained recognizer of a run folder of `ltlkit train`, as a callable that maps words to
+    their logits (> 0: accepted); .save_torchscript(path) exports it for torch.jit.load. Needs
+    torch (Debian's python3-torch); see ltlkit.recognizer and docs/PYTHON.md."""
+    from .recognizer import load_recognizer as load  # torch is imported only when asked for
+
+    return load(run_dir)
