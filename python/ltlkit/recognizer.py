@@ -30,7 +30,6 @@ import torch
 
 __all__ = ["LoadedRecognizer", "Recognizer", "load_recognizer"]
 
-_MASKED = -1e30  # neural/model.cc kMasked: a finite "minus infinity" (no NaN for rows that see nothing)
 _CHECKPOINT_MAGIC = b"ltlkit-checkpoint 1 "
 
 
@@ -100,7 +99,8 @@ class _Attention(torch.nn.Module):
             visible = j < i if self.strict else j <= i
             if self.windows[g] > 0:
                 visible = visible & (j >= i - self.windows[g])
-            s = scores.narrow(1, self.firsts[g], self.counts[g]).masked_fill(visible.logical_not(), _MASKED)
+            # -1e30: neural/model.cc's kMasked, a finite "minus infinity" (no NaN where nothing is visible).
+            s = scores.narrow(1, self.firsts[g], self.counts[g]).masked_fill(visible.logical_not(), -1e30)
             o = torch.matmul(torch.softmax(s, -1), v.narrow(1, self.firsts[g], self.counts[g]))
             parts.append(o * visible.any(1).view(n, 1).to(o.dtype))  # a position that sees nothing: 0
         a = torch.cat(parts, 1)  # [B,H,N,dh]

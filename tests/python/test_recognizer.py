@@ -19,15 +19,15 @@ from conftest import CLI, run_cli  # noqa: E402
 NEURAL = os.path.join(os.path.dirname(os.path.abspath(CLI)), "ltlkit-neural")
 pytestmark = pytest.mark.skipif(not os.path.exists(NEURAL), reason="ltlkit was built without LibTorch (no ltlkit-neural)")
 
-SMALL = ["--layers", "2", "--d-model", "8", "--heads", "2", "--d-ff", "16", "--steps", "3", "--batch", "4",
-         "--train-lengths", "1:6", "--test-lengths", "7:8", "--per-length", "2", "--quiet", "--device", "cpu"]
-VARIANTS = {
-    "global-learned": ["--arch", "global", "--pe", "learned"],
-    "local-1": ["--arch", "local-1"],
-    "local-2-sinusoidal-pre-ln": ["--arch", "local-2", "--pe", "sinusoidal", "--pre-ln"],
-    "hybrid-2-rope-non-strict": ["--arch", "hybrid-2", "--pe", "rope", "--non-strict", "--heads", "3", "--d-model", "12"],
-    "hybrid-1-layers": ["--arch", "hybrid-1", "--hybrid-layers", "--layers", "3"],
-    "lstm": ["--arch", "lstm", "--lstm-hidden", "6"],
+SMALL = {"--layers": "2", "--d-model": "8", "--heads": "2", "--d-ff": "16", "--steps": "3", "--batch": "4",
+         "--train-lengths": "1:6", "--test-lengths": "7:8", "--per-length": "2", "--device": "cpu"}
+VARIANTS = {  # options over SMALL's, and flags
+    "global-learned": ({"--arch": "global", "--pe": "learned"}, []),
+    "local-1": ({"--arch": "local-1"}, []),
+    "local-2-sinusoidal-pre-ln": ({"--arch": "local-2", "--pe": "sinusoidal"}, ["--pre-ln"]),
+    "hybrid-2-rope-non-strict": ({"--arch": "hybrid-2", "--pe": "rope", "--heads": "3", "--d-model": "12"}, ["--non-strict"]),
+    "hybrid-1-layers": ({"--arch": "hybrid-1", "--layers": "3"}, ["--hybrid-layers"]),
+    "lstm": ({"--arch": "lstm", "--lstm-hidden": "6"}, []),
 }
 # Every word up to length 4 and a few up to 8 (the learned table's limit: 9 positions with EOS).
 WORDS = ["".join(w) for n in range(5) for w in itertools.product("ab", repeat=n)] + ["abbabba", "babababa", "bbbbbbbb"]
@@ -37,9 +37,10 @@ WORDS = ["".join(w) for n in range(5) for w in itertools.product("ab", repeat=n)
 def runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("runs")
     out = {}
-    for name, args in VARIANTS.items():
+    for name, (options, flags) in VARIANTS.items():
         run = str(root / name)
-        p = subprocess.run([CLI, "train", "P(b & Y a)", "--alphabet", "a,b", *SMALL, *args, "--out", run],
+        args = [x for kv in {**SMALL, **options}.items() for x in kv] + flags
+        p = subprocess.run([CLI, "train", "P(b & Y a)", "--alphabet", "a,b", *args, "--quiet", "--out", run],
                            capture_output=True, text=True, check=False)
         assert p.returncode == 0, f"{name}: {p.stderr}"
         out[name] = run
@@ -83,7 +84,8 @@ def test_python_and_torchscript_logits_equal_ltlkit_score(variant, runs, tmp_pat
 def test_renamed_or_missing_parameters_are_refused(runs, tmp_path, monkeypatch):
     from ltlkit import recognizer
     run = runs[0]["global-learned"]
-    monkeypatch.setattr(recognizer, "_cpp_name", lambda name: name.replace("qkv", "q_k_v"))
+    cpp_name = recognizer._cpp_name
+    monkeypatch.setattr(recognizer, "_cpp_name", lambda name: cpp_name(name).replace("qkv", "q_k_v"))
     with pytest.raises(ValueError, match="no parameter block0.attn.q_k_v.weight"):
         ltlkit.load_recognizer(run)
 
@@ -106,7 +108,8 @@ def test_example_script(runs, tmp_path):
     import sys
     from conftest import SOURCE_DIR
     p = subprocess.run([sys.executable, os.path.join(SOURCE_DIR, "examples", "load_recognizer.py"), runs[0]["local-1"],
-                        "ab", "ba", ""], capture_output=True, text=True, cwd=tmp_path, check=False)
+                        "ab", "ba", ""], capture_output=True, text=True, cwd=tmp_path, check=False,
+                       env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(ltlkit.__file__)))})
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
     assert [line.split("\t")[0] for line in lines[:3]] == ["ab", "ba", "''"]
