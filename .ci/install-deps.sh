@@ -7,6 +7,7 @@ PACKAGES=(build-essential cmake ninja-build pkg-config
   libboost-graph-dev libeigen3-dev libcli11-dev catch2 nlohmann-json3-dev
   graphviz mona python3-torch chromium
   pybind11-dev python3-dev python3-numpy python3-pytest
+  python3-setuptools python3-wheel python3-venv python3-pip
   munge slurmctld slurmd slurm-client)  # tests/cli/slurm.sh runs a one-node Slurm cluster
 missing=()
 for p in "${PACKAGES[@]}"; do

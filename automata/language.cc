@@ -164,6 +164,26 @@ Result<std::vector<std::string>> parse_alphabet(const std::string& csv) {
     return out;
 }
 
+bool alphabet_inferred(const Language& l) {
+    return l.spec.alphabet.empty() && l.spec.kind != InputKind::DfaFile;
+}
+
+std::string braced_alphabet(const std::vector<std::string>& alphabet) {
+    std::string s = "{";
+    for (std::size_t i = 0; i < alphabet.size(); ++i) s += (i ? "," : "") + alphabet[i];
+    return s + "}";
+}
+
+std::optional<Error> inferred_alphabet_error(const std::vector<std::string>& alphabet, const std::string& from) {
+    if (alphabet.size() >= 2) return std::nullopt;
+    const std::string sym = alphabet.empty() ? "a" : alphabet.front();
+    const std::string example = sym == "a" ? "a,b" : "a," + sym;
+    return make_error("the alphabet inferred from " + from + " is " + braced_alphabet(alphabet) +
+                      ", a single symbol, over which the question is degenerate; pass --alphabet with every "
+                      "symbol you mean (e.g. --alphabet " + example + "), or --alphabet " + sym + " to confirm " +
+                      braced_alphabet(alphabet));
+}
+
 Result<std::vector<LanguageSpec>> read_suite(const std::string& path) {
     auto text = read_file(path);
     if (!text.ok()) return text.error();

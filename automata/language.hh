@@ -49,4 +49,15 @@ Result<std::vector<LanguageSpec>> read_suite(const std::string& path);
 // "a,b,c" -> {"a","b","c"}; empty -> {}. Rejects empty or duplicate symbols.
 Result<std::vector<std::string>> parse_alphabet(const std::string& csv);
 
+// The alphabet rule of docs/SYNTAX.md §5 shared by the CLI, the Python module and the examples: a
+// formula or regex given without an alphabet is over the symbols it mentions (inferred; a DFA
+// file carries its own), and an inferred alphabet of a single symbol is refused, since over {a}
+// every question about "a" is degenerate (an explicit alphabet confirms it).
+bool alphabet_inferred(const Language& l);
+// The refusal for an alphabet inferred from `from` ("the formula", "the two languages"), with the
+// --alphabet that confirms it; nullopt when the alphabet has two symbols or more.
+std::optional<Error> inferred_alphabet_error(const std::vector<std::string>& alphabet, const std::string& from);
+// "{a,b}".
+std::string braced_alphabet(const std::vector<std::string>& alphabet);
+
 }  // namespace ltlkit::automata

@@ -66,17 +66,7 @@ automata::Language load_language_or_fail(const LanguageArgs& args) {
     return take(load_language_checked(language_spec(args)));
 }
 
-bool alphabet_inferred(const automata::Language& l) {
-    return l.spec.alphabet.empty() && l.spec.kind != automata::InputKind::DfaFile;
-}
-
 namespace {
-std::string braced(const std::vector<std::string>& alphabet) {
-    std::string s = "{";
-    for (std::size_t i = 0; i < alphabet.size(); ++i) s += (i ? "," : "") + alphabet[i];
-    return s + "}";
-}
-
 std::vector<std::string>& pending_notes() {
     static std::vector<std::string> notes;
     return notes;
@@ -84,8 +74,8 @@ std::vector<std::string>& pending_notes() {
 }  // namespace
 
 void note_inferred_alphabet(const std::vector<std::string>& alphabet, const std::string& from) {
-    pending_notes().push_back("ltlkit: note: alphabet inferred from " + from + ": " + braced(alphabet) +
-                              "; pass --alphabet to set it");
+    pending_notes().push_back("ltlkit: note: alphabet inferred from " + from + ": " +
+                              automata::braced_alphabet(alphabet) + "; pass --alphabet to set it");
 }
 
 void flush_notes() {
@@ -95,16 +85,9 @@ void flush_notes() {
 }
 
 std::optional<Error> check_inferred_alphabet(const std::vector<std::string>& alphabet, const std::string& from) {
-    if (alphabet.size() >= 2) {
-        note_inferred_alphabet(alphabet, from);
-        return std::nullopt;
-    }
-    const std::string sym = alphabet.empty() ? "a" : alphabet.front();
-    const std::string example = sym == "a" ? "a,b" : "a," + sym;
-    return make_error("the alphabet inferred from " + from + " is " + braced(alphabet) +
-                      ", a single symbol, over which the question is degenerate; pass --alphabet with every "
-                      "symbol you mean (e.g. --alphabet " + example + "), or --alphabet " + sym + " to confirm " +
-                      braced(alphabet));
+    if (auto e = automata::inferred_alphabet_error(alphabet, from)) return e;
+    note_inferred_alphabet(alphabet, from);
+    return std::nullopt;
 }
 
 Result<automata::Language> load_language_checked(const automata::LanguageSpec& spec, const std::string& where) {

@@ -36,7 +36,6 @@ automata::Language load_language_or_fail(const LanguageArgs& args);
 // mentions. load_language_checked says so on stderr ("ltlkit: note: ..."), and refuses an inferred
 // alphabet of a single symbol (over {a} every question about "a" is degenerate) with exit 2 unless
 // --alphabet confirms it. Every command that takes a language loads it through here.
-bool alphabet_inferred(const automata::Language& l);
 // `where` is added to "the formula" / "the regex" in the messages (e.g. " on line 3").
 Result<automata::Language> load_language_checked(const automata::LanguageSpec& spec, const std::string& where = "");
 // The same rule for an alphabet inferred from several inputs at once (equiv's union): an error

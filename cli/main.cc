@@ -43,6 +43,7 @@ namespace {
 const char* const kNeuralCommands[][2] = {
     {"train", "Train a recognizer (global, local-K, hybrid-K transformer or LSTM) on a language"},
     {"eval", "Evaluate a trained run on long, boundary and adversarial words"},
+    {"score", "Print each word's logit under a trained run's recognizer (> 0: accepted)"},
     {"verify", "End to end: classify, predict, generate, train, evaluate, judge, report"},
     {"report", "Merge verification output folders (shards) into one report"},
     {"lm", "Causal language models with global, local-K and hybrid-K attention (train, eval, sweep)"},

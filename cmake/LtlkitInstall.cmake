@@ -15,7 +15,7 @@ set(LTLKIT_PUBLIC_HEADERS
     automata/algorithms.hh automata/sampler.hh automata/random.hh automata/dataset.hh automata/certificate.hh
     automata/algebra/classify.hh automata/algebra/semigroup.hh automata/algebra/green.hh)
 set(LTLKIT_PUBLIC_NEURAL_HEADERS
-    neural/run.hh neural/memory.hh
+    neural/run.hh neural/memory.hh neural/score.hh
     neural/verify/verify.hh neural/verify/profiles.hh neural/verify/report.hh neural/verify/verdict.hh
     neural/verify/figures.hh neural/verify/published.hh)
 

@@ -16,8 +16,8 @@ IOError an OSError) whose str() is the CLI's message and whose exit_code is the 
 See docs/PYTHON.md.
 """
 
-import shutil
-import subprocess
+import shutil as _shutil
+import subprocess as _subprocess
 
 from . import _ltlkit
 from ._ltlkit import (  # noqa: F401  (the public names)
@@ -26,13 +26,18 @@ from ._ltlkit import (  # noqa: F401  (the public names)
     formula_alphabet, fragment_of, holds_at_eos, is_minimal, minimize, parse_formula, read_dfa_file,
     subformulas_postorder, temporal_depth, to_string, to_unicode, tree_size)
 
-# `from ltlkit import *` leaves out compile and IOError, which would shadow Python's builtins.
+# The project's version (CMake's project(VERSION), compiled into the extension).
+__version__ = _ltlkit.__version__
+
+# The public names. `from ltlkit import *` leaves out compile and IOError, which would shadow
+# Python's builtins; they are public all the same (ltlkit.compile, ltlkit.IOError).
 __all__ = [
     "Dataset", "Dfa", "Error", "Formula", "InputError", "LimitError", "Op", "Sampler", "Split",
     "accepts", "atoms", "canonical", "check_certificate", "classify", "compile_regex",
     "complement", "dag_size", "distinguishing_word", "equiv", "formula_alphabet", "fragment_of",
-    "generate_dataset", "holds_at_eos", "is_minimal", "minimize", "parse_formula", "read_dataset",
-    "read_dfa_file", "subformulas_postorder", "temporal_depth", "to_string", "to_unicode", "tree_size",
+    "generate_dataset", "holds_at_eos", "is_minimal", "load_recognizer", "minimize", "parse_formula",
+    "read_dataset", "read_dfa_file", "subformulas_postorder", "temporal_depth", "to_string", "to_unicode",
+    "tree_size",
 ]
 
 
@@ -43,10 +48,10 @@ def equiv(a, b, alphabet=None, max_states=1_000_000):
 
 def _dfa_svg(self):
     """SVG of to_dot() through Graphviz `dot` (for notebooks); None when dot is not installed."""
-    dot = shutil.which("dot")
+    dot = _shutil.which("dot")
     if dot is None:
         return None
-    out = subprocess.run([dot, "-Tsvg"], input=self.to_dot().encode(), capture_output=True, check=False)
+    out = _subprocess.run([dot, "-Tsvg"], input=self.to_dot().encode(), capture_output=True, check=False)
     return out.stdout.decode() if out.returncode == 0 else None
 
 
@@ -122,3 +127,12 @@ def generate_dataset(language, dir, train="1:40", test="41:500", per_length=512,
 def read_dataset(dir, check_labels=True, pad=None):
     """Reads a dataset folder written by `ltlkit generate` (any format), checksums verified."""
     return Dataset(_ltlkit.read_dataset(dir, check_labels=check_labels, pad=pad))
+
+
+def load_recognizer(run_dir):
+    """The trained recognizer of a run folder of `ltlkit train`, as a callable that maps words to
+    their logits (> 0: accepted); .save_torchscript(path) exports it for torch.jit.load. Needs
+    torch (Debian's python3-torch); see ltlkit.recognizer and docs/PYTHON.md."""
+    from .recognizer import load_recognizer as load  # torch is imported only when asked for
+
+    return load(run_dir)

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <regex>
 #include <string>
 #include <variant>
 #include <vector>
@@ -59,15 +60,34 @@ T take(Result<T> r) {
     return std::move(r).value();
 }
 
+// The library's messages name the CLI's options; from Python they name the keyword arguments:
+// "--max-states 5" -> "max_states=5", "raise --max-states" -> "raise max_states=", "--force" ->
+// "force=True", "--alphabet a,b" -> 'alphabet="a,b"'. Options without a keyword stay as written.
+std::string python_words(std::string s) {
+    static const std::pair<const char*, const char*> keywords[] = {
+        {"max-states", "max_states"},       {"max-table-cells", "max_table_cells"}, {"formula-cap", "formula_cap"},
+        {"window-time", "window_time"},     {"window-memory", "window_memory"},     {"max-elements", "max_elements"},
+        {"max-k", "max_k"},                 {"per-length", "per_length"}};
+    for (const auto& [flag, keyword] : keywords) {
+        const std::string option = std::string("--") + flag;
+        s = std::regex_replace(s, std::regex(option + " ([0-9][0-9.]*)"), std::string(keyword) + "=$1");
+        s = std::regex_replace(s, std::regex(option + "\\b"), std::string(keyword) + "=");
+    }
+    s = std::regex_replace(s, std::regex("--alphabet ([A-Za-z0-9_,]+)(?=\\)|,|;| to\\b|$)"), "alphabet=\"$1\"");
+    s = std::regex_replace(s, std::regex("--alphabet\\b"), "alphabet=");
+    s = std::regex_replace(s, std::regex("--force\\b"), "force=True");
+    return std::regex_replace(s, std::regex("\\bltlkit generate\\b"), "ltlkit.generate_dataset");
+}
+
 void raise_library_error(const Error& e) {
     PyObject* cls = e.exit_code == 3 ? g_limit_error : e.exit_code == 4 ? g_io_error : g_input_error;
-    py::object exc = py::reinterpret_borrow<py::object>(cls)(e.one_line());
+    py::object exc = py::reinterpret_borrow<py::object>(cls)(python_words(e.one_line()));
     exc.attr("exit_code") = e.exit_code;
-    exc.attr("message") = e.message;
+    exc.attr("message") = python_words(e.message);
     exc.attr("line") = e.line;
     exc.attr("column") = e.column;
     exc.attr("origin") = e.origin;
-    exc.attr("rendered") = e.render();
+    exc.attr("rendered") = python_words(e.render());
     PyErr_SetObject(cls, exc.ptr());
 }
 
@@ -169,9 +189,28 @@ struct Resolved {
     Dfa dfa;
     std::optional<std::string> fragment;
     ltl::Formula formula;  // the formula the language was written as (null for a DFA)
+    bool alphabet_inferred = false;  // no alphabet given and not a DFA (docs/SYNTAX.md §5)
 };
 
+// As the CLI: an alphabet inferred from the language (none given) of a single symbol is refused
+// (docs/SYNTAX.md §5).
+void check_alphabet(const std::vector<std::string>& inferred, const std::string& from) {
+    if (auto e = automata::inferred_alphabet_error(inferred, from)) throw LibraryError{*e};
+}
+
+Resolved resolve_unchecked(const py::handle& language, const std::vector<std::string>& alphabet,
+                           std::size_t max_states);
+
+// The language over `alphabet`, or over the symbols it mentions when `alphabet` is empty (then
+// refused when that is a single symbol, as `ltlkit` does).
 Resolved resolve(const py::handle& language, const std::vector<std::string>& alphabet, std::size_t max_states) {
+    Resolved r = resolve_unchecked(language, alphabet, max_states);
+    if (r.alphabet_inferred) check_alphabet(r.dfa.alphabet, "the formula");
+    return r;
+}
+
+Resolved resolve_unchecked(const py::handle& language, const std::vector<std::string>& alphabet,
+                           std::size_t max_states) {
     if (py::isinstance<Dfa>(language)) {
         Dfa d = language.cast<Dfa>();
         if (!alphabet.empty()) d = take(automata::with_alphabet(d, alphabet));
@@ -183,7 +222,7 @@ Resolved resolve(const py::handle& language, const std::vector<std::string>& alp
         automata::CompileOptions o;
         o.max_states = max_states;
         Dfa d = without_gil([&] { return take(automata::compile(f, sigma, o)); });
-        return {std::move(d), ltl::fragment_of(f).name(), f};
+        return {std::move(d), ltl::fragment_of(f).name(), f, alphabet.empty()};
     }
     if (py::isinstance<py::str>(language)) {
         automata::LanguageSpec spec;
@@ -193,7 +232,7 @@ Resolved resolve(const py::handle& language, const std::vector<std::string>& alp
         spec.alphabet = alphabet;
         spec.max_states = max_states;
         automata::Language L = without_gil([&] { return take(automata::load_language(spec)); });
-        return {std::move(L.dfa), L.fragment, L.formula ? *L.formula : ltl::Formula()};
+        return {std::move(L.dfa), L.fragment, L.formula ? *L.formula : ltl::Formula(), alphabet.empty()};
     }
     throw py::type_error("a language is a ltlkit.Formula, a formula string or a ltlkit.Dfa");
 }
@@ -309,7 +348,7 @@ std::vector<std::string> archs(unsigned max_k) {
 py::object optional_bool(const std::optional<bool>& v) { return v ? py::object(py::bool_(*v)) : py::object(py::none()); }
 
 py::dict classification_to_python(const automata::algebra::Classification& c, const Dfa& dfa,
-                                  const std::optional<std::string>& fragment, unsigned max_k) {
+                                  const std::optional<std::string>& fragment, unsigned max_k, bool alphabet_inferred) {
     using namespace automata::algebra;
     py::dict classes;
     for (const auto& [id, v] : c.classes) classes[py::str(id)] = optional_bool(v);
@@ -337,6 +376,7 @@ py::dict classification_to_python(const automata::algebra::Classification& c, co
     }
     py::dict d;
     d["alphabet"] = c.alphabet;
+    d["alphabet_inferred"] = alphabet_inferred;
     d["fragment"] = fragment ? py::object(py::str(*fragment)) : py::object(py::none());
     d["states"] = c.states;
     d["classes"] = classes;
@@ -357,6 +397,7 @@ std::string repr_formula(Formula f) { return "ltlkit.Formula(" + py::repr(py::st
 
 PYBIND11_MODULE(_ltlkit, m) {
     m.doc() = "ltlkit: past-LTL formulas, minimal DFAs, language classes with certificates, exact datasets";
+    m.attr("__version__") = LTLKIT_VERSION;  // CMake's project(VERSION)
 
     // Exceptions. The classes keep a reference for the module's lifetime.
     g_error = PyErr_NewExceptionWithDoc("ltlkit.Error", "An ltlkit error: str() is the CLI's message; exit_code, "
@@ -480,6 +521,7 @@ PYBIND11_MODULE(_ltlkit, m) {
         o.max_states = max_states;
         o.minimize = false;
         auto resolved = take(automata::formula_alphabet(f, sigma));
+        if (sigma.empty()) check_alphabet(resolved, "the formula");
         return without_gil([&] { return take(automata::compile(f, resolved, o)); });
     }, py::arg("formula"), py::arg("alphabet") = py::none(), py::arg("max_states") = 1'000'000, py::arg("minimize") = true,
        "Formula (or formula text) -> its minimal DFA by the past-time monitor construction.");
@@ -489,7 +531,9 @@ PYBIND11_MODULE(_ltlkit, m) {
         spec.text = regex;
         spec.alphabet = alphabet_arg(alphabet);
         spec.max_states = max_states;
-        return without_gil([&] { return take(automata::load_language(spec)).dfa; });
+        Dfa d = without_gil([&] { return take(automata::load_language(spec)).dfa; });
+        if (spec.alphabet.empty()) check_alphabet(d.alphabet, "the regex");
+        return d;
     }, py::arg("regex"), py::arg("alphabet") = py::none(), py::arg("max_states") = 1'000'000,
        "Extended regex -> minimal DFA (Brzozowski derivatives).");
     m.def("accepts", [](const py::object& language, const py::object& word, const std::optional<py::object>& alphabet) {
@@ -499,15 +543,34 @@ PYBIND11_MODULE(_ltlkit, m) {
     m.def("distinguishing_word", [](const py::object& a, const py::object& b, const std::optional<py::object>& alphabet,
                                     std::size_t max_states) -> py::object {
         const auto sigma = alphabet_arg(alphabet);
-        Dfa da = resolve(a, sigma, max_states).dfa, db = resolve(b, sigma, max_states).dfa;
-        if (sigma.empty() && da.alphabet != db.alphabet) {
-            std::vector<std::string> u = da.alphabet;
-            for (const auto& s : db.alphabet)
+        // An error of one side says which, as `ltlkit equiv` does.
+        auto side = [&](const py::object& language, const std::vector<std::string>& over, const char* name) {
+            try {
+                return resolve_unchecked(language, over, max_states);
+            } catch (LibraryError& e) {
+                if (e.error.origin.empty() && e.error.line == 0)
+                    e.error.message = std::string("language ") + name + ": " + e.error.message;
+                else
+                    e.error.message += std::string(" (in language ") + name + ")";
+                throw;
+            }
+        };
+        Resolved ra = side(a, sigma, "A"), rb = side(b, sigma, "B");
+        // As `ltlkit equiv`: without an alphabet, both sides over the union of their symbols
+        // (sorted when both were; a formula is compiled again over it, a DFA extended), refused
+        // when it is inferred (not two DFAs) and a single symbol.
+        const bool inferred = ra.alphabet_inferred || rb.alphabet_inferred;
+        if (sigma.empty() && ra.dfa.alphabet != rb.dfa.alphabet) {
+            const auto &sa = ra.dfa.alphabet, &sb = rb.dfa.alphabet;
+            std::vector<std::string> u = sa;
+            for (const auto& s : sb)
                 if (std::find(u.begin(), u.end(), s) == u.end()) u.push_back(s);
-            std::sort(u.begin(), u.end());
-            da = take(automata::with_alphabet(da, u));
-            db = take(automata::with_alphabet(db, u));
+            if (std::is_sorted(sa.begin(), sa.end()) && std::is_sorted(sb.begin(), sb.end())) std::sort(u.begin(), u.end());
+            ra = side(a, u, "A");
+            rb = side(b, u, "B");
         }
+        if (inferred) check_alphabet(ra.dfa.alphabet, "the two languages");
+        const Dfa &da = ra.dfa, &db = rb.dfa;
         bool over = false;
         auto w = without_gil([&] { return automata::distinguishing_word(da, db, max_states, &over); });
         if (over)
@@ -551,7 +614,7 @@ PYBIND11_MODULE(_ltlkit, m) {
             automata::algebra::set_budget_clock(before);
             return take(std::move(result));
         });
-        return classification_to_python(c, r.dfa, r.fragment, max_k);
+        return classification_to_python(c, r.dfa, r.fragment, max_k, r.alphabet_inferred);
     }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_k") = 4, py::arg("max_elements") = 1'000'000,
        py::arg("formula_cap") = 200'000, py::arg("window_budget") = 200'000, py::arg("probe_depth") = 8,
        py::arg("probe_states") = 500'000, py::arg("max_states") = 1'000'000, py::arg("window_time") = 4.0,

@@ -42,6 +42,21 @@ for id in $(sed -n 's/^class \([a-z_]*\): \(yes\|no\)$/\1=\2/p' out/classify.txt
 done
 [ "$(grep -c '^class ' out/classify.txt)" -ge 9 ] || fail "classify_formula printed too few classes"
 grep -q '^prediction local-1: fails$' out/classify.txt || fail "prediction local-1"
+# The alphabet rule of `ltlkit classify` (docs/SYNTAX.md §5): an inferred single symbol is refused
+# with the CLI's exit code and message; an explicit alphabet is taken.
+set +e
+examples-build/classify_formula 'Y a' > /dev/null 2> out/ya.err; ex=$?
+"$ltlkit" classify 'Y a' > /dev/null 2> out/ya-cli.err; cx=$?
+set -e
+[ "$ex" = 2 ] && [ "$cx" = 2 ] || fail "classify_formula 'Y a' exits $ex, ltlkit classify $cx (want 2 and 2)"
+[ "$(sed 's/^classify_formula: //' out/ya.err)" = "$(sed 's/^ltlkit: error: //' out/ya-cli.err)" ] ||
+  fail "classify_formula 'Y a' says '$(cat out/ya.err)', the CLI '$(cat out/ya-cli.err)'"
+examples-build/classify_formula 'Y a' --alphabet a,b > out/ya.txt || fail "classify_formula 'Y a' --alphabet a,b"
+"$ltlkit" classify 'Y a' --alphabet a,b --json > out/ya.json
+for id in $(sed -n 's/^class \([a-z_]*\): \(yes\|no\)$/\1=\2/p' out/ya.txt); do
+  name=${id%=*}; want=$([ "${id#*=}" = yes ] && echo true || echo false)
+  grep -q "\"$name\": $want" out/ya.json || fail "Y a over {a,b}: class $name: example says ${id#*=}, CLI differs"
+done
 ! grep -q FAILS out/classify.txt || fail "a certificate did not check"
 # regex -> minimal DFA -> DOT: the same bytes as `ltlkit compile --regex --format dot`.
 examples-build/regex_to_dot '(ab)*|b' > out/ab.dot 2> /dev/null || fail "regex_to_dot"

@@ -1,6 +1,7 @@
 """Shared helpers: the CLI the module is compared with (LTLKIT_CLI, set by ctest)."""
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -24,3 +25,43 @@ def cli_json(*args):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+# The CLI's options as the module's keyword arguments, as the module words its error messages
+# (docs/PYTHON.md "Errors"): "--max-states 5" -> "max_states=5", "--force" -> "force=True",
+# "--alphabet a,b" -> 'alphabet="a,b"'.
+KEYWORDS = ["max-states", "max-table-cells", "formula-cap", "window-time", "window-memory", "max-elements", "max-k",
+            "per-length"]
+
+
+def python_words(message):
+    for flag in KEYWORDS:
+        keyword = flag.replace("-", "_")
+        message = re.sub(rf"--{flag} ([0-9][0-9.]*)", rf"{keyword}=\1", message)
+        message = re.sub(rf"--{flag}\b", f"{keyword}=", message)
+    message = re.sub(r"--alphabet ([A-Za-z0-9_,]+)(?=\)|,|;| to\b|$)", r'alphabet="\1"', message)
+    message = re.sub(r"--alphabet\b", "alphabet=", message)
+    message = re.sub(r"--force\b", "force=True", message)
+    return re.sub(r"\bltlkit generate\b", "ltlkit.generate_dataset", message)
+
+
+def same_outcome(call, *cli_args, ok=(0,)):
+    """Runs the module's call and `ltlkit CLI_ARGS`. Either both succeed (the CLI with an exit code
+    in `ok`): returns (the call's result, the CLI's CompletedProcess); or both fail with the same
+    exit code and the same message, the module's naming keyword arguments where the CLI names
+    options: returns (None, the CompletedProcess)."""
+    p = run_cli(*cli_args, check=False)
+    try:
+        got = call()
+    except Exception as e:  # noqa: BLE001  (compared below)
+        import ltlkit
+        assert isinstance(e, ltlkit.Error), f"{e!r} is not an ltlkit.Error"
+        assert p.returncode not in ok, f"the module raised {e!r} where `ltlkit {' '.join(cli_args)}` succeeded"
+        assert e.exit_code == p.returncode
+        prefix = "ltlkit: error: "
+        assert p.stderr.startswith(prefix), p.stderr
+        assert str(e) == python_words(p.stderr.splitlines()[0][len(prefix):])
+        assert not re.search(r"--[a-z]", str(e)), f"the message names a CLI option: {e}"
+        return None, p
+    assert p.returncode in ok, f"`ltlkit {' '.join(cli_args)}` failed ({p.stderr.strip()}) where the module answered {got!r}"
+    return got, p

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 import ltlkit
-from conftest import cli_json, run_cli
+from conftest import cli_json, run_cli, same_outcome
 
-FORMULAS = ["P(b & Y a)", "Y a", "a S b", "H(a -> Y b)", "P(a & Y<=2 b)", "!P(a & Y a) & Y b"]
+FORMULAS = ["P(b & Y a)", "Y a", "a S b", "H(a -> Y b)", "P(a & Y<=2 b)", "!P(a & Y a) & Y b", "true"]
 REGEXES = ["(ab)*", "(a|b)*abb", "!(.*aa.*)"]
-# Keys only one side has: the module's DFA, the CLI's alphabet_inferred.
-EXTRA_KEYS = {"dfa", "alphabet_inferred"}
+# The key only the module has: its DFA.
+EXTRA_KEYS = {"dfa"}
 
 
 def common(d):
@@ -22,31 +22,40 @@ def common(d):
 
 @pytest.mark.parametrize("formula", FORMULAS)
 def test_classify_matches_cli_json(formula):
-    got = ltlkit.classify(formula)
-    # The CLI refuses to infer a one-symbol alphabet: give it the module's.
-    want = cli_json("classify", formula, "--json", "--alphabet", ",".join(got["alphabet"]))
-    assert common(got) == common(want)
-    assert got["dfa"].num_states == want["states"]
+    # The alphabet rule (docs/SYNTAX.md §5): inferred when not given, refused alike by both when it
+    # is a single symbol ('Y a') or none ('true').
+    got, p = same_outcome(lambda: ltlkit.classify(formula), "classify", formula, "--json")
+    if got is not None:
+        assert common(got) == json.loads(p.stdout)
+        assert got["alphabet_inferred"] is True
+        assert got["dfa"].num_states == got["states"]
+    got, p = same_outcome(lambda: ltlkit.classify(formula, alphabet="a,b"), "classify", formula, "--json",
+                          "--alphabet", "a,b")
+    assert common(got) == json.loads(p.stdout)
+    assert got["alphabet_inferred"] is False
 
 
 @pytest.mark.parametrize("regex", REGEXES)
 def test_classify_of_a_dfa_matches_cli_on_the_regex(regex):
-    got = ltlkit.classify(ltlkit.compile_regex(regex))
-    want = cli_json("classify", "--regex", regex, "--json", "--max-k", "3", "--alphabet", ",".join(got["alphabet"]))
-    got3 = ltlkit.classify(ltlkit.compile_regex(regex), max_k=3)
-    assert common(got3) == common(want)
+    dfa = ltlkit.compile_regex(regex, alphabet="a,b")
+    got = ltlkit.classify(dfa)
+    want = cli_json("classify", "--regex", regex, "--json", "--max-k", "3", "--alphabet", "a,b")
+    got3 = ltlkit.classify(dfa, max_k=3)
+    assert common(got3) == want
     assert got["classes"] == want["classes"]
+    assert got["alphabet_inferred"] is False  # a DFA carries its alphabet
 
 
 @pytest.mark.parametrize("formula", FORMULAS)
 def test_compile_matches_cli_dfa_json(formula):
-    d = ltlkit.compile(formula)
-    alphabet = ",".join(d.alphabet)
-    want = cli_json("compile", formula, "--format", "json", "--alphabet", alphabet)
+    same_outcome(lambda: ltlkit.compile(formula), "compile", formula, "--format", "json")
+    same_outcome(lambda: ltlkit.compile(formula, minimize=False), "compile", formula, "--no-minimize")
+    d = ltlkit.compile(formula, alphabet="a,b")
+    want = cli_json("compile", formula, "--format", "json", "--alphabet", "a,b")
     assert d.to_dict() == want
     assert json.loads(d.to_json()) == want
     assert ltlkit.Dfa.from_json(json.dumps(want)) == d
-    assert d.to_dot() == run_cli("compile", formula, "--format", "dot", "--alphabet", alphabet).stdout
+    assert d.to_dot() == run_cli("compile", formula, "--format", "dot", "--alphabet", "a,b").stdout
 
 
 @pytest.mark.parametrize("regex", REGEXES)
@@ -56,8 +65,16 @@ def test_compile_regex_matches_cli(regex):
     assert ltlkit.is_minimal(d)
 
 
+@pytest.mark.parametrize("regex", ["a*", "(ab)*"])
+def test_compile_regex_infers_the_alphabet_as_the_cli(regex):
+    got, p = same_outcome(lambda: ltlkit.compile_regex(regex), "compile", "--regex", regex, "--format", "json")
+    if got is not None:
+        assert got.to_dict() == json.loads(p.stdout)
+
+
 def test_no_minimize_matches_cli():
     d = ltlkit.compile("P(a & Y<=2 b)", minimize=False)
+    assert d.alphabet == ["a", "b"]
     assert d.to_dict() == cli_json("compile", "P(a & Y<=2 b)", "--format", "json", "--no-minimize")
     assert ltlkit.minimize(d) == ltlkit.compile("P(a & Y<=2 b)")
 
@@ -84,15 +101,24 @@ def test_accepts_matches_cli_and_the_semantics(formula, tmp_path):
     assert [ltlkit.accepts(formula, list(w), alphabet="a,b") for w in words[:20]] == cli_answers[:20]
 
 
-@pytest.mark.parametrize("a,b", [("P a", "!H !a"), ("Y a", "a"), ("a S b", "P b"), ("Y<=2 a", "Y a | Y Y a")])
+@pytest.mark.parametrize("a,b", [("P a", "!H !a"), ("Y a", "a"), ("a S b", "P b"), ("Y<=2 a", "Y a | Y Y a"),
+                                 ("Y a", "P a"), ("Y a", "P b"), ("b S c", "P a"), ("true", "false")])
 def test_equiv_matches_cli(a, b):
-    p = run_cli("equiv", a, b, "--alphabet", "a,b", "--json", check=False)
+    p = run_cli("equiv", a, b, "--alphabet", "a,b,c", "--json", check=False)
     want = json.loads(p.stdout)
-    assert ltlkit.equiv(a, b, alphabet="a,b") == want["equivalent"] == (p.returncode == 0)
-    w = ltlkit.distinguishing_word(a, b, alphabet="a,b")
+    assert ltlkit.equiv(a, b, alphabet="a,b,c") == want["equivalent"] == (p.returncode == 0)
+    w = ltlkit.distinguishing_word(a, b, alphabet="a,b,c")
     assert w == want.get("word")
     if w is not None:
-        assert ltlkit.accepts(a, w, alphabet="a,b") != ltlkit.accepts(b, w, alphabet="a,b")
+        assert ltlkit.accepts(a, w, alphabet="a,b,c") != ltlkit.accepts(b, w, alphabet="a,b,c")
+    # Without an alphabet: both over the union of their symbols, refused alike when that is a
+    # single symbol ('Y a' vs 'P a') or none ('true' vs 'false').
+    w, p = same_outcome(lambda: ltlkit.distinguishing_word(a, b), "equiv", a, b, "--json", ok=(0, 1))
+    if w is not None or p.returncode == 0:
+        want = json.loads(p.stdout)
+        assert w == want.get("word")
+        assert want["alphabet_inferred"] is True
+        assert ltlkit.equiv(a, b) == want["equivalent"]
 
 
 def test_check_certificate_matches_cli(tmp_path):
