@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
@@ -236,7 +237,7 @@ Result<unsigned> local_window(const std::string& arch) {
     if (arch == "global" || arch == "lstm" || arch.rfind("hybrid-", 0) == 0)
         return make_error("architecture '" + arch +
                           "' has no receptive-field ceiling: only local-K models see a bounded window at EOS "
-                          "(global attention and LSTMs read the whole word)");
+                          "(global and hybrid attention and LSTMs read the whole word)");
     return make_error("unknown architecture '" + arch + "' (expected local-K; global, hybrid-K and lstm have no ceiling)");
 }
 
@@ -347,8 +348,20 @@ struct Budget {
     std::size_t max_states;
     std::size_t explored = 0;
     std::string reason;  // set when exhausted
+    const std::function<void(const std::string&)>* progress = nullptr;
+    std::string where;   // what the programme is doing, for progress lines
+    Clock::time_point last_report = Clock::now();
     bool out_of_time() const {
         return max_seconds > 0 && std::chrono::duration<double>(Clock::now() - start).count() > max_seconds;
+    }
+    // A progress line every 10 seconds at most.
+    void report(std::size_t live) {
+        if (!progress || !*progress) return;
+        const auto now = Clock::now();
+        if (std::chrono::duration<double>(now - last_report).count() < 10) return;
+        last_report = now;
+        (*progress)(where + ": " + std::to_string(live) + " live states, " + std::to_string(explored) + " explored, " +
+                    std::to_string(static_cast<long>(std::chrono::duration<double>(now - start).count())) + " s");
     }
 };
 
@@ -424,7 +437,8 @@ bool advance(EosTypes::Impl& types, Level& cur, Level& out, std::size_t sigma, B
                        " live states at one step of the exact programme (raise --max-dp-states)";
             return false;
         }
-        if ((++visited & 1023) == 0 && b.out_of_time()) {
+        if ((++visited & 1023) == 0) b.report(out.mass.size());
+        if ((visited & 1023) == 0 && b.out_of_time()) {
             b.reason = "the exact programme ran past the time limit of " + std::to_string(static_cast<long>(b.max_seconds)) +
                        " s (raise --time-limit)";
             return false;
@@ -460,6 +474,7 @@ bool type_mass(const Dfa& d, const Mixture& m, EosTypes::Impl& types, Budget& b,
             }
             if (n + 1 >= span || n + 1 > m.hi) break;
             Level next;
+            b.where = std::to_string(types.L) + " layers: words of length " + std::to_string(n + 1);
             if (!advance(types, cur, next, sigma, b, [&](std::uint32_t q, Symbol a) { return d.next(q, a); })) return false;
             next.mass.for_each([&](std::uint64_t, Real& mass) {
                 mass *= inv;
@@ -475,6 +490,7 @@ bool type_mass(const Dfa& d, const Mixture& m, EosTypes::Impl& types, Budget& b,
         std::vector<std::int32_t> init(width, kUnknown);
         cur.mass[key_of(cur.slides->intern(init.data(), width), tr.identity())] = 1;
         for (std::size_t p = 0; p < span; ++p) {
+            b.where = std::to_string(types.L) + " layers: suffix symbol " + std::to_string(p + 1) + " of " + std::to_string(span);
             Level next;
             if (!advance(types, cur, next, sigma, b, [&](std::uint32_t t, Symbol a) { return tr.next(t, a); })) return false;
             cur = std::move(next);
@@ -673,7 +689,7 @@ Result<CeilingResult> receptive_field_ceiling(const Dfa& d, const CeilingQuery& 
         for (int l = 0; l < 2; ++l) total[l] += m.w[l][n];
     r.constant_label = total[1] >= total[0];
     r.constant_accuracy = static_cast<double>(std::max(total[0], total[1]));
-    Budget b{t0, q.max_seconds, q.max_states, 0, ""};
+    Budget b{t0, q.max_seconds, q.max_states, 0, "", &q.progress, "", t0};
     auto fill_rows = [&](const std::map<std::size_t, std::pair<Real, Real>>& rows, bool exact) {
         r.per_length_rows.clear();
         for (std::size_t n = m.lo; n <= m.hi; ++n) {
@@ -702,12 +718,14 @@ Result<CeilingResult> receptive_field_ceiling(const Dfa& d, const CeilingQuery& 
         r.exact = false;
         r.reason = b.reason;
         // Lower bound: the exact ceiling at the largest smaller depth that fits (monotone in L),
-        // else the best constant answer.
+        // else the best constant answer. The search gets half the time limit again, so that a
+        // main attempt that ran out of time still leaves it some.
         r.lower = r.constant_accuracy;
         r.lower_layers = 0;
         std::map<std::size_t, std::pair<Real, Real>> lower_rows;
+        const auto lower_start = Clock::now();
         for (unsigned L = 1; L < q.layers; ++L) {
-            Budget bl{b.start, b.max_seconds, b.max_states, 0, ""};
+            Budget bl{lower_start, b.max_seconds / 2, b.max_states, 0, "", &q.progress, "", b.last_report};
             auto ev = exact_at(d, m, *k, L, bl);
             b.explored += bl.explored;
             if (!ev) break;
@@ -718,7 +736,7 @@ Result<CeilingResult> receptive_field_ceiling(const Dfa& d, const CeilingQuery& 
         fill_rows(lower_rows, false);
         r.upper = 1;
         // The bound's sets number at most 2^|Q|: it gets its own, larger budget.
-        Budget bu{Clock::now(), q.max_seconds, std::max<std::size_t>(q.max_states, 1'000'000), 0, ""};
+        Budget bu{Clock::now(), q.max_seconds, std::max<std::size_t>(q.max_states, 1'000'000), 0, "", nullptr, "", t0};
         if (auto vb = view_bound(d, m, static_cast<std::size_t>(q.layers) * *k, bu)) {
             r.upper = static_cast<double>(vb->value);
             for (auto& row : r.per_length_rows)

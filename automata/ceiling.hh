@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,6 +81,8 @@ struct CeilingQuery {
     // for the whole call (0: no limit).
     std::size_t max_states = 4'000'000;
     double max_seconds = 120;
+    // Called with a line about the programme's state every 10 seconds at most (may be empty).
+    std::function<void(const std::string&)> progress;
 };
 
 // One length of the distribution. `accuracy` is the accuracy at this length of the one classifier

@@ -116,6 +116,7 @@ LTLKIT_COMMAND(CommandDef{
             q.per_length = a->per_length;
             q.max_states = a->max_dp_states;
             q.max_seconds = a->time_limit;
+            q.progress = [](const std::string& line) { std::cerr << "ltlkit: ceiling: " << line << "\n" << std::flush; };
             if (q.layers < 1) fail("--layers: expected L >= 1, got 0");
             CeilingResult r;
             std::string name;
