@@ -102,7 +102,7 @@ def main():
             t5 = ceiling(a.ltlkit, lang, arch, 5, "test", "41:500", a.time_limit)
             if raw:
                 for j in (c2, c5, t5):
-                    raw.write(json.dumps({"language": lang[0], **j}) + "\n")
+                    raw.write(json.dumps({**j, "language": lang[0], "spec": j["language"]}) + "\n")
                 raw.flush()
             print(f"| {lang[0]} | {arch} | {fmt(c2, 2)} | {fmt(c5, 2)} | {fmt(t5, 2)} | {pub.get((lang[0], arch), '–')} "
                   f"| {c2['cpu']:.2f} / {c5['cpu']:.2f} / {t5['cpu']:.2f} |", flush=True)
