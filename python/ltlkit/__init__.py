@@ -21,9 +21,9 @@ import subprocess as _subprocess
 
 from . import _ltlkit
 from ._ltlkit import (  # noqa: F401  (the public names)
-    Dfa, Error, Formula, InputError, IOError, LimitError, Op, Sampler, accepts, atoms, canonical,
+    Dfa, Error, Formula, InputError, IOError, LimitError, Op, Sampler, accepts, atoms, canonical, ceiling,
     check_certificate, classify, compile, compile_regex, complement, dag_size, distinguishing_word,
-    formula_alphabet, fragment_of, holds_at_eos, is_minimal, minimize, parse_formula, read_dfa_file,
+    empirical_ceiling, formula_alphabet, fragment_of, holds_at_eos, is_minimal, minimize, parse_formula, read_dfa_file,
     subformulas_postorder, temporal_depth, to_string, to_unicode, tree_size)
 
 # The project's version (CMake's project(VERSION), compiled into the extension).
@@ -33,11 +33,11 @@ __version__ = _ltlkit.__version__
 # Python's builtins; they are public all the same (ltlkit.compile, ltlkit.IOError).
 __all__ = [
     "Dataset", "Dfa", "Error", "Formula", "InputError", "LimitError", "Op", "Sampler", "Split",
-    "accepts", "atoms", "canonical", "check_certificate", "classify", "compile_regex",
-    "complement", "dag_size", "distinguishing_word", "equiv", "formula_alphabet", "fragment_of",
-    "generate_dataset", "holds_at_eos", "is_minimal", "load_recognizer", "minimize", "parse_formula",
-    "read_dataset", "read_dfa_file", "subformulas_postorder", "temporal_depth", "to_string", "to_unicode",
-    "tree_size",
+    "accepts", "atoms", "canonical", "ceiling", "check_certificate", "classify", "compile_regex",
+    "complement", "dag_size", "distinguishing_word", "empirical_ceiling", "equiv", "formula_alphabet",
+    "fragment_of", "generate_dataset", "holds_at_eos", "is_minimal", "load_recognizer", "minimize",
+    "parse_formula", "read_dataset", "read_dfa_file", "subformulas_postorder", "temporal_depth",
+    "to_string", "to_unicode", "tree_size",
 ]
 
 

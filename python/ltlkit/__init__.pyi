@@ -2,7 +2,7 @@
 # tests/python/test_stubs.py checks that every public name has an entry here, with the parameter
 # names and defaults of the running module.
 import enum
-from typing import Any, Sequence, Union
+from typing import Any, Iterable, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -175,6 +175,11 @@ def classify(language: Language, alphabet: Alphabet | None = None, max_k: int = 
              probe_states: int = 500000, max_states: int = 1000000, window_time: float = 4.0,
              window_memory: int = 400, window_clock: str = "wall") -> dict[str, Any]: ...
 def check_certificate(certificate: dict[str, Any] | str) -> tuple[bool, str]: ...
+def ceiling(language: Language, arch: str, layers: int = 2, distribution: str = "training",
+            lengths: str | tuple[int, int] | None = None, per_length: int = 512, alphabet: Alphabet | None = None,
+            max_dp_states: int = 4000000, time_limit: float = 120.0) -> dict[str, Any]: ...
+def empirical_ceiling(words: Iterable[Any], labels: Sequence[int], alphabet: Alphabet, arch: str,
+                      layers: int = 2, weighting: str = "words") -> dict[str, Any]: ...
 
 def generate_dataset(language: Language, dir: str, train: str = "1:40", test: str = "41:500", per_length: int = 512,
                      boundary_per_length: int = 16, seed: int = 1, format: str = "tsv", force: bool = False,
