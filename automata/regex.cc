@@ -463,9 +463,10 @@ private:
     Id empty_ = 0, eps_ = 0, all_ = 0;
 
     Id make(T kind, Symbol s, std::vector<Id> kids, bool nullable) {
-        // The work bound: every term looked up or built counts its size (time and memory of the
-        // derivatives grow with it; a^*^n's derivatives are sums of n terms).
-        work_ += 1 + kids.size();
+        // The work bound: every term looked up or built counts its size, 16 steps per element
+        // (measured: a term costs about 16 times a monitor step in time and memory; docs/
+        // PERFORMANCE.md, "Compilation work"); (a*)^n is rebuilt n^2/2 times while it is parsed.
+        work_ += 16 * (1 + kids.size());
         if (work_ > max_work_) throw WorkLimit{};
         TermKey key{kind, s, kids};
         auto it = index_.find(key);

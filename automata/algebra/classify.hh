@@ -32,7 +32,7 @@ struct ClassifyOptions {
     // none); and, per question, the growth of the resident memory (0 = none). A question that
     // reaches a bound answers unknown and names it. kDefaultWindowWork is calibrated in
     // docs/PERFORMANCE.md ("Window budget in work").
-    static constexpr std::uint64_t kDefaultWindowWork = 40'000'000;
+    static constexpr std::uint64_t kDefaultWindowWork = 1'000'000;
     std::uint64_t window_work = kDefaultWindowWork;
     double window_time_s = 0;
     std::size_t window_memory_bytes = std::size_t(400) << 20;
