@@ -408,7 +408,15 @@ void strict_option_values(CLI::App& app) {
             const bool is_signed = type == "INT";
             // transform() puts a validator before the others: the bounds' checks (CLI11's Range,
             // at_least) see only a plain number of 64 bits, and the refusal is in our words.
-            opt->transform(CLI::Validator([is_signed](std::string& s) { return check_integer(s, is_signed); }, ""));
+            // (A negative number of an unsigned option is left to the bounds' own message, "must
+            // be at least 1, not '-1'"; the last check below refuses it where there is none.)
+            opt->transform(CLI::Validator(
+                [is_signed](std::string& s) {
+                    if (!is_signed && s.size() > 1 && s[0] == '-' && s.find_first_not_of("0123456789", 1) == std::string::npos)
+                        return std::string();
+                    return check_integer(s, is_signed);
+                },
+                ""));
             // First of all: leading zeros dropped, so that every check and CLI11's own conversion
             // read the number as decimal.
             opt->transform(CLI::Validator(
@@ -422,6 +430,7 @@ void strict_option_values(CLI::App& app) {
                     return std::string();
                 },
                 ""));
+            opt->check(CLI::Validator([is_signed](std::string& s) { return check_integer(s, is_signed); }, ""));
         } else if (type == "FLOAT") {
             // decimal only (no hex float, nan or inf), and neither overflow nor underflow
             opt->transform(CLI::Validator(
