@@ -33,24 +33,30 @@ Result<LengthRange> parse_length_range(const std::string& text) {
     auto bad = [&](const std::string& why) {
         return make_error("bad length range '" + text + "': " + why + " (expected A:B with A <= B, e.g. 1:40)");
     };
+    // Decimal digits; a value beyond kMaxLength is refused, never wrapped (a training length is an
+    // int downstream: 4294967336 must not become 40).
     auto parse_num = [](const std::string& s, std::size_t& out) {
-        if (s.empty() || s.size() > 12) return false;
+        if (s.empty()) return 0;
         out = 0;
         for (char c : s) {
-            if (c < '0' || c > '9') return false;
+            if (c < '0' || c > '9') return 0;
+            if (out > kMaxLength) continue;  // keeps reading digits, stays above the bound
             out = out * 10 + static_cast<std::size_t>(c - '0');
         }
-        return true;
+        return out > kMaxLength ? -1 : 1;
     };
+    const std::string too_long = "a length is at most " + std::to_string(kMaxLength);
     LengthRange r;
     auto colon = text.find(':');
     if (colon == std::string::npos) {
-        if (!parse_num(text, r.lo)) return bad("not a number");
+        const int ok = parse_num(text, r.lo);
+        if (ok <= 0) return bad(ok < 0 ? too_long : "not a number");
         r.hi = r.lo;
         return r;
     }
-    if (!parse_num(text.substr(0, colon), r.lo) || !parse_num(text.substr(colon + 1), r.hi))
-        return bad("not two numbers");
+    const int lo_ok = parse_num(text.substr(0, colon), r.lo), hi_ok = parse_num(text.substr(colon + 1), r.hi);
+    if (lo_ok < 0 || hi_ok < 0) return bad(too_long);
+    if (lo_ok == 0 || hi_ok == 0) return bad("not two numbers");
     if (r.lo > r.hi) return bad("the start is after the end");
     return r;
 }
@@ -938,7 +944,7 @@ Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
             if (!sj["files"].is_array()) return at(meta_path, 0, "split '" + split.name + "': \"files\" must be an array");
             for (const auto& f : sj["files"]) {
                 if (!f.is_string() || !inside_folder(f.get<std::string>()))
-                    return at(meta_path, 0, "split '" + split.name + "': bad file name " + f.dump() +
+                    return at(meta_path, 0, "split '" + split.name + "': bad file name " + json_excerpt(f) +
                                                 " (a relative path inside the dataset folder)");
                 files.push_back(f.get<std::string>());
             }
@@ -1031,7 +1037,7 @@ Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
                         return at(path, i + 1, "expected {\"word\": \"...\", \"label\": 0|1" + std::string(pairs ? ", \"pair\": N}" : "}"), line);
                     word_text = j["word"].get<std::string>();
                     if (j["label"].is_number_integer()) label_text = std::to_string(j["label"].get<long>());
-                    else label_text = j["label"].dump();
+                    else label_text = json_excerpt(j["label"]);
                     if (pairs) {
                         if (!j.contains("pair") || !j["pair"].is_number_integer())
                             return at(path, i + 1, "missing integer \"pair\"", line);

@@ -31,6 +31,8 @@ struct LengthRange {
     friend bool operator==(const LengthRange&, const LengthRange&) = default;
 };
 // "A:B" with A <= B (digits only; "7" alone means 7:7). Errors name the text.
+// Lengths are at most kMaxLength (the int range the training and evaluation use).
+inline constexpr std::size_t kMaxLength = 2147483647;
 Result<LengthRange> parse_length_range(const std::string& text);
 std::string to_string(const LengthRange& r);
 

@@ -10,6 +10,11 @@
 
 namespace ltlkit::automata {
 
+// The default of --max-work: the steps a construction (formula monitor, regex derivatives) may
+// take before it stops with exit 3, so that its time and memory are bounded, not only its states
+// (docs/ERRORS.md, "Limits"; calibrated in docs/PERFORMANCE.md, "Compilation work").
+inline constexpr std::size_t kDefaultMaxWork = 2'000'000'000;
+
 using State = std::uint32_t;
 using Symbol = std::uint32_t;        // index into Dfa::alphabet
 using Word = std::vector<Symbol>;

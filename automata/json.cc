@@ -2,6 +2,8 @@
 
 #include "automata/io.hh"
 
+#include <cctype>
+#include <cstring>
 #include <iterator>
 #include <unordered_set>
 #include <vector>
@@ -74,6 +76,10 @@ std::string escape_pointer_token(const std::string& s) {
     return out;
 }
 
+struct TooDeep {
+    std::size_t offset = 0;  // of the opening bracket
+};
+
 struct DuplicateKey {
     std::string key;
     std::string pointer;  // of the object holding it
@@ -114,10 +120,12 @@ public:
     bool string(string_t& v) { return element_done(dom_.string(v)); }
     bool binary(binary_t& v) { return element_done(dom_.binary(v)); }
     bool start_object(std::size_t n) {
+        check_depth();
         frames_.emplace_back();
         return dom_.start_object(n);
     }
     bool start_array(std::size_t n) {
+        check_depth();
         frames_.emplace_back();
         frames_.back().object = false;
         return dom_.start_array(n);
@@ -151,6 +159,12 @@ public:
     }
 
 private:
+    // The parser has just read the opening bracket of a value one level deeper.
+    void check_depth() const {
+        if (frames_.size() >= kMaxJsonDepth)
+            throw TooDeep{static_cast<std::size_t>(read_to_ - text_.data()) - 1};
+    }
+
     // A value is complete: the enclosing array moves to its next element.
     bool element_done(bool ok) {
         if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
@@ -175,6 +189,10 @@ Result<Json> parse_json(const std::string& text) {
         StrictSax<Json> sax(result, text, read_to);
         Json::sax_parse(TrackingIterator(begin, &read_to), TrackingIterator(begin + text.size(), &read_to), &sax);
         return result;
+    } catch (const TooDeep& d) {
+        return error_at(text, d.offset,
+                        "JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                            " levels (ltlkit's JSON files nest a few levels; is this the right file?)");
     } catch (const DuplicateKey& d) {
         return error_at(text, d.offset,
                         "duplicate key " + nlohmann::json(d.key).dump() +
@@ -189,12 +207,61 @@ Result<Json> parse_json(const std::string& text) {
     } catch (const nlohmann::json::exception& e) {  // out_of_range.406: a number literal too large (1E99999)
         const std::string what = e.what();
         const auto bracket = what.find("] ");
-        Error err = make_error("malformed JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2)));
-        return err;
+        // The parser has just read the number's last character: its position is LINE:COL.
+        std::size_t at = static_cast<std::size_t>(read_to - text.data());
+        auto number_char = [&](std::size_t i) { return std::isdigit(static_cast<unsigned char>(text[i])) || std::strchr("+-.eE", text[i]); };
+        if (at > 0 && !number_char(at - 1)) --at;  // the character the lexer read past the number
+        while (at > 0 && number_char(at - 1)) --at;
+        return error_at(text, at, "malformed JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2)));
     }
 }
 
 template Result<nlohmann::json> parse_json(const std::string& text);
 template Result<nlohmann::ordered_json> parse_json(const std::string& text);
+
+template <class Json>
+std::string json_excerpt(const Json& v, std::size_t max_chars) {
+    // Depth-first over an explicit stack of (container, next child); stops once the text is long.
+    struct Open {
+        const Json* value;
+        typename Json::const_iterator next;
+    };
+    std::string out;
+    std::vector<Open> stack;
+    auto emit = [&](const Json& x) {
+        if (x.is_array() || x.is_object()) {
+            out += x.is_array() ? '[' : '{';
+            stack.push_back({&x, x.cbegin()});
+        } else if (x.is_string()) {
+            const auto& s = x.template get_ref<const typename Json::string_t&>();
+            out += Json(s.size() > max_chars ? s.substr(0, max_chars) : s).dump(-1, ' ', false,
+                                                                                 Json::error_handler_t::replace);
+        } else {
+            out += x.dump();
+        }
+    };
+    emit(v);
+    while (!stack.empty() && out.size() <= max_chars) {
+        Open& top = stack.back();
+        if (top.next == top.value->cend()) {
+            out += top.value->is_array() ? ']' : '}';
+            stack.pop_back();
+            continue;
+        }
+        if (top.next != top.value->cbegin()) out += ',';
+        const auto it = top.next++;
+        if (top.value->is_object()) out += Json(it.key()).dump(-1, ' ', false, Json::error_handler_t::replace) + ':';
+        emit(*it);
+    }
+    if (out.size() > max_chars || !stack.empty()) {
+        std::size_t cut = std::min(out.size(), max_chars);
+        while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;  // whole characters
+        out = out.substr(0, cut) + "…";
+    }
+    return out;
+}
+
+template std::string json_excerpt(const nlohmann::json& v, std::size_t max_chars);
+template std::string json_excerpt(const nlohmann::ordered_json& v, std::size_t max_chars);
 
 }  // namespace ltlkit::automata

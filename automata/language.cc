@@ -99,6 +99,7 @@ Result<Language> load_unplaced(const LanguageSpec& spec) {
             }
             CompileOptions options;
             options.max_states = spec.max_states;
+            options.max_work = spec.max_work;
             options.minimize = spec.minimize;
             auto d = compile(*f, *alphabet, options);
             if (!d.ok()) return d.error();
@@ -108,7 +109,7 @@ Result<Language> load_unplaced(const LanguageSpec& spec) {
             return lang;
         }
         case InputKind::Regex: {
-            auto d = compile_regex(spec.text, spec.alphabet, spec.max_states);
+            auto d = compile_regex(spec.text, spec.alphabet, spec.max_states, spec.max_work);
             if (!d.ok()) return d.error();
             lang.dfa = minimize(*d);
             return lang;
@@ -155,6 +156,8 @@ Result<std::vector<std::string>> parse_alphabet(const std::string& csv) {
         if (sym.empty()) return make_error("alphabet '" + csv + "': empty symbol (write symbols separated by commas, e.g. a,b,c)");
         if (sym.find(' ') != std::string::npos || has_control_byte(sym))
             return make_error("alphabet '" + csv + "': symbol '" + sym + "' contains a space or a control character");
+        if (!is_valid_utf8(sym))
+            return make_error("alphabet '" + csv + "': symbol '" + sym + "' is not valid UTF-8 (every output quotes it in JSON)");
         for (const auto& s : out)
             if (s == sym) return make_error("alphabet '" + csv + "': symbol '" + sym + "' appears twice");
         out.push_back(sym);
@@ -228,9 +231,13 @@ Result<std::vector<LanguageSpec>> read_suite(const std::string& path) {
         }
         LanguageSpec spec;
         spec.name = line.substr(0, t1);
-        if (spec.name.empty() || has_control_byte(spec.name) || spec.name.find_first_of(" /\\") != std::string::npos || spec.name[0] == '.')
+        if (spec.name.empty() || has_control_byte(spec.name) || !is_valid_utf8(spec.name) || spec.name.find_first_of(" /\\") != std::string::npos || spec.name[0] == '.')
             return error_at(line, 0,
                             "bad language name '" + spec.name + "' (non-empty, no spaces, slashes or control characters)");
+        // It names folders (DIR/NAME, runs/NAME/...): a file name has at most 255 bytes.
+        if (spec.name.size() > kMaxLanguageName)
+            return error_at(line, 0, "language name of " + std::to_string(spec.name.size()) + " bytes; at most " +
+                                         std::to_string(kMaxLanguageName) + " (it names a folder)");
         if (!names.insert(spec.name).second)
             return error_at(line, 0, "language name '" + spec.name + "' appears twice in the suite");
         auto alphabet = parse_alphabet(line.substr(t1 + 1, t2 - t1 - 1));

@@ -20,6 +20,7 @@ struct LanguageSpec {
     std::string name;                   // suite name or the text itself
     std::string base_dir;               // for DFA paths relative to a suite file
     std::size_t max_states = 1'000'000;
+    std::size_t max_work = kDefaultMaxWork;  // --max-work (monitor.hh, regex.hh)
     // false: a formula gives its reachable monitor and a DFA file its reachable part, both
     // canonically numbered but not minimized (`compile --no-minimize`); regexes are always minimal.
     bool minimize = true;
@@ -44,6 +45,8 @@ Result<Language> load_language(const LanguageSpec& spec);
 // The alphabet may be empty only on dfa lines (the file gives it).
 // Errors carry FILE:LINE; a suite without a language, or one that starts with a UTF-8 byte order
 // mark, is an error.
+// A language name names folders (DIR/NAME); at most this many bytes (file names have 255).
+inline constexpr std::size_t kMaxLanguageName = 200;
 Result<std::vector<LanguageSpec>> read_suite(const std::string& path);
 
 // "a,b,c" -> {"a","b","c"}; empty -> {}. Rejects empty or duplicate symbols.

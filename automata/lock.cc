@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -33,29 +34,65 @@ FolderLock::~FolderLock() {
     ::close(fd_);
 }
 
+namespace {
+// "DIR is in use by another process (HOLDER); wait for it to finish or stop it", HOLDER read
+// from the lock file `fd`.
+Error in_use_error(const std::string& dir, int fd) {
+    char buf[256] = {};
+    const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+    std::string holder = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+    for (char& c : holder)
+        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    return make_error(dir + " is in use by another process" + (holder.empty() ? "" : " (" + holder + ")") +
+                      "; wait for it to finish or stop it");
+}
+}  // namespace
+
+Result<bool> check_folder_free(const std::string& dir) {
+    const std::string path = (std::filesystem::path(dir) / ".lock").string();
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) return true;  // no lock file (or not one ltlkit made): nobody holds it
+    struct stat st{};
+    bool busy = false;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+        busy = true;
+    if (busy) {
+        Error e = in_use_error(dir, fd);
+        ::close(fd);
+        return e;
+    }
+    ::close(fd);  // releases the shared lock taken for the test
+    return true;
+}
+
 Result<FolderLock> lock_folder(const std::string& dir, const std::string& what) {
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) return io_error(dir + ": cannot create directory: " + ec.message());
     const std::string path = (fs::path(dir) / ".lock").string();
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    // Never through a symbolic link, and only a regular file: the lock file is truncated and
+    // written, so a link planted as DIR/.lock would otherwise truncate its target (O_NONBLOCK: a
+    // FIFO planted there must not block the open).
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+    if (fd < 0 && errno == ELOOP)
+        return make_error(path + ": is a symbolic link; ltlkit never writes through one there (remove it)");
     if (fd < 0) return io_error(path + ": cannot open the folder's lock file: " + std::strerror(errno));
+    struct stat st{};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return make_error(path + ": is not a regular file; ltlkit keeps its lock in a regular file there (remove it)");
+    }
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
         const int err = errno;
-        std::string holder;
-        if (err == EWOULDBLOCK) {
-            char buf[256] = {};
-            const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
-            holder = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
-            while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
-            for (char& c : holder)
-                if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+        if (err != EWOULDBLOCK) {
+            ::close(fd);
+            return io_error(path + ": cannot lock: " + std::strerror(err));
         }
+        Error e = in_use_error(dir, fd);
         ::close(fd);
-        if (err != EWOULDBLOCK) return io_error(path + ": cannot lock: " + std::strerror(err));
-        return make_error(dir + " is in use by another process" + (holder.empty() ? "" : " (" + holder + ")") +
-                          "; wait for it to finish or stop it");
+        return e;
     }
     // The holder's description, for the message of the next process that tries.
     char when[32] = "?";

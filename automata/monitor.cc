@@ -176,6 +176,8 @@ public:
     }
 
     std::size_t words() const { return words_; }
+    // What one transition costs: the program evaluated and the state written.
+    std::size_t cost() const { return prog_.size() + words_; }
 
     // The state before any symbol: every field 0 (a counter at 0 makes every H chain vacuously true).
     void initial_state(std::uint64_t* s) const { std::fill(s, s + words_, 0); }
@@ -325,7 +327,14 @@ Result<Dfa> compile(ltl::Formula f, const std::vector<std::string>& alphabet,
     mon.initial_state(cur.data());
     table.insert(cur.data(), fresh);
     // BFS: states are numbered in discovery order, successors in alphabet order.
+    const std::size_t step_cost = (m + 1) * mon.cost();
+    std::size_t work = 0;
     for (std::uint32_t q = 0; q < table.size(); ++q) {
+        work += step_cost;
+        if (options.max_work && work > options.max_work)
+            return limit_error("the monitor of the formula needs more than " + std::to_string(options.max_work) +
+                               " steps of work (" + std::to_string(q) + " states so far, each costing " +
+                               std::to_string(step_cost) + "); raise --max-work to build it");
         std::copy(table.state(q), table.state(q) + w, cur.begin());
         d.accepting.push_back(mon.evaluate(cur.data(), -1) ? 1 : 0);
         for (std::size_t a = 0; a < m; ++a) {

@@ -14,6 +14,10 @@ namespace ltlkit::automata {
 
 struct CompileOptions {
     std::size_t max_states = 1'000'000;  // monitor states built before giving up (--max-states)
+    // Steps before giving up (--max-work; 0 = none): each transition built costs the size of the
+    // monitor's program and state, so deep nesting is bounded in time and memory too.
+    // The library's default is none; the CLI's languages (LanguageSpec) use kDefaultMaxWork.
+    std::size_t max_work = 0;
     bool minimize = true;                // false: the reachable monitor, canonically numbered
 };
 

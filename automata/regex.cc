@@ -344,9 +344,13 @@ struct TermKeyHash {
     }
 };
 
+struct WorkLimit {};
+
 class Terms {
 public:
     using Id = std::uint32_t;
+    std::size_t max_work_ = SIZE_MAX;  // compile_regex's --max-work; make() throws WorkLimit beyond it
+    std::size_t work_ = 0;
 
     Terms() {
         empty_ = make(T::Empty, 0, {}, false);
@@ -459,6 +463,11 @@ private:
     Id empty_ = 0, eps_ = 0, all_ = 0;
 
     Id make(T kind, Symbol s, std::vector<Id> kids, bool nullable) {
+        // The work bound: every term looked up or built counts its size, 16 steps per element
+        // (measured: a term costs about 16 times a monitor step in time and memory; docs/
+        // PERFORMANCE.md, "Compilation work"); (a*)^n is rebuilt n^2/2 times while it is parsed.
+        work_ += 16 * (1 + kids.size());
+        if (work_ > max_work_) throw WorkLimit{};
         TermKey key{kind, s, kids};
         auto it = index_.find(key);
         if (it != index_.end()) return it->second;
@@ -746,37 +755,43 @@ Result<Dfa> compose_dfa(const Ast& a, const std::vector<std::string>& alphabet, 
 }  // namespace
 
 Result<Dfa> compile_regex(const std::string& regex, const std::vector<std::string>& alphabet,
-                          std::size_t max_states) {
+                          std::size_t max_states, std::size_t max_work) {
     auto parsed = parse_regex(regex, alphabet);
     if (!parsed.ok()) return parsed.error();
     Parsed& p = parsed.value();
     Terms terms;
-    const Terms::Id start = to_term(*p.ast, terms);
-    const std::size_t sigma = p.alphabet.size();
+    terms.max_work_ = max_work ? max_work : SIZE_MAX;
+    try {
+        const Terms::Id start = to_term(*p.ast, terms);
+        const std::size_t sigma = p.alphabet.size();
 
-    // BFS over derivatives: each reachable similarity class of derivatives is one state.
-    Dfa d;
-    d.alphabet = p.alphabet;
-    std::unordered_map<Terms::Id, State> state_of;
-    std::vector<Terms::Id> queue = {start};
-    state_of.emplace(start, 0);
-    d.accepting.push_back(terms.nullable(start));
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-        const Terms::Id r = queue[head];
-        for (Symbol a = 0; a < sigma; ++a) {
-            const Terms::Id dr = terms.derive(r, a);
-            auto [it, fresh] = state_of.emplace(dr, static_cast<State>(queue.size()));
-            if (fresh) {
-                if (queue.size() >= max_states)
-                    return limit_error("the derivative automaton of the regular expression has more than " +
-                                       std::to_string(max_states) + " states; raise --max-states to build it");
-                queue.push_back(dr);
-                d.accepting.push_back(terms.nullable(dr));
+        // BFS over derivatives: each reachable similarity class of derivatives is one state.
+        Dfa d;
+        d.alphabet = p.alphabet;
+        std::unordered_map<Terms::Id, State> state_of;
+        std::vector<Terms::Id> queue = {start};
+        state_of.emplace(start, 0);
+        d.accepting.push_back(terms.nullable(start));
+        for (std::size_t head = 0; head < queue.size(); ++head) {
+            const Terms::Id r = queue[head];
+            for (Symbol a = 0; a < sigma; ++a) {
+                const Terms::Id dr = terms.derive(r, a);
+                auto [it, fresh] = state_of.emplace(dr, static_cast<State>(queue.size()));
+                if (fresh) {
+                    if (queue.size() >= max_states)
+                        return limit_error("the derivative automaton of the regular expression has more than " +
+                                           std::to_string(max_states) + " states; raise --max-states to build it");
+                    queue.push_back(dr);
+                    d.accepting.push_back(terms.nullable(dr));
+                }
+                d.delta.push_back(it->second);
             }
-            d.delta.push_back(it->second);
         }
+        return minimize(d);
+    } catch (const WorkLimit&) {
+        return limit_error("the derivatives of the regular expression need more than " + std::to_string(max_work) +
+                           " steps of work (terms built, counted by size); raise --max-work to build it");
     }
-    return minimize(d);
 }
 
 Result<Dfa> compile_regex_compositionally(const std::string& regex, const std::vector<std::string>& alphabet,

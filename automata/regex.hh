@@ -18,8 +18,9 @@ namespace ltlkit::automata {
 // Symbols: with a non-empty `alphabet`, the alphabet's symbols (longest match, spaces between
 // them allowed); without it, every lowercase letter is a symbol and the alphabet is the set of
 // letters used (sorted). Errors carry 1-based line:column. Result is minimal and canonical.
+// `max_work` bounds the derivatives' terms (each counted by its size; 0 = none): exit 3 beyond it.
 Result<Dfa> compile_regex(const std::string& regex, const std::vector<std::string>& alphabet,
-                          std::size_t max_states = 1'000'000);
+                          std::size_t max_states = 1'000'000, std::size_t max_work = 0);
 
 // The same language by another route: one minimal DFA per node of the syntax tree, built bottom-up
 // (ε-NFAs and the subset construction for concatenation and iteration, products for | and &,

@@ -4,7 +4,8 @@
 // through check_window_certificate. Prints Markdown rows and a summary (counts, unknowns, time).
 //
 //   bench_windows_table [max_states=4] [symbols=2] [max_k=4] [--only-definite] [--shard I/N] [--random N[:SEED]]
-//                       [--classify | --question-time S] [--window-time S] [--window-memory MIB]
+//                       [--classify | --question-time S | --question-work N] [--window-work N] [--window-time S]
+//                       [--window-memory MIB]
 //                       [--clock wall|cpu] [--only ROW:local|hybrid:K,...]
 //                       [--window-budget STEPS] [--probe-depth D] [--probe-states N] [--from ROW]
 // --shard I/N decides only the rows whose number is I+1 modulo N (rows keep their global numbers;
@@ -14,8 +15,9 @@
 //
 // Budgets (without either option the questions run without a time or memory bound):
 // --classify answers every row as `ltlkit classify --max-k K` does: classify() with its default
-// budget (--window-time 4 s shared by the window questions, --window-memory 400 MiB; either can be
-// changed), including the answers it propagates between local_k and hybrid_k.
+// budget (--window-work steps shared by the window questions, --window-memory 400 MiB, optionally
+// --window-time S; each can be changed), including the answers it propagates between local_k and
+// hybrid_k. --question-work N decides every question on its own with N steps.
 // --question-time S decides every question on its own with S seconds and --window-memory MIB
 // (default 400). --clock cpu measures these seconds in CPU time of the thread instead of wall time,
 // so that the answers do not depend on the load of the machine. --only decides only the listed
@@ -25,8 +27,9 @@
 // on N). --window-budget, --probe-depth and --probe-states are classify's options of the same names (the
 // searches' steps and the depth probe's bounds), for either mode.
 // With a budget, every question prints one line "question ROW KIND K ANSWER wall_s cpu_s peak_MiB
-// BOUND" to stderr, and the summary adds the median, p90 and maximum of these over the questions.
+// BOUND WORK" to stderr, and the summary adds the median, p90 and maximum of these over the questions.
 #include <algorithm>
+#include <cinttypes>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -120,10 +123,11 @@ struct QuestionCost {
     double wall = 0, cpu = 0;
     std::size_t peak = 0;  // peak resident bytes of the process during the question
     BudgetBound bound = BudgetBound::None;
+    std::uint64_t work = 0;  // polls of the budget (the work clock, budget.hh)
 };
 
 std::string bound_name(BudgetBound b) {
-    return b == BudgetBound::Time ? "time" : b == BudgetBound::Memory ? "memory" : "-";
+    return b == BudgetBound::Time ? "time" : b == BudgetBound::Memory ? "memory" : b == BudgetBound::Work ? "work" : "-";
 }
 
 // Median, p90 and maximum (nearest rank) of xs.
@@ -147,7 +151,8 @@ int main(int argc, char** argv) {
     std::size_t shard = 0, shards = 1, random_rows = 0, first_row = 1;
     unsigned long long seed = 1;
     bool classify_mode = false, cpu_clock = false;
-    double question_time = 0, window_time = 4;
+    double question_time = 0, window_time = 0;
+    std::uint64_t window_work = ClassifyOptions::kDefaultWindowWork, question_work = 0;
     std::size_t window_memory_mib = 400;
     const WindowOptions window_defaults;
     std::size_t search_budget = window_defaults.search_budget, probe_states = window_defaults.probe_states;
@@ -188,6 +193,12 @@ int main(int argc, char** argv) {
         } else if (std::strcmp(argv[i], "--window-time") == 0 && i + 1 < argc &&
                    std::sscanf(argv[i + 1], "%lf", &window_time) == 1 && window_time >= 0) {
             ++i;
+        } else if (std::strcmp(argv[i], "--window-work") == 0 && i + 1 < argc &&
+                   std::sscanf(argv[i + 1], "%" SCNu64, &window_work) == 1) {
+            ++i;
+        } else if (std::strcmp(argv[i], "--question-work") == 0 && i + 1 < argc &&
+                   std::sscanf(argv[i + 1], "%" SCNu64, &question_work) == 1 && question_work > 0) {
+            ++i;
         } else if (std::strcmp(argv[i], "--window-memory") == 0 && i + 1 < argc &&
                    std::sscanf(argv[i + 1], "%zu", &window_memory_mib) == 1) {
             ++i;
@@ -221,24 +232,27 @@ int main(int argc, char** argv) {
         std::cerr << "bench_windows_table: need max_states >= 1, 1 <= symbols <= 26 and max_k >= 2\n";
         return 2;
     }
-    if (classify_mode && (question_time > 0 || !only.empty())) {
+    if (classify_mode && (question_time > 0 || question_work > 0 || !only.empty())) {
         std::cerr << "bench_windows_table: --classify answers whole rows: it takes neither --question-time nor --only\n";
         return 2;
     }
-    const bool budgeted = classify_mode || question_time > 0;
+    const bool budgeted = classify_mode || question_time > 0 || question_work > 0;
     if (cpu_clock) set_budget_clock(BudgetClockKind::ThreadCpu);
     // The cost of each question, from its outermost budget scope.
     std::vector<QuestionCost> costs;
     double open_wall = 0, open_cpu = 0;
+    std::uint64_t open_work = 0;
     if (budgeted) {
         BudgetScopeObserver observer;
         observer.open = [&] {
             reset_peak_resident();
             open_wall = wall_seconds();
             open_cpu = thread_cpu_seconds();
+            open_work = budget_work_done();
         };
         observer.close = [&](BudgetBound b) {
-            costs.push_back({wall_seconds() - open_wall, thread_cpu_seconds() - open_cpu, peak_resident_bytes(), b});
+            costs.push_back({wall_seconds() - open_wall, thread_cpu_seconds() - open_cpu, peak_resident_bytes(), b,
+                             budget_work_done() - open_work});
         };
         set_budget_scope_observer(observer);
     }
@@ -246,8 +260,9 @@ int main(int argc, char** argv) {
     wopt.search_budget = search_budget;
     wopt.probe_depth = probe_depth;
     wopt.probe_states = probe_states;
-    if (question_time > 0) {
+    if (question_time > 0 || question_work > 0) {
         wopt.time_limit_s = question_time;
+        wopt.work_limit = question_work;
         wopt.memory_limit_bytes = window_memory_mib << 20;
     }
     std::vector<double> q_wall, q_cpu, q_peak;
@@ -283,7 +298,7 @@ int main(int argc, char** argv) {
     // One question's line on stderr and its share of the distributions.
     auto record = [&](std::size_t r, bool hybrid, unsigned k, const WindowDecision& w, const QuestionCost& c) {
         std::cerr << "question " << r << " " << (hybrid ? "hybrid" : "local") << " " << k << " " << to_string(w.answer)
-                  << " " << c.wall << " " << c.cpu << " " << double(c.peak) / double(1 << 20) << " " << bound_name(c.bound)
+                  << " " << c.wall << " " << c.cpu << " " << double(c.peak) / double(1 << 20) << " " << bound_name(c.bound) << " " << c.work
                   << "\n";
         q_wall.push_back(c.wall);
         q_cpu.push_back(c.cpu);
@@ -319,6 +334,7 @@ int main(int argc, char** argv) {
             ClassifyOptions o;
             o.max_k = max_k;
             o.window_time_s = window_time;
+            o.window_work = window_work;
             o.window_memory_bytes = window_memory_mib << 20;
             o.window_budget = search_budget;
             o.probe_depth = probe_depth;
@@ -424,7 +440,8 @@ int main(int argc, char** argv) {
               << "; yes without a re-verifiable formula (over the formula cap): " << over_cap << "; " << secs << " s\n";
     if (budgeted) {
         std::cout << "Budget: "
-                  << (classify_mode ? "classify defaults, --window-time " + std::to_string(window_time) + " s shared"
+                  << (classify_mode ? "classify defaults, --window-work " + std::to_string(window_work) + " steps and --window-time " +
+                                         std::to_string(window_time) + " s shared"
                                     : std::to_string(question_time) + " s per question")
                   << ", --window-memory " << window_memory_mib << " MiB, --window-budget " << search_budget
                   << ", --probe-depth " << probe_depth << ", --probe-states " << probe_states << ", "

@@ -145,7 +145,7 @@ LTLKIT_COMMAND(CommandDef{
                     out += automata::format_word(alphabet, v.words[i]) + "\t" + (v.accepted[i] ? "1" : "0") + "\n";
                 }
             }
-            std::cout << out << std::flush;
+            write_stdout(out);
             return 0;
         };
     }});

@@ -29,7 +29,8 @@ struct ClassifyArgs {
     std::size_t window_budget = 200'000;
     unsigned probe_depth = 8;
     std::size_t probe_states = 500'000;
-    double window_time = 4;
+    std::uint64_t window_work = ClassifyOptions::kDefaultWindowWork;
+    double window_time = 0;
     std::string window_clock = "wall";
     std::size_t window_memory_mb = 400;
     bool json = false;
@@ -57,7 +58,7 @@ void write_certificates(const Classification& c, const automata::Language& L, co
     if (ec) fail(dir + ": cannot create folder: " + ec.message(), 4);
     for (const auto& [id, cert] : c.certificates) {
         auto path = (std::filesystem::path(dir) / file_name(id)).string();
-        take(automata::write_file_atomic(path, certificate_to_json(cert, L.dfa) + "\n"));
+        take(automata::write_output_file(path, certificate_to_json(cert, L.dfa) + "\n"));
     }
 }
 
@@ -169,17 +170,22 @@ LTLKIT_COMMAND(CommandDef{
             ->check(CLI::Range(0u, 64u));
         app.add_option("--probe-states", a->probe_states,
                        "Product states the depth probe explores per depth (default 500000)");
+        app.add_option("--window-work", a->window_work,
+                       "Search steps (polls of the searches and the depth probe) shared by the local_k / hybrid_k questions, each an "
+                       "equal share of what is left; a question out of steps answers unknown and says so. Counted in work, not "
+                       "time, so the answers do not depend on the machine or its load (default " +
+                           std::to_string(ClassifyOptions::kDefaultWindowWork) + ", a few seconds of CPU; 0 = no limit)");
         app.add_option("--window-time", a->window_time,
-                       "Seconds (see --window-clock) shared by the local_k / hybrid_k questions, each an equal share of what is left; a "
-                       "question out of time answers unknown and says so (default 4; 0 = no limit)")
+                       "Also bound the window questions by seconds (see --window-clock), shared the same way; the answers then "
+                       "depend on the machine's speed and load (default: none)")
             ->check(CLI::Range(0.0, 1e6));
         app.add_option("--window-clock", a->window_clock,
                        "What --window-time measures: wall (elapsed time; the default) or cpu (the CPU time of the thread that classifies, "
                        "so that the answers do not depend on the machine's load)")
             ->check(CLI::IsMember({"wall", "cpu"}));
         app.add_option("--window-memory", a->window_memory_mb,
-                       "Resident memory (MiB) of the process beyond which a local_k / hybrid_k question stops and answers "
-                       "unknown (default 400; 0 = no limit)")
+                       "Memory (MiB) a local_k / hybrid_k question may add to the process's resident memory before it stops "
+                       "and answers unknown (default 400; 0 = no limit)")
             ->check(CLI::Range(std::size_t(0), std::size_t(1) << 30));
         app.add_flag("--json", a->json,
                      "Print one JSON object (alphabet, alphabet_inferred, fragment, states, classes, definite_degree, "
@@ -206,6 +212,7 @@ LTLKIT_COMMAND(CommandDef{
             o.window_budget = a->window_budget;
             o.probe_depth = a->probe_depth;
             o.probe_states = a->probe_states;
+            o.window_work = a->window_work;
             o.window_time_s = a->window_time;
             set_budget_clock(a->window_clock == "cpu" ? BudgetClockKind::ThreadCpu : BudgetClockKind::Wall);
             o.window_memory_bytes = a->window_memory_mb << 20;
@@ -233,7 +240,7 @@ LTLKIT_COMMAND(CommandDef{
                 else
                     out += (i ? "\n" : "") + render_text(results[i], langs[i], *a, terminal_width());
             }
-            std::cout << out << std::flush;
+            write_stdout(out);
             return 0;
         };
     }});

@@ -118,9 +118,9 @@ LTLKIT_COMMAND(CommandDef{
                 out += render(langs[i], *a);
             }
             if (!a->output.empty()) {
-                take(automata::write_file_atomic(a->output, out));
+                take(automata::write_output_file(a->output, out));
             } else {
-                std::cout << out << std::flush;
+                write_stdout(out);
             }
             return 0;
         };

@@ -18,6 +18,7 @@ struct EquivArgs {
     std::string a, b;
     std::string alphabet;
     std::size_t max_states = 1'000'000;
+    std::size_t max_work = automata::kDefaultMaxWork;
     std::string input;
     bool json = false;
 };
@@ -40,6 +41,7 @@ automata::LanguageSpec spec_of(const std::string& text, const EquivArgs& args, c
     spec.name = text;
     spec.alphabet = take(automata::parse_alphabet(args.alphabet));
     spec.max_states = args.max_states;
+    spec.max_work = args.max_work;
     return spec;
 }
 
@@ -124,6 +126,9 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--max-states", a->max_states,
                        "Stop when an automaton, or the pairs of states compared in the product of A and B, "
                        "exceed this many (default 1000000)");
+        app.add_option("--max-work", a->max_work,
+                       "Stop when building the DFA of a formula or regex takes more than this many steps (default " +
+                           std::to_string(automata::kDefaultMaxWork) + "; 0 = no limit)");
         app.add_option("--input", a->input,
                        "Read pairs from FILE ('-' = stdin), one 'A<TAB>B' per line; exit 1 if any pair differs");
         app.add_flag("--json", a->json,
@@ -201,7 +206,7 @@ LTLKIT_COMMAND(CommandDef{
                            " (a shortest such word)\n";
                 }
             }
-            std::cout << out << std::flush;
+            write_stdout(out);
             return all_equal ? 0 : 1;
         };
     }});

@@ -279,9 +279,11 @@ LTLKIT_COMMAND(CommandDef{
                     fail("give either a language or --suite, not both");
                 specs = take(read_suite(a->suite));
                 for (auto& spec : specs) {
-                    if (spec.name.empty() || spec.name.find('/') != std::string::npos || spec.name == "." || spec.name == "..")
+                    if (spec.name.empty() || spec.name.find('/') != std::string::npos || spec.name == "." || spec.name == ".." ||
+                        spec.name.size() > automata::kMaxLanguageName)
                         fail(a->suite + ": language name '" + spec.name + "' cannot be a folder name");
                     spec.max_states = a->lang.max_states;
+                    spec.max_work = a->lang.max_work;
                     dirs.push_back((std::filesystem::path(a->out) / spec.name).string());
                 }
             }

@@ -95,7 +95,7 @@ LTLKIT_COMMAND(CommandDef{
                 if (i && !a->json) out += "\n";
                 out += render(langs[i], *a);
             }
-            std::cout << out << std::flush;
+            write_stdout(out);
             return 0;
         };
     }});

@@ -1,5 +1,6 @@
 #include "cli/common.hh"
 
+#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -7,7 +8,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -20,6 +24,108 @@
 
 namespace ltlkit::cli {
 
+namespace {
+
+// std::cout's buffer: 64 KiB, flushed with checked write(2) calls to descriptor 1; the first
+// failure is kept (errno) and every later write fails too.
+class CheckedStdout : public std::streambuf {
+public:
+    bool closed_at_start = false;
+    int error = 0;  // errno of the first failed write, 0 while none failed
+
+protected:
+    int_type overflow(int_type c) override {
+        if (!drain()) return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            buffer_.push_back(traits_type::to_char_type(c));
+            if (buffer_.size() >= kCapacity && !drain()) return traits_type::eof();
+        }
+        return traits_type::not_eof(c);
+    }
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        if (error) return 0;
+        buffer_.append(s, static_cast<std::size_t>(n));
+        if (buffer_.size() >= kCapacity && !drain()) return 0;
+        return n;
+    }
+    int sync() override { return drain() ? 0 : -1; }
+
+private:
+    static constexpr std::size_t kCapacity = 1 << 16;
+    std::string buffer_;
+
+    bool drain() {
+        if (error) return false;
+        if (buffer_.empty()) return true;
+        if (closed_at_start) {
+            error = EBADF;
+            return false;
+        }
+        const char* p = buffer_.data();
+        std::size_t left = buffer_.size();
+        while (left > 0) {
+            const ssize_t w = ::write(1, p, left);
+            if (w < 0) {
+                if (errno == EINTR) continue;
+                error = errno;
+                return false;
+            }
+            p += w;
+            left -= static_cast<std::size_t>(w);
+        }
+        buffer_.clear();
+        return true;
+    }
+};
+
+CheckedStdout& checked_stdout() {
+    static auto* buf = new CheckedStdout;  // never destroyed: std::cout flushes it at exit
+    return *buf;
+}
+
+}  // namespace
+
+void init_stdout() {
+    // Descriptors 0-2 closed by the caller are held open on /dev/null, so that no file opened
+    // later becomes "standard output"; output to a closed stdout is an error below.
+    for (int fd = 0; fd <= 2; ++fd)
+        if (::fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+            if (fd == 1) checked_stdout().closed_at_start = true;
+            const int n = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (n >= 0 && n != fd) {
+                ::dup2(n, fd);
+                ::close(n);
+            }
+        }
+    std::cout.rdbuf(&checked_stdout());
+}
+
+std::optional<Error> stdout_error() {
+    std::cout.flush();
+    const int err = checked_stdout().error;
+    if (!err && std::fflush(stdout) == 0 && !std::ferror(stdout)) return std::nullopt;
+    const std::string why = checked_stdout().closed_at_start ? "it is closed" : std::strerror(err ? err : EIO);
+    return io_error("cannot write to standard output: " + why + "; the output is incomplete");
+}
+
+std::string format(const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    va_list again;
+    va_copy(again, args);
+    const int n = std::vsnprintf(nullptr, 0, fmt, args);
+    va_end(args);
+    std::string out(n > 0 ? static_cast<std::size_t>(n) : 0, '\0');
+    if (n > 0) std::vsnprintf(out.data(), out.size() + 1, fmt, again);
+    va_end(again);
+    return out;
+}
+
+void write_stdout(const std::string& text) {
+    std::cout << text;
+    if (auto e = stdout_error()) fail(*e);
+}
+
 void add_language_options(CLI::App& app, LanguageArgs& args, bool positional_formula) {
     if (positional_formula)
         app.add_option("FORMULA", args.formula, "Past-LTL formula (syntax: docs/SYNTAX.md), e.g. 'P(b & Y a)'");
@@ -31,6 +137,9 @@ void add_language_options(CLI::App& app, LanguageArgs& args, bool positional_for
         ->check(nonempty_alphabet());
     app.add_option("--max-states", args.max_states,
                    "Stop when a construction exceeds this many states (default 1000000)");
+    app.add_option("--max-work", args.max_work,
+                   "Stop when building the DFA of a formula or regex takes more than this many steps (which bounds its time "
+                   "and memory; default " + std::to_string(automata::kDefaultMaxWork) + ", at most about 10 s of CPU; 0 = no limit)");
 }
 
 void add_table_cells_option(CLI::App& app) {
@@ -59,6 +168,7 @@ automata::LanguageSpec language_spec(const LanguageArgs& args) {
     spec.name = spec.text;
     spec.alphabet = take(automata::parse_alphabet(args.alphabet));
     spec.max_states = args.max_states;
+    spec.max_work = args.max_work;
     return spec;
 }
 
@@ -257,7 +367,10 @@ std::string check_integer(const std::string& s, bool is_signed) {
 std::string check_real(const std::string& s, double& out) {
     const char* end = s.data() + s.size();
     const auto [p, ec] = std::from_chars(s.data(), end, out, std::chars_format::general);
-    if (ec == std::errc::result_out_of_range) return "'" + s + "' is out of range";
+    if (ec == std::errc::result_out_of_range)
+        return "'" + s + "' is out of range (" + (s.find_first_of("eE") != std::string::npos && s.find("e-") != std::string::npos
+                                                      ? "too small: it rounds to 0"
+                                                      : "too large") + ")";
     if (s.empty() || ec != std::errc{} || p != end) return "expected a number, not '" + s + "'";
     if (!std::isfinite(out)) return "expected a finite number, not '" + s + "'";
     return "";
@@ -267,15 +380,28 @@ std::string check_real(const std::string& s, double& out) {
 
 void strict_option_values(CLI::App& app) {
     for (CLI::Option* opt : app.get_options()) {
-        const std::string type = opt->get_type_name();
+        // "FLOAT", or "FLOAT:<a validator's description>" when the option has bounds
+        const std::string full_type = opt->get_type_name();
+        const std::string type = full_type.substr(0, full_type.find(':'));
         if (type == "TEXT" && opt->nonpositional()) {
             opt->check(CLI::Validator(
                 [](std::string& s) { return s.empty() ? std::string("expected a value, not an empty string") : ""; },
                 ""));
         } else if (type == "INT" || type == "UINT") {
             const bool is_signed = type == "INT";
-            // First (transform() runs before the bounds' checks): leading zeros dropped, so that
-            // every check and CLI11's own conversion read the number as decimal.
+            // transform() puts a validator before the others: the bounds' checks (CLI11's Range,
+            // at_least) see only a plain number of 64 bits, and the refusal is in our words.
+            // (A negative number of an unsigned option is left to the bounds' own message, "must
+            // be at least 1, not '-1'"; the last check below refuses it where there is none.)
+            opt->transform(CLI::Validator(
+                [is_signed](std::string& s) {
+                    if (!is_signed && s.size() > 1 && s[0] == '-' && s.find_first_not_of("0123456789", 1) == std::string::npos)
+                        return std::string();
+                    return check_integer(s, is_signed);
+                },
+                ""));
+            // First of all: leading zeros dropped, so that every check and CLI11's own conversion
+            // read the number as decimal.
             opt->transform(CLI::Validator(
                 [](std::string& s) {
                     const bool negative = !s.empty() && s[0] == '-';
@@ -287,10 +413,10 @@ void strict_option_values(CLI::App& app) {
                     return std::string();
                 },
                 ""));
-            // Last: whatever the bounds' checks let through is a plain number of 64 bits.
             opt->check(CLI::Validator([is_signed](std::string& s) { return check_integer(s, is_signed); }, ""));
         } else if (type == "FLOAT") {
-            opt->check(CLI::Validator(
+            // decimal only (no hex float, nan or inf), and neither overflow nor underflow
+            opt->transform(CLI::Validator(
                 [](std::string& s) {
                     double v = 0;
                     return check_real(s, v);

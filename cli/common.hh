@@ -18,6 +18,7 @@ struct LanguageArgs {
     std::string dfa_file;  // --dfa
     std::string alphabet;  // --alphabet a,b,c
     std::size_t max_states = 1'000'000;
+    std::size_t max_work = automata::kDefaultMaxWork;  // --max-work
 };
 
 // Adds FORMULA (positional, optional when `positional_formula`), --regex, --dfa, --alphabet,
@@ -79,6 +80,19 @@ std::string wrap_text(const std::string& text, std::size_t width, std::size_t in
 // The symbol names of a word, for JSON output.
 std::vector<std::string> word_to_symbols(const std::vector<std::string>& alphabet,
                                          const automata::Word& w);
+
+// Standard output, through one checked writer. init_stdout() (main, first) makes std::cout write
+// straight to file descriptor 1 and check every write(2); a stdout that was closed when the
+// process started is held open on /dev/null (so that no file the command opens takes
+// descriptor 1) and every write to it fails. write_stdout() writes and fails (exit 4, "cannot
+// write to standard output: REASON; the output is incomplete") at the first failed write;
+// stdout_error() is that error when a write has failed (main checks it after every command, so
+// a full disk, /dev/full or a closed stdout never exits 0).
+void init_stdout();
+void write_stdout(const std::string& text);
+// printf-style text for std::cout (so that formatted output goes through the same writer).
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::optional<Error> stdout_error();
 
 // Strict option values, for every option of `app` and of its subcommands. A number (CLI11 type
 // INT, UINT or FLOAT) is only a plain decimal number: digits, with a leading '-' only for signed

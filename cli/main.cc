@@ -12,6 +12,7 @@
 
 #include "cli/command.hh"
 #include "cli/common.hh"
+#include "cli/interrupt.hh"
 
 namespace ltlkit::cli {
 
@@ -84,6 +85,12 @@ void print_error(const ltlkit::Error& e) {
 
 int main(int argc, char** argv) {
     using namespace ltlkit::cli;
+    init_stdout();
+#ifdef LTLKIT_NEURAL_EXE
+    // Until a command installs its own message (train, eval, verify): a Ctrl-C while the
+    // arguments are read still says what happened.
+    catch_interrupts("stopped before any work began; nothing was written; rerun the same command");
+#endif
 #ifndef LTLKIT_NEURAL_EXE
     if (argc > 1) {
         for (const auto& nc : kNeuralCommands)
@@ -129,14 +136,35 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
+    } catch (const CLI::ConversionError& e) {
+        // "Could not convert: --d-model = 2147483648": the strict checks (common.hh) let only
+        // plain decimal numbers of 64 bits through, so what fails here is the option's own range.
+        const std::string what = e.what();
+        const auto eq = what.find(" = ");
+        const auto colon = what.find(": ");
+        if (eq != std::string::npos && colon != std::string::npos && colon < eq)
+            std::cerr << "ltlkit: error: " << ltlkit::printable(what.substr(colon + 2, eq - colon - 2)) << ": '"
+                      << ltlkit::printable(what.substr(eq + 3), 80) << "' is out of range for this option\n";
+        else
+            std::cerr << "ltlkit: error: " << ltlkit::printable(what) << "\n";
+        return 2;
     } catch (const CLI::ParseError& e) {
         std::cerr << "ltlkit: error: " << ltlkit::printable(e.what()) << "\n";
         return 2;
     }
+#ifdef LTLKIT_NEURAL_EXE
+    release_interrupts();
+#endif
     try {
         for (auto& [sub, run] : runners)
             if (sub->parsed()) {
                 const int code = run();
+                // A command whose output did not reach stdout (a full disk, /dev/full, a closed
+                // stdout) failed, whatever it returned.
+                if (auto e = stdout_error()) {
+                    print_error(*e);
+                    return e->exit_code;
+                }
                 flush_notes();
                 return code;
             }
@@ -144,7 +172,8 @@ int main(int argc, char** argv) {
         print_error(f.error);
         return f.error.exit_code;
     } catch (const std::bad_alloc&) {
-        std::cerr << "ltlkit: error: out of memory (lower the input size or raise no limit further)\n";
+        std::cerr << "ltlkit: error: out of memory: an allocation failed (the machine's memory or a ulimit -v); "
+                     "lower --max-states or --max-work, give a smaller input, or allow the process more memory\n";
         return 3;
     } catch (const std::exception& e) {
         std::cerr << "ltlkit: error: internal error: " << ltlkit::printable(e.what()) << "\n";

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "automata/lock.hh"
 #include "automata/dataset.hh"
 #include "automata/sampler.hh"
 #include "cli/command.hh"
@@ -58,6 +59,8 @@ LTLKIT_COMMAND(CommandDef{
         return [a, &app]() -> int {
             catch_interrupts("");
             auto position = std::make_shared<RunPosition>(a->rundir, false);
+            // A run that train is writing is busy, not broken (its checkpoint may not exist yet).
+            take(automata::check_folder_free(a->rundir));
             auto info = take(neural::read_run_info(a->rundir));
             neural::Config c = info.config;
             if (app.count("--per-length")) c.evaluation.per_length = a->per_length;

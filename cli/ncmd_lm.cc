@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/command.hh"
+#include "cli/common.hh"
 #include "automata/io.hh"
 #include "neural/lm/lm.hh"
 
@@ -138,10 +139,10 @@ void print_result(const lm::LmResult& r, const std::string& rundir, bool json) {
         return;
     }
     for (auto [name, s] : {std::pair{"valid", &r.valid}, std::pair{"test", &r.test}})
-        std::printf("%-5s perplexity %.3f per token, %.4f per character, %.4f bits per character (%ld tokens, %ld characters)\n",
+        std::cout << format("%-5s perplexity %.3f per token, %.4f per character, %.4f bits per character (%ld tokens, %ld characters)\n",
                     name, s->ppl_token(), s->ppl_char(), s->bits_per_char(), s->tokens, s->chars);
-    std::printf("unigram baseline: valid perplexity %.3f per token\n", r.unigram_valid_ppl);
-    std::printf("%d steps, %.1f s training, %.0f tokens/s, %ld parameters: %s/result.json\n", r.steps_done,
+    std::cout << format("unigram baseline: valid perplexity %.3f per token\n", r.unigram_valid_ppl);
+    std::cout << format("%d steps, %.1f s training, %.0f tokens/s, %ld parameters: %s/result.json\n", r.steps_done,
                 r.train_seconds, r.tokens_per_second, r.parameters, rundir.c_str());
 }
 

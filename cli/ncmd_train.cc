@@ -101,6 +101,10 @@ LTLKIT_COMMAND(CommandDef{
             "a finished run is reported as already finished. Defaults not given on the command line are chosen\n"
             "for the device and recorded in RUNDIR/run.json (\"defaults\"). Syntax: docs/SYNTAX.md.");
         return [a, &app]() -> int {
+            // From the start: a signal while the language is compiled and the folder checked
+            // says so too (the handler installed by main said it before parsing).
+            catch_interrupts("stopped before training " + a->out + " started; nothing was written; rerun the same command: " +
+                             own_command_text());
             auto& c = a->c;
             c.model.pe = take(neural::parse_positional_encoding(a->pe));
             c.model.pre_ln = a->pre_ln;
@@ -149,7 +153,6 @@ LTLKIT_COMMAND(CommandDef{
             take(neural::check_memory(neural::estimate_memory(c, static_cast<int>(dfa.num_symbols())),
                                       a->max_memory_gb, "the run (" + to_string(c.model.arch) + ")"));
             flush_notes();
-            catch_interrupts("");
             auto position = std::make_shared<RunPosition>(a->out, true);
             const bool quiet = a->quiet;
             neural::ProgressFn progress = [position, quiet](const neural::Progress& p) {

@@ -131,7 +131,10 @@ int run_verify_command(const VerifyArgs& a) {
             for (auto& spec : o.languages)
                 if (spec.alphabet.empty()) spec.alphabet = alphabet;
         }
-        for (auto& spec : o.languages) spec.max_states = a.lang.max_states;
+        for (auto& spec : o.languages) {
+            spec.max_states = a.lang.max_states;
+            spec.max_work = a.lang.max_work;
+        }
         if (o.languages.empty()) fail(a.suite + ": the suite has no language");
     } else {
         o.languages.push_back(load_language_or_fail(a.lang).spec);

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "cli/common.hh"
 #include "cli/interrupt.hh"
 #include "neural/run.hh"
 
@@ -103,7 +104,7 @@ inline void print_run_summary(const neural::RunResult& r, const std::string& run
         std::cout << neural::result_to_json(r);
         return;
     }
-    std::printf("%s/%s: %s  mean %.4f  min-bin %.4f  N* %d  train %.4f%s%s\n", rundir.c_str(), file.c_str(),
+    std::cout << format("%s/%s: %s  mean %.4f  min-bin %.4f  N* %d  train %.4f%s%s\n", rundir.c_str(), file.c_str(),
                 r.failed_to_fit ? "failed_to_fit" : (r.success ? "success" : "no success"),
                 r.mean_accuracy, r.min_bin_accuracy, r.n_star, r.train_accuracy,
                 r.adversarial_accuracy ? ("  adversarial " + std::to_string(*r.adversarial_accuracy)).c_str() : "",

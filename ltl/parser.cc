@@ -3,6 +3,8 @@
 // characters (UTF-8 code points), 1-based.
 #include "ltl/parser.hh"
 
+#include <cctype>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -235,9 +237,16 @@ private:
                     std::size_t start = pos_;
                     while (pos_ < src_.size() && src_[pos_] >= '0' && src_[pos_] <= '9') {
                         k = k * 10 + static_cast<unsigned>(src_[pos_] - '0');
-                        if (k > 0x7fffffffULL)
+                        if (k > kMaxWindow)
                             return lex_error(kl, kc, "expected a window k >= 1 after 'Y<=' that fits in 31 bits");
                         advance(1);
+                    }
+                    // "Y<=0x10", "Y<=3a": the number is the whole run of letters and digits
+                    if (pos_ < src_.size() && (std::isalnum(static_cast<unsigned char>(src_[pos_])) || src_[pos_] == '_')) {
+                        std::size_t end = pos_;
+                        while (end < src_.size() && (std::isalnum(static_cast<unsigned char>(src_[end])) || src_[end] == '_')) ++end;
+                        return lex_error(kl, kc, "expected a window k >= 1 (decimal) after 'Y<=', found '" +
+                                                     std::string(src_.substr(start, end - start)) + "'");
                     }
                     if (k == 0) return lex_error(kl, kc, "expected a window k >= 1 after 'Y<=', found 0");
                     t.kind = Tok::BoundedYesterday;
@@ -387,5 +396,12 @@ private:
 }  // namespace
 
 Result<Formula> parse_formula(std::string_view text) { return Parser(text).run(); }
+
+bool is_atom_name(std::string_view name) {
+    if (name.empty() || name[0] < 'a' || name[0] > 'z' || name == "true" || name == "false") return false;
+    for (char c : name)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    return true;
+}
 
 }  // namespace ltlkit::ltl

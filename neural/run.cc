@@ -56,7 +56,9 @@ Result<Architecture> parse_architecture(const std::string& name) {
     auto with_k = [&](const std::string& prefix, Architecture::Kind kind) -> std::optional<Result<Architecture>> {
         if (name.rfind(prefix, 0) != 0) return std::nullopt;
         const std::string num = name.substr(prefix.size());
-        if (num.empty() || num.size() > 6 || num.find_first_not_of("0123456789") != std::string::npos)
+        // K in plain decimal: "hybrid-01" is not a name of hybrid-1
+        if (num.empty() || num.size() > 6 || num.find_first_not_of("0123456789") != std::string::npos ||
+            (num.size() > 1 && num[0] == '0'))
             return Result<Architecture>(make_error("architecture '" + name + "': expected " + prefix +
                                                    "K with an integer K >= 1"));
         int k = std::stoi(num);

@@ -31,6 +31,15 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+// The files a run folder holds that train and eval write (and their temporaries).
+bool run_file_name(const std::string& name) {
+    if (name == "run.json" || name == "checkpoint.pt" || name == "result.json" || name == "metrics.jsonl" ||
+        name == ".lock")
+        return true;
+    return name.rfind("eval-", 0) == 0 && name.size() > 10 && name.compare(name.size() - 5, 5, ".json") == 0;
+}
+
+
 double seconds_since(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -419,7 +428,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         std::error_code ec;
         fs::create_directories(rundir, ec);
         if (ec) return io_error("cannot create " + rundir + ": " + ec.message());
-        automata::remove_stale_temporaries(rundir);  // left by a killed run
+        automata::remove_stale_temporaries(rundir, run_file_name);  // left by a killed run
     }
     if (!ckpt.empty() && fs::exists(ckpt)) {
         auto resumed = resume_from(ckpt, rundir, key, *out.model, flat, opt, rng, out.device);
@@ -588,6 +597,26 @@ std::function<std::vector<float>(const std::vector<const automata::Word*>&)> mak
 
 namespace {
 
+// A folder given to `train --out` that holds no run.json is a run folder only while it holds
+// nothing but what a train killed before writing run.json leaves (its lock, temporaries of its
+// files); anything else is the user's and is refused before anything is written or removed
+// (generate refuses such a folder the same way).
+Result<bool> check_run_folder(const std::string& rundir) {
+    std::error_code ec;
+    const fs::path dir(rundir);
+    if (!fs::exists(dir, ec)) return true;
+    if (!fs::is_directory(dir, ec)) return io_error(rundir + ": cannot create directory: Not a directory");
+    if (fs::exists(dir / "run.json", ec) || fs::is_symlink(dir / "run.json", ec)) return true;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        std::string stem;
+        if (name == ".lock" || (automata::is_temporary_name(name, &stem) && run_file_name(stem))) continue;
+        return make_error(rundir + ": not empty and holds no ltlkit run (no run.json, and '" + name +
+                          "' is not a file train writes); use another --out, or an empty folder");
+    }
+    return true;
+}
+
 Result<bool> write_text_atomic(const std::string& path, const std::string& text) {
     return automata::write_file_atomic(path, text);
 }
@@ -636,6 +665,7 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
     if (auto ok = check_fit_settings(config.training); !ok.ok()) return ok.error();
     const RunIdentity identity = run_identity(dfa, config, sets);
     std::error_code ec;
+    if (auto f = check_run_folder(rundir); !f.ok()) return f.error();
     // A folder that holds a run of another language or training configuration is refused before
     // anything is written into it (not even the lock file).
     const fs::path info_path = fs::path(rundir) / "run.json";
@@ -669,6 +699,12 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
             return make_error("the checkpoint in " + rundir +
                               " was trained with another configuration or language: use another --out, or "
                               "delete its checkpoint.pt to start over");
+        // `steps` is outside the training identity so that more steps continue a run; fewer
+        // cannot (the model is already past them), and recording it as a shorter run would lie.
+        if (ck->step > config.training.steps)
+            return make_error(rundir + " holds a checkpoint at step " + std::to_string(ck->step) + ", beyond --steps " +
+                              std::to_string(config.training.steps) + "; pass --steps " + std::to_string(ck->step) +
+                              " or more to continue that run, use another --out, or delete its checkpoint.pt to start over");
     }
     auto lock = automata::lock_folder(rundir, "ltlkit train");
     if (!lock.ok()) return lock.error();
@@ -807,6 +843,7 @@ Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rund
     auto dev = pick_device(overrides.runtime.device);
     if (!dev.ok()) return dev.error();
     if (overrides.runtime.threads < 1) return make_error("--threads must be at least 1");
+    if (auto free = automata::check_folder_free(rundir); !free.ok()) return free.error();
     auto info = read_run_info(rundir);
     if (!info.ok()) return info.error();
     torch::set_num_threads(overrides.runtime.threads);

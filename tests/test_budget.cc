@@ -141,3 +141,47 @@ TEST_CASE("a nested scope continues the question's progress: its seconds count f
     CHECK(!poll_for(0.3, true));  // back in the question: its own deadline is far, and the
     CHECK(reported.size() == in_share);  // last report was under a second ago
 }
+
+TEST_CASE("a work budget stops after exactly its number of polls, on any clock and load", "[budget]") {
+    for (std::uint64_t n : {1u, 7u, 1000u}) {
+        SearchBudget b;
+        b.work = n;
+        BudgetScope scope(b);
+        std::uint64_t polls = 0;
+        while (!budget_exhausted()) ++polls;
+        CHECK(polls == n - 1);  // the n-th poll reports the bound
+        CHECK(budget_bound_reached() == BudgetBound::Work);
+    }
+    // A nested share counts its polls in the outer scope's work too.
+    SearchBudget outer;
+    outer.work = 100;
+    BudgetScope o(outer);
+    {
+        SearchBudget part = outer;
+        part.work = 30;
+        BudgetScope p(part);
+        while (!budget_exhausted()) {
+        }
+    }
+    std::uint64_t rest = 0;
+    while (!budget_exhausted()) ++rest;
+    CHECK(rest == 100 - 30 - 1);
+}
+
+TEST_CASE("the memory bound counts what the process gains while the scope runs, not what it held", "[budget]") {
+    if (resident_bytes() == 0) return;  // no /proc
+    // 64 MiB held (and touched) before the scope: a 32 MiB bound is not reached by them.
+    std::vector<char> held(64u << 20, 1);
+    SearchBudget b;
+    b.memory_bytes = 32u << 20;
+    BudgetScope scope(b);
+    bool out = false;
+    for (int i = 0; i < 4096 && !out; ++i) out = budget_exhausted();
+    CHECK_FALSE(out);
+    // 96 MiB gained inside the scope are.
+    std::vector<char> gained(96u << 20, 1);
+    for (int i = 0; i < 4096 && !out; ++i) out = budget_exhausted();
+    CHECK(out);
+    CHECK(budget_bound_reached() == BudgetBound::Memory);
+    CHECK(held[12345] + gained[54321] == 2);
+}

@@ -275,3 +275,36 @@ TEST_CASE("suites: errors of a suite line's language say FILE:LINE, empty suites
     CHECK(d.error().message.find("is a directory") != std::string::npos);
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("parse_json: nesting deeper than the bound is refused at its bracket; excerpts are bounded", "[io]") {
+    using ltlkit::automata::json_excerpt;
+    using ltlkit::automata::kMaxJsonDepth;
+    using ltlkit::automata::parse_json;
+    for (std::size_t depth : {kMaxJsonDepth - 1, kMaxJsonDepth, kMaxJsonDepth + 1, std::size_t(100000)}) {
+        const std::string text = "{\"a\": " + std::string(depth - 1, '[') + std::string(depth - 1, ']') + "}";
+        auto r = parse_json<nlohmann::json>(text);
+        if (depth <= kMaxJsonDepth) {
+            REQUIRE(r.ok());
+            // the excerpt of a deep value: bounded, no recursion
+            const std::string e = json_excerpt(r.value()["a"]);
+            CHECK(e.size() <= 64);
+            CHECK(e.rfind("[[[[", 0) == 0);
+        } else {
+            REQUIRE_FALSE(r.ok());
+            CHECK(r.error().message.find("nested deeper than") != std::string::npos);
+            CHECK(r.error().line == 1);
+            CHECK(r.error().column == static_cast<int>(6 + kMaxJsonDepth));  // the bracket of level 129
+        }
+    }
+    // an excerpt is the dump itself when short, cut at a character boundary otherwise
+    auto v = nlohmann::json::parse(R"({"k":[1,"é",null,{"x":true}]})");
+    CHECK(json_excerpt(v) == v.dump());
+    const std::string cut = json_excerpt(nlohmann::json(std::string(200, 'x') + "é"), 10);
+    CHECK(cut.size() <= 16);
+    CHECK(cut.find("…") != std::string::npos);
+    // a number too large for a double: LINE:COL of the number
+    auto big = parse_json<nlohmann::json>("{\"a\": [1,\n  1E99999]}");
+    REQUIRE_FALSE(big.ok());
+    CHECK(big.error().line == 2);
+    CHECK(big.error().column == 3);
+}

@@ -19,11 +19,14 @@ struct State {
     SearchBudget budget;
     SearchBudget::Clock::time_point start, last_progress;
     BudgetBound reached = BudgetBound::None;
+    std::uint64_t work_start = 0;  // work_done when the scope was installed
+    std::size_t resident_start = 0;  // resident memory when the outermost scope was installed
     unsigned polls = 0;
     State* outer = nullptr;
 };
 
 thread_local State* current = nullptr;
+thread_local std::uint64_t work_done = 0;
 thread_local BudgetClockKind clock_kind = BudgetClockKind::Wall;
 thread_local BudgetScopeObserver observer;
 
@@ -48,9 +51,13 @@ BudgetScope::BudgetScope(const SearchBudget& budget) {
     auto* s = new State;
     s->budget = budget;
     s->start = s->last_progress = SearchBudget::Clock::now();
+    s->work_start = work_done;
     if (current) {  // a part of the outer scope's search: its progress continues the outer one's
         s->start = current->start;
         s->last_progress = current->last_progress;
+        s->resident_start = current->resident_start;
+    } else if (budget.memory_bytes || budget.progress) {
+        s->resident_start = resident_bytes();
     }
     s->outer = current;
     current = s;
@@ -97,10 +104,17 @@ bool reset_peak_resident() {
     return std::fclose(f) == 0 && ok;
 }
 
+std::uint64_t budget_work_done() { return work_done; }
+
 bool budget_exhausted() {
     State* s = current;
     if (!s) return false;
     if (s->reached != BudgetBound::None) return true;
+    ++work_done;
+    if (s->budget.work && work_done - s->work_start >= s->budget.work) {
+        s->reached = BudgetBound::Work;
+        return true;
+    }
     // The clock costs ~20 ns and /proc ~2 us: read them every 16th and 256th poll.
     const unsigned n = s->polls++;
     if (n % 16 != 0) return false;
@@ -113,7 +127,8 @@ bool budget_exhausted() {
                         now - s->last_progress >= std::chrono::seconds(1);
     if ((s->budget.memory_bytes && n % 256 == 0) || report) {
         const std::size_t rss = resident_bytes();
-        if (s->budget.memory_bytes && rss > s->budget.memory_bytes) {
+        const std::size_t grown = rss > s->resident_start ? rss - s->resident_start : 0;
+        if (s->budget.memory_bytes && grown > s->budget.memory_bytes) {
             s->reached = BudgetBound::Memory;
             return true;
         }

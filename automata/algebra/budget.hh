@@ -1,9 +1,13 @@
-// A time and memory budget for the open-ended searches behind the window questions
-// (docs/WINDOWS.md): a deadline on the budget clock and a bound on the resident memory of the
-// process (read from /proc/self/statm, i.e. what the searches' allocations really occupy). The
-// searches poll `budget_exhausted()` in their inner loops; once a bound is reached the poll stays
-// true until the scope that installed the budget ends, and every search returns what it has.
-// Without an installed budget the poll is always false.
+// A work, time and memory budget for the open-ended searches behind the window questions
+// (docs/WINDOWS.md). The searches poll `budget_exhausted()` in their inner loops (once per product
+// state, candidate formula, period, ...); the work bound counts these polls, so that it buys the
+// same search on every machine and under any load: the answer of a question depends only on its
+// input and its budget. The deadline (wall or CPU time) is an explicit alternative, whose answers
+// depend on the machine's speed and load. The memory bound is on the growth of the resident memory
+// since the outermost scope was installed (read from /proc/self/statm): what the searches'
+// allocations occupy, not what the process held before (a Python caller's own data). Once a bound
+// is reached the poll stays true until the scope that installed the budget ends, and every search
+// returns what it has. Without an installed budget the poll is always false.
 #pragma once
 
 #include <chrono>
@@ -37,12 +41,16 @@ struct BudgetClock {
 struct SearchBudget {
     using Clock = BudgetClock;
     Clock::time_point deadline = Clock::time_point::max();
-    std::size_t memory_bytes = 0;  // 0: no memory bound
+    std::uint64_t work = 0;        // polls of budget_exhausted() in this scope; 0: no work bound
+    std::size_t memory_bytes = 0;  // growth of the resident memory; 0: no memory bound
     // Called about once a second once the question has run for more than a second.
     std::function<void(double seconds, std::size_t resident_bytes)> progress;
 };
 
-enum class BudgetBound { None, Time, Memory };
+enum class BudgetBound { None, Time, Memory, Work };
+
+// Polls of budget_exhausted() made on this thread under an installed budget (the work clock).
+std::uint64_t budget_work_done();
 
 // Installs `budget` for the current thread while alive (nested scopes replace the outer one).
 class BudgetScope {
@@ -56,7 +64,8 @@ private:
     void* saved_;
 };
 
-// True once the installed budget's deadline has passed or the resident memory exceeds its bound.
+// True once the installed budget's work or deadline has passed or the resident memory has grown
+// beyond its bound.
 bool budget_exhausted();
 // Which bound ended the current scope's searches (None while neither has been reached).
 BudgetBound budget_bound_reached();

@@ -193,6 +193,7 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     wo.memory_limit_bytes = options.window_memory_bytes;
     // Measured on the budget clock (wall or this thread's CPU time), like each question's deadline.
     const auto window_start = SearchBudget::Clock::now();
+    const std::uint64_t window_work_start = budget_work_done();
     std::size_t questions_left = 0;
     for (const char* id : {"definite", "locally_r_trivial"})
         if (out.classes[id] != false) questions_left += options.max_k >= 2 ? options.max_k - 1 : 0;
@@ -200,6 +201,12 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
         if (options.window_time_s > 0) {
             const double used = std::chrono::duration<double>(SearchBudget::Clock::now() - window_start).count();
             wo.time_limit_s = std::max(options.window_time_s - used, 1e-3) / double(std::max<std::size_t>(questions_left, 1));
+        }
+        if (options.window_work > 0) {
+            const std::uint64_t used = budget_work_done() - window_work_start;
+            wo.work_limit = std::max<std::uint64_t>(options.window_work > used ? options.window_work - used : 0, 1) /
+                            std::max<std::size_t>(questions_left, 1);
+            wo.work_limit = std::max<std::uint64_t>(wo.work_limit, 1);
         }
         if (options.progress) wo.progress = [&](double sec, std::size_t rss) { options.progress(id, sec, rss); };
         WindowDecision w = hybrid ? decide_hybrid_k(minimal, k, wo) : decide_local_k(minimal, k, wo);
@@ -470,7 +477,9 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     if (!j["class"].is_string() || !j["kind"].is_string())
         return make_error("\"class\" and \"kind\" must be strings");
     const std::string cls = j["class"], kind = j["kind"];
-    const std::optional<CertificateKind> K = parse_certificate_kind(kind);  // nullopt: a kind of no checker below
+    const std::optional<CertificateKind> K = parse_certificate_kind(kind);
+    // A kind ltlkit does not write is malformed input (exit 2), not a certificate that fails.
+    if (!K) return make_error("unknown certificate kind '" + kind + "' (the kinds are listed in automata/certificate.hh)");
     const bool window = cls.rfind("local_k:", 0) == 0 || cls.rfind("hybrid_k:", 0) == 0;
     if (window && K == CertificateKind::SearchExhausted) return check_window_certificate(text, explanation);
     if (!j["member"].is_boolean()) return make_error("\"member\" must be a boolean");
@@ -511,6 +520,9 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
         return C.say("the DFA criteria put the language in " + in + " and not in " + not_in + ", which excludes " + cls, true);
     }
 
+    // A word family refutes membership; with "member": true it claims what it cannot show.
+    if (member && (K == CertificateKind::SuffixFamily || K == CertificateKind::RFamily || K == CertificateKind::LrtFamily))
+        return C.say("a " + kind + " certificate refutes membership in " + cls + "; it cannot prove \"member\": true", false);
     if (member) {
         if (j.contains("formula")) {
             if (!j["formula"].is_string()) return make_error("\"formula\" must be a string");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -25,10 +26,15 @@ struct ClassifyOptions {
     std::size_t window_budget = 200'000;   // search steps per windows question (WindowOptions)
     unsigned probe_depth = 8;               // depth probe behind an unknown window answer (WindowOptions)
     std::size_t probe_states = 500'000;
-    // Budget shared by all window questions (local_k, hybrid_k): wall seconds in all (0 = none), each
-    // question getting an equal share of what is left, and the resident memory of the process
-    // (0 = none). A question that reaches a bound answers unknown and names it.
-    double window_time_s = 4;
+    // Budget shared by all window questions (local_k, hybrid_k), each question getting an equal
+    // share of what is left: work (polls of the searches, budget.hh; 0 = none), which gives the
+    // same answers on any machine under any load; optionally seconds on the budget clock (0 =
+    // none); and, per question, the growth of the resident memory (0 = none). A question that
+    // reaches a bound answers unknown and names it. kDefaultWindowWork is calibrated in
+    // docs/PERFORMANCE.md ("Window budget in work").
+    static constexpr std::uint64_t kDefaultWindowWork = 1'000'000;
+    std::uint64_t window_work = kDefaultWindowWork;
+    double window_time_s = 0;
     std::size_t window_memory_bytes = std::size_t(400) << 20;
     // Called about once a second while a window question runs longer than a second.
     std::function<void(const std::string& question, double seconds, std::size_t resident_bytes)> progress;

@@ -365,14 +365,19 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
     const BudgetBound bound = budget_bound_reached();
     if (t.lower < options.probe_depth && bound == BudgetBound::None)
         os << "; the depth-" << (t.lower + 1) << " probe stopped at " << options.probe_states << " product states";
-    if (t.searches_cut && bound == BudgetBound::None)
-        os << "; the searches stopped at their shares of half of the question's budget (" << options.time_limit_s
-           << " s, --window-time; " << (options.memory_limit_bytes >> 20) << " MiB, --window-memory), the rest went to the probe";
+    if (t.searches_cut && bound == BudgetBound::None) {
+        os << "; the searches stopped at their shares of half of the question's budget (";
+        if (options.work_limit) os << options.work_limit << " steps, --window-work; ";
+        if (options.time_limit_s > 0) os << options.time_limit_s << " s, --window-time; ";
+        os << (options.memory_limit_bytes >> 20) << " MiB, --window-memory), the rest went to the probe";
+    }
+    if (bound == BudgetBound::Work)
+        os << "; stopped by the work budget: " << options.work_limit << " steps for this question (raise --window-work)";
     if (bound == BudgetBound::Time)
         os << "; stopped by the time budget: " << options.time_limit_s << " s for this question (raise --window-time)";
     if (bound == BudgetBound::Memory)
         os << "; stopped by the memory budget: " << (options.memory_limit_bytes >> 20)
-           << " MiB of resident memory (raise --window-memory)";
+           << " MiB of memory grown while it ran (raise --window-memory)";
     c.fact = os.str();
     c.unknown = true;
     if (t.lower > 0) c.pairs.emplace_back(t.witness.accepted, t.witness.rejected);
@@ -388,6 +393,8 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
                               {"probe_depth", options.probe_depth},
                               {"probe_states", options.probe_states}}}};
     if (t.lower > 0) extra["depth_lower_bound"] = t.lower;
+    if (bound == BudgetBound::Work)
+        extra["budget"] = {{"bound", "work"}, {"steps", options.work_limit}, {"option", "--window-work"}};
     if (bound == BudgetBound::Time)
         extra["budget"] = {{"bound", "time"}, {"seconds", options.time_limit_s}, {"option", "--window-time"}};
     if (bound == BudgetBound::Memory)
@@ -408,23 +415,33 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     if (options.time_limit_s > 0)
         budget.deadline = SearchBudget::Clock::now() +
                           std::chrono::duration_cast<SearchBudget::Clock::duration>(std::chrono::duration<double>(options.time_limit_s));
+    budget.work = options.work_limit;
     budget.memory_bytes = options.memory_limit_bytes;
     budget.progress = options.progress;
     BudgetScope scope(budget);
     const auto searches_end =
         options.time_limit_s > 0 ? SearchBudget::Clock::now() + (budget.deadline - SearchBudget::Clock::now()) / 2
                                  : budget.deadline;
+    // The same split in work: half of it for the searches, in equal shares of what is left.
+    const std::uint64_t work_start = budget_work_done();
+    const std::uint64_t searches_work = options.work_limit / 2;
     const Question q{minimal, k, hybrid, options, fragment_name(hybrid, k)};
     Tried tried;
     std::optional<WindowDecision> capped;  // the first "yes" whose formula is over the cap
     constexpr std::size_t kStrategies = std::size(kSearches);
     for (std::size_t i = 0; i < kStrategies; ++i) {
         std::optional<BudgetScope> share;
-        if (options.time_limit_s > 0) {
+        if (options.time_limit_s > 0 || options.work_limit) {
             SearchBudget part = budget;
             const auto now = SearchBudget::Clock::now();
-            part.deadline = now + std::max(searches_end - now, SearchBudget::Clock::duration::zero()) /
-                                      static_cast<std::int64_t>(kStrategies - i);
+            if (options.time_limit_s > 0)
+                part.deadline = now + std::max(searches_end - now, SearchBudget::Clock::duration::zero()) /
+                                          static_cast<std::int64_t>(kStrategies - i);
+            if (options.work_limit) {
+                const std::uint64_t used = budget_work_done() - work_start;
+                // at least one poll, so that a spent share stops the search at its first poll
+                part.work = std::max<std::uint64_t>(searches_work > used ? (searches_work - used) / (kStrategies - i) : 0, 1);
+            }
             share.emplace(part);
         }
         std::optional<WindowDecision> d = kSearches[i](q, tried);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -38,6 +39,9 @@ struct WindowOptions {
     // in bytes (0 = none). A question that reaches either answers unknown and names the bound.
     double time_limit_s = 0;
     std::size_t memory_limit_bytes = 0;
+    // Work bound of the question: polls of the budget by its searches and probe (budget.hh),
+    // 0 = none. Unlike the time, it gives the same answer on any machine under any load.
+    std::uint64_t work_limit = 0;
     // Progress of a question that runs longer than a second: (seconds so far, resident bytes).
     std::function<void(double, std::size_t)> progress;
 };

@@ -246,7 +246,10 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
     std::error_code ec;
     fs::create_directories(rundir, ec);
     if (ec) return io_error("cannot create " + rundir + ": " + ec.message());
-    automata::remove_stale_temporaries(rundir);
+    // only the temporaries of this run's own files: the folder may hold the user's
+    automata::remove_stale_temporaries(rundir, [](const std::string& stem) {
+        return stem == "run.json" || stem == "checkpoint.pt" || stem == "metrics.jsonl" || stem == "result.json";
+    });
     const std::string ckpt = (fs::path(rundir) / "checkpoint.pt").string();
     if (fs::exists(ckpt)) {
         auto peek = load_checkpoint(ckpt, nullptr, nullptr, *dev);

@@ -288,6 +288,7 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
     // No wall-time or memory budget: a plan's predictions must not depend on the machine's load.
     copts.window_time_s = 0;
     copts.window_memory_bytes = 0;
+    copts.window_work = 0;  // (nor a work budget: verify has always run the searches to their own bounds)
 
     std::map<std::string, std::string> dirs_seen;
     for (const auto& spec : o.languages) {

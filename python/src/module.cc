@@ -177,7 +177,20 @@ Word to_word(const Dfa& d, const py::handle& obj) {
 std::vector<std::string> alphabet_arg(const std::optional<py::object>& alphabet) {
     if (!alphabet || alphabet->is_none()) return {};
     if (py::isinstance<py::str>(*alphabet)) return take(automata::parse_alphabet(alphabet->cast<std::string>()));
-    auto v = alphabet->cast<std::vector<std::string>>();
+    // A list of symbols: each one a string without a comma (joined below, 'b,c' would become
+    // two symbols).
+    if (!py::isinstance<py::sequence>(*alphabet))
+        throw py::type_error("alphabet: expected a comma-separated string or a list of strings, not " +
+                             std::string(py::str(alphabet->get_type().attr("__name__"))));
+    std::vector<std::string> v;
+    for (const auto& item : alphabet->cast<py::sequence>()) {
+        if (!py::isinstance<py::str>(item))
+            throw py::type_error("alphabet: every symbol must be a string, not " +
+                                 std::string(py::str(item.get_type().attr("__name__"))));
+        v.push_back(item.cast<std::string>());
+        if (v.back().find(',') != std::string::npos)
+            throw LibraryError{make_error("alphabet symbol '" + v.back() + "' contains a comma")};
+    }
     std::string csv;
     for (std::size_t i = 0; i < v.size(); ++i) csv += (i ? "," : "") + v[i];
     take(automata::parse_alphabet(csv));  // the same checks (no empty or repeated symbol)
@@ -447,7 +460,12 @@ PYBIND11_MODULE(_ltlkit, m) {
             return c; })
         .def_static("tt", &Formula::tt)
         .def_static("ff", &Formula::ff)
-        .def_static("atom", &Formula::atom, py::arg("name"))
+        .def_static("atom", [](const std::string& name) {
+            // only what the parser reads back, so that the formula's text round-trips (pickling)
+            if (!ltl::is_atom_name(name))
+                throw LibraryError{make_error("symbol '" + name + "' is not a formula atom (a lowercase letter, then "
+                                              "lowercase letters, digits or '_'; not true or false)")};
+            return Formula::atom(name); }, py::arg("name"))
         .def_static("neg", &Formula::neg)
         .def_static("conj", &Formula::conj)
         .def_static("disj", &Formula::disj)
@@ -456,8 +474,10 @@ PYBIND11_MODULE(_ltlkit, m) {
         .def_static("since", &Formula::since)
         .def_static("past", &Formula::past)
         .def_static("yesterday", &Formula::yesterday)
-        .def_static("bounded_yesterday", [](Formula f, unsigned k) {
-            if (k < 1) throw LibraryError{make_error("Y<=k needs k >= 1")};
+        .def_static("bounded_yesterday", [](Formula f, long long k) {
+            if (k < 1 || k > static_cast<long long>(ltl::kMaxWindow))
+                throw LibraryError{make_error("Y<=k needs 1 <= k <= " + std::to_string(ltl::kMaxWindow) + ", not " +
+                                              std::to_string(k))};
             return Formula::bounded_yesterday(f, k); }, py::arg("formula"), py::arg("k"))
         .def_static("historically", &Formula::historically)
         .def("is_temporal", &Formula::is_temporal)
@@ -489,7 +509,15 @@ PYBIND11_MODULE(_ltlkit, m) {
         .def_property_readonly("states", [](const Dfa& d) { return d.num_states(); })
         .def_property_readonly("accepting", &accepting_states, "Accepting states, ascending.")
         .def_property_readonly("transitions", &transitions_of, "transitions[q][a]: the successor of q on alphabet[a].")
-        .def("next", &Dfa::next, py::arg("state"), py::arg("symbol"))
+        .def("next", [](const Dfa& d, long long state, long long symbol) {
+            if (state < 0 || static_cast<std::size_t>(state) >= d.num_states())
+                throw py::index_error("state " + std::to_string(state) + " is not a state of the DFA (0.." +
+                                      std::to_string(d.num_states() - 1) + ")");
+            if (symbol < 0 || static_cast<std::size_t>(symbol) >= d.num_symbols())
+                throw py::index_error("symbol index " + std::to_string(symbol) + " is outside the alphabet (0.." +
+                                      std::to_string(d.num_symbols() - 1) + ")");
+            return d.next(static_cast<automata::State>(state), static_cast<automata::Symbol>(symbol)); },
+            py::arg("state"), py::arg("symbol"))
         .def("run", [](const Dfa& d, const py::object& word) { return d.run(d.initial, to_word(d, word)); }, py::arg("word"),
              "The state reached from the initial state.")
         .def("accepts", [](const Dfa& d, const py::object& word) { return d.accepts(to_word(d, word)); }, py::arg("word"),
@@ -586,7 +614,7 @@ PYBIND11_MODULE(_ltlkit, m) {
     m.def("classify", [](const py::object& language, const std::optional<py::object>& alphabet, unsigned max_k,
                          std::size_t max_elements, std::size_t formula_cap, std::size_t window_budget, unsigned probe_depth,
                          std::size_t probe_states, std::size_t max_states, double window_time, std::size_t window_memory,
-                         const std::string& window_clock) {
+                         const std::string& window_clock, std::uint64_t window_work) {
         if (max_k < 1 || max_k > 64) throw LibraryError{make_error("max_k must be in 1..64")};
         if (!(window_time >= 0) || window_time > 1e6)
             throw LibraryError{make_error("window_time must be a number of seconds in 0..1000000 (0: no time bound)")};
@@ -604,6 +632,7 @@ PYBIND11_MODULE(_ltlkit, m) {
         o.probe_states = probe_states;
         o.source = r.formula;  // as the CLI does: a formula already in a window fragment is its own certificate
         o.window_time_s = window_time;
+        o.window_work = window_work;
         o.window_memory_bytes = window_memory << 20;
         const auto clock = window_clock == "cpu" ? automata::algebra::BudgetClockKind::ThreadCpu
                                                  : automata::algebra::BudgetClockKind::Wall;
@@ -618,11 +647,13 @@ PYBIND11_MODULE(_ltlkit, m) {
         return classification_to_python(c, r.dfa, r.fragment, max_k, r.alphabet_inferred);
     }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_k") = 4, py::arg("max_elements") = 1'000'000,
        py::arg("formula_cap") = 200'000, py::arg("window_budget") = 200'000, py::arg("probe_depth") = 8,
-       py::arg("probe_states") = 500'000, py::arg("max_states") = 1'000'000, py::arg("window_time") = 4.0,
+       py::arg("probe_states") = 500'000, py::arg("max_states") = 1'000'000, py::arg("window_time") = 0.0,
        py::arg("window_memory") = 400, py::arg("window_clock") = "wall",
+       py::arg("window_work") = automata::algebra::ClassifyOptions::kDefaultWindowWork,
        "The classes of SPEC §4 with certificates and the predictions per architecture (the keys of `classify --json`).\n"
-       "window_time (seconds), window_memory (MiB) and window_clock ('wall' or 'cpu') are classify's --window-time,\n"
-       "--window-memory and --window-clock; 0 removes a bound, so that the answers do not depend on the machine's speed.");
+       "window_work (search steps), window_time (seconds), window_memory (MiB) and window_clock ('wall' or 'cpu') are\n"
+       "classify's --window-work, --window-time, --window-memory and --window-clock; 0 removes a bound. The default\n"
+       "bound is in work, so the answers do not depend on the machine's speed or load.");
     m.def("check_certificate", [](const py::object& certificate) {
         const std::string text = python_to_json_text(certificate);
         std::string explanation;

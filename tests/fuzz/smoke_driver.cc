@@ -1,6 +1,7 @@
 // A tiny stand-in for libFuzzer's driver, so that every fuzz target also runs under GCC in ctest
 // (a smoke run of seconds): each corpus file, then random mutations of them (byte flips,
-// insertions, deletions, splices) from a fixed seed for the given number of seconds.
+// insertions, deletions, splices, and a value wrapped in thousands of brackets: the deep nesting of
+// the hostile-input family, docs/FUZZING.md) from a fixed seed for the given number of seconds.
 // Usage: smoke CORPUS_DIR SECONDS
 #include <chrono>
 #include <cstdint>
@@ -38,13 +39,22 @@ int main(int argc, char** argv) {
         int edits = 1 + static_cast<int>(rng() % 4);
         for (int e = 0; e < edits; ++e) {
             std::size_t pos = s.empty() ? 0 : rng() % (s.size() + 1);
-            switch (rng() % 5) {
+            switch (rng() % 6) {
                 case 0: if (!s.empty() && pos < s.size()) s[pos] = static_cast<char>(rng()); break;
                 case 1: s.insert(pos, 1, dictionary[rng() % (sizeof dictionary - 1)]); break;
                 case 2: if (pos < s.size()) s.erase(pos, 1 + rng() % 3); break;
                 case 3: {
                     const std::string& o = corpus[rng() % corpus.size()];
                     if (!o.empty()) s.insert(pos, o.substr(rng() % o.size(), 1 + rng() % 8));
+                    break;
+                }
+                case 4: {  // wrap what starts at pos in n brackets (or braces with a key)
+                    const std::size_t n = 1 + rng() % 30000;
+                    const bool object = rng() % 4 == 0;
+                    const std::size_t end = pos + std::min<std::size_t>(s.size() - pos, rng() % 16);
+                    std::string open, close;
+                    for (std::size_t i = 0; i < n; ++i) open += object ? "{\"k\":" : "[", close += object ? "}" : "]";
+                    s = s.substr(0, pos) + open + s.substr(pos, end - pos) + close + s.substr(end);
                     break;
                 }
                 default: if (pos < s.size()) s.resize(pos); break;
