@@ -21,16 +21,16 @@ import subprocess
 
 from . import _ltlkit
 from ._ltlkit import (  # noqa: F401  (the public names)
-    Dfa, Error, Formula, InputError, IOError, LimitError, Op, Sampler, accepts, atoms, canonical,
+    Dfa, Error, Formula, InputError, IOError, LimitError, Op, Sampler, accepts, atoms, canonical, ceiling,
     check_certificate, classify, compile, compile_regex, complement, dag_size, distinguishing_word,
-    formula_alphabet, fragment_of, holds_at_eos, is_minimal, minimize, parse_formula, read_dfa_file,
+    empirical_ceiling, formula_alphabet, fragment_of, holds_at_eos, is_minimal, minimize, parse_formula, read_dfa_file,
     subformulas_postorder, temporal_depth, to_string, to_unicode, tree_size)
 
 # `from ltlkit import *` leaves out compile and IOError, which would shadow Python's builtins.
 __all__ = [
     "Dataset", "Dfa", "Error", "Formula", "InputError", "LimitError", "Op", "Sampler", "Split",
-    "accepts", "atoms", "canonical", "check_certificate", "classify", "compile_regex",
-    "complement", "dag_size", "distinguishing_word", "equiv", "formula_alphabet", "fragment_of",
+    "accepts", "atoms", "canonical", "ceiling", "check_certificate", "classify", "compile_regex",
+    "complement", "dag_size", "distinguishing_word", "empirical_ceiling", "equiv", "formula_alphabet", "fragment_of",
     "generate_dataset", "holds_at_eos", "is_minimal", "minimize", "parse_formula", "read_dataset",
     "read_dfa_file", "subformulas_postorder", "temporal_depth", "to_string", "to_unicode", "tree_size",
 ]

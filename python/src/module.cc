@@ -17,6 +17,7 @@
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/classify.hh"
 #include "automata/algorithms.hh"
+#include "automata/ceiling.hh"
 #include "automata/dataset.hh"
 #include "automata/dfa.hh"
 #include "automata/io.hh"
@@ -642,6 +643,63 @@ PYBIND11_MODULE(_ltlkit, m) {
        py::arg("boundary_per_length") = 16, py::arg("seed") = 1, py::arg("format") = "tsv", py::arg("force") = false,
        py::arg("max_table_cells") = 0, py::arg("pad") = py::none(), py::arg("alphabet") = py::none(),
        "Writes the dataset of `ltlkit generate` into dir and returns it read back (see ltlkit.generate_dataset).");
+    // ---- receptive-field ceilings (docs/CEILING.md)
+    m.def("ceiling", [](const py::object& language, const std::string& arch, unsigned layers, const std::string& distribution,
+                        const std::optional<std::string>& lengths, std::size_t per_length, const std::optional<py::object>& alphabet,
+                        std::size_t max_dp_states, double time_limit) {
+        automata::CeilingQuery q;
+        q.arch = arch;
+        q.layers = layers;
+        q.distribution = take(automata::parse_ceiling_distribution(distribution));
+        if (q.distribution == automata::CeilingDistribution::Empirical)
+            throw LibraryError{make_error("distribution 'empirical' takes a list of words: use ltlkit.empirical_ceiling")};
+        q.lengths = take(automata::parse_length_range(
+            lengths ? *lengths : q.distribution == automata::CeilingDistribution::Test ? "41:500" : "1:40"));
+        if (per_length < 1) throw LibraryError{make_error("per_length must be at least 1")};
+        q.per_length = per_length;
+        if (max_dp_states < 1) throw LibraryError{make_error("max_dp_states must be at least 1")};
+        q.max_states = max_dp_states;
+        if (!(time_limit >= 0) || time_limit > 1e6)
+            throw LibraryError{make_error("time_limit must be a number of seconds in 0..1000000 (0: no limit)")};
+        q.max_seconds = time_limit;
+        Resolved r = resolve(language, alphabet_arg(alphabet), 1'000'000);
+        auto res = without_gil([&] { return take(automata::receptive_field_ceiling(r.dfa, q)); });
+        return json_text_to_python(automata::ceiling_to_json(res));
+    }, py::arg("language"), py::arg("arch"), py::arg("layers") = 2, py::arg("distribution") = "training",
+       py::arg("lengths") = py::none(), py::arg("per_length") = 512, py::arg("alphabet") = py::none(),
+       py::arg("max_dp_states") = 4'000'000, py::arg("time_limit") = 120.0,
+       "The exact best accuracy any L-layer k-local NoPE recognizer reaches on the distribution (the dict of\n"
+       "`ltlkit ceiling --json`); lengths default to 1:40 (41:500 for 'test'). Bounds when over budget.");
+    m.def("empirical_ceiling", [](const py::object& words, const std::vector<int>& labels, const py::object& alphabet,
+                                  const std::string& arch, unsigned layers, const std::string& weighting) {
+        const auto sigma = alphabet_arg(alphabet);
+        if (sigma.empty()) throw LibraryError{make_error("empirical_ceiling needs the alphabet")};
+        Dfa shape;  // only its alphabet is read by to_word
+        shape.alphabet = sigma;
+        std::vector<automata::Example> sample;
+        for (const py::handle w : py::iter(words)) {
+            automata::Example e;
+            e.word = to_word(shape, w);
+            sample.push_back(std::move(e));
+        }
+        if (sample.size() != labels.size())
+            throw LibraryError{make_error("words and labels differ in length (" + std::to_string(sample.size()) + " vs " +
+                                          std::to_string(labels.size()) + ")")};
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            if (labels[i] != 0 && labels[i] != 1)
+                throw LibraryError{make_error("label " + std::to_string(i) + " is " + std::to_string(labels[i]) + ", not 0 or 1")};
+            sample[i].label = labels[i] == 1;
+        }
+        automata::CeilingQuery q;
+        q.arch = arch;
+        q.layers = layers;
+        q.distribution = automata::CeilingDistribution::Empirical;
+        q.weighting = take(automata::parse_ceiling_weighting(weighting));
+        auto res = without_gil([&] { return take(automata::empirical_ceiling(sample, sigma.size(), q)); });
+        return json_text_to_python(automata::ceiling_to_json(res));
+    }, py::arg("words"), py::arg("labels"), py::arg("alphabet"), py::arg("arch"), py::arg("layers") = 2,
+       py::arg("weighting") = "words",
+       "The exact best accuracy of any L-layer k-local NoPE recognizer on exactly these words (0/1 labels).");
     m.def("read_dataset", [](const std::string& dir, bool check_labels, const std::optional<std::int64_t>& pad) {
         automata::Dataset ds = without_gil([&] { return take(automata::read_dataset(dir, check_labels)); });
         return dataset_to_python(ds, pad);

@@ -78,6 +78,9 @@ for line in "${block[@]}"; do
                 grep -q '^predictions:' <<<"$out" && grep -q 'because' <<<"$out" || fail "classify: no predictions with reasons"
             fi
             [[ $cmd == *--certificates* ]] && { ls certs/*.json >/dev/null 2>&1 || fail "no certificate files"; } ;;
+        ceiling)
+            # "82.66%: ...": the ceiling the command prints.
+            [[ $comment =~ ^([0-9.]+%) ]] && { grep -q "^ceiling: ${BASH_REMATCH[1]} (exact)" <<<"$out" || fail "ceiling: $(grep ^ceiling <<<"$out")"; } ;;
         check-certificate)
             [[ $comment == *holds* ]] && { [[ $out == holds:* ]] || fail "check-certificate printed '$out'"; } ;;
         monoid)
