@@ -92,6 +92,7 @@ void summarize_lengths(RunResult& r) {
 }
 
 void evaluate_pairs(RunResult& r, const std::vector<LabelledWord>& words, const Predictor& predict) {
+    r.adversarial_outputs.clear();
     std::vector<const automata::Word*> ptrs;
     for (const auto& w : words) ptrs.push_back(&w.word);
     const auto logits = predict(ptrs);

@@ -9,12 +9,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "automata/algebra/classify.hh"
 #include "automata/dataset.hh"
 #include "automata/io.hh"
 #include "automata/language.hh"
 #include "automata/sampler.hh"
 #include "neural/internal.hh"
 #include "neural/run.hh"
+#include "neural/verify/ceilings.hh"
 
 using namespace ltlkit;
 using namespace ltlkit::neural;
@@ -269,4 +271,41 @@ TEST_CASE("adversarial pairs: both words, labels and logits per pair, and the pa
     const std::string tsv = adversarial_pairs_tsv(r, {"a", "b"});
     CHECK(tsv.find("pair\tword1\tlabel1\tlogit1\tword2\tlabel2\tlogit2\n") == 0);
     CHECK(tsv.find("0\ta b\t1\t1\ta b a\t0\t1\n") != std::string::npos);
+}
+
+TEST_CASE("adversarial sets are marked forced or informative from the certificate's real pairs",
+          "[neural][eval][ceiling]") {
+    // Σ*a: local-2 is predicted to fail with the witness (ab)^r vs (ab)^r·a; local-1 recognizes it.
+    const auto dfa = regex_dfa(".*a", "a,b");
+    auto cls = automata::algebra::classify(dfa, {});
+    REQUIRE(cls.ok());
+    const auto pred = automata::algebra::predict(*cls, "local-2");
+    REQUIRE(pred.witness);
+    std::vector<LabelledWord> set;
+    for (std::size_t r = 20; r < 30; ++r) {
+        const auto [u, v] = pred.witness->at(r);
+        REQUIRE(dfa.accepts(u) != dfa.accepts(v));
+        set.push_back({u, dfa.accepts(u), static_cast<long>(r)});
+        set.push_back({v, dfa.accepts(v), static_cast<long>(r)});
+    }
+    ModelConfig two_layers;
+    two_layers.layers = 2;
+    auto local2 = verify::mark_adversarial(dfa, *parse_architecture("local-2"), two_layers, set);
+    CHECK(local2.pairs == 10);
+    CHECK(local2.forced == 10);
+    CHECK(local2.kind == "forced");
+    // local-1 tells the last two symbols (ab vs ba) apart: none forced; global, hybrid, LSTM: informative.
+    CHECK(verify::mark_adversarial(dfa, *parse_architecture("local-1"), two_layers, set).kind == "informative");
+    for (const char* arch : {"global", "hybrid-2", "lstm"}) {
+        const auto m = verify::mark_adversarial(dfa, *parse_architecture(arch), two_layers, set);
+        CHECK(m.kind == "informative");
+        CHECK(m.forced == 0);
+    }
+    // One pair that local-2 tells apart (b·a vs a·b·b: different last symbols) makes the set mixed.
+    set.push_back({{1, 0}, true, 99});
+    set.push_back({{0, 1, 1}, false, 99});
+    const auto mixed = verify::mark_adversarial(dfa, *parse_architecture("local-2"), two_layers, set);
+    CHECK(mixed.kind == "mixed");
+    CHECK(mixed.forced == 10);
+    CHECK(mixed.pairs == 11);
 }
