@@ -479,6 +479,18 @@ std::optional<Error> fill_random_splits(const Sampler& sampler, const DatasetOpt
     return std::nullopt;
 }
 
+// The states of w's prefixes (prefix[i] = δ(initial, w[0..i))) and the suffix acceptance table
+// good[i * S + q] = δ(q, w[i..n)) is accepting, O(n·S): which single-symbol edits change the label.
+void edit_tables(const Dfa& dfa, const Word& w, std::vector<State>& prefix, std::vector<std::uint8_t>& good) {
+    const std::size_t n = w.size(), S = dfa.num_states();
+    prefix.assign(n + 1, dfa.initial);
+    for (std::size_t i = 0; i < n; ++i) prefix[i + 1] = dfa.next(prefix[i], w[i]);
+    good.assign((n + 1) * S, 0);
+    for (std::size_t q = 0; q < S; ++q) good[n * S + q] = dfa.accepting[q];
+    for (std::size_t i = n; i-- > 0;)
+        for (std::size_t q = 0; q < S; ++q) good[i * S + q] = good[(i + 1) * S + dfa.next(q, w[i])];
+}
+
 // The boundary split: per test length, pairs (w, w') at edit distance 1 (substitution, insertion or
 // deletion) with different labels, w drawn uniformly, the edit uniformly among those that flip the
 // label; pairs that touch a training word are skipped.
@@ -496,13 +508,7 @@ void fill_boundary_split(const Dfa& dfa, const Sampler& sampler, const DatasetOp
             bool label = (attempts % 2) == 1;
             if (!sampler.has_words(n, label)) label = !label;
             Word w = sampler.sample(n, label, rng);
-            // Prefix states and suffix acceptance table (O(n·S)).
-            prefix.assign(n + 1, dfa.initial);
-            for (std::size_t i = 0; i < n; ++i) prefix[i + 1] = dfa.next(prefix[i], w[i]);
-            good.assign((n + 1) * S, 0);
-            for (std::size_t q = 0; q < S; ++q) good[n * S + q] = dfa.accepting[q];
-            for (std::size_t i = n; i-- > 0;)
-                for (std::size_t q = 0; q < S; ++q) good[i * S + q] = good[(i + 1) * S + dfa.next(q, w[i])];
+            edit_tables(dfa, w, prefix, good);
             // Edits that flip the label: substitution (i, b), insertion (i, b) for i <= n, deletion i.
             auto flips = [&](int kind, std::size_t i, std::size_t b) -> bool {
                 if (kind == 0) return b != w[i] && good[(i + 1) * S + dfa.next(prefix[i], b)] != label;
@@ -1148,12 +1154,7 @@ std::vector<Example> Lc25TestSampler::sample(std::size_t n, std::size_t per_leng
     std::size_t made = 0;
     for (std::size_t attempts = 0; made < nneg && attempts < 8 * nneg + 8; ++attempts) {
         Word w = positives_->sample(n, true, rng);
-        prefix.assign(n + 1, dfa_.initial);
-        for (std::size_t i = 0; i < n; ++i) prefix[i + 1] = dfa_.next(prefix[i], w[i]);
-        good.assign((n + 1) * S, 0);
-        for (std::size_t q = 0; q < S; ++q) good[n * S + q] = dfa_.accepting[q];
-        for (std::size_t i = n; i-- > 0;)
-            for (std::size_t q = 0; q < S; ++q) good[i * S + q] = good[(i + 1) * S + dfa_.next(q, w[i])];
+        edit_tables(dfa_, w, prefix, good);
         // Substitutions (i, b) that leave the language, uniform among them.
         auto leaves = [&](std::size_t i, std::size_t b) {
             return b != w[i] && !good[(i + 1) * S + dfa_.next(prefix[i], static_cast<Symbol>(b))];

@@ -464,6 +464,20 @@ std::string result_to_json(const RunResult& r) {
     return automata::json_with_checksum(j.dump(), 2);
 }
 
+namespace {
+// A per-length key of result.json ("41") as a length; -1 when it is not a plain non-negative number.
+int length_key(const std::string& k) {
+    std::size_t used = 0;
+    int n = -1;
+    try {
+        n = std::stoi(k, &used);
+    } catch (...) {
+        used = 0;
+    }
+    return used == k.size() && n >= 0 ? n : -1;
+}
+}  // namespace
+
 LabelSummary summarize_labels(const std::map<int, LabelCounts>& per_length, double expected_per_label) {
     LabelSummary s;
     long ar = 0, an = 0, rr = 0, rn = 0;
@@ -536,15 +550,8 @@ Result<RunResult> result_from_json(const std::string& text) {
         if (!j.at("per_length_accuracy").is_object())
             return make_error("result.json: per_length_accuracy must be an object");
         for (const auto& [k, v] : j.at("per_length_accuracy").items()) {
-            std::size_t used = 0;
-            int n = -1;
-            try {
-                n = std::stoi(k, &used);
-            } catch (...) {
-                used = 0;
-            }
-            if (used != k.size() || n < 0)
-                return make_error("result.json: per_length_accuracy key '" + k + "' is not a length");
+            const int n = length_key(k);
+            if (n < 0) return make_error("result.json: per_length_accuracy key '" + k + "' is not a length");
             double a = number_as<double>(v);
             if (!(a >= 0 && a <= 1))
                 return make_error("result.json: accuracy at length " + k + " is not in [0, 1]");
@@ -554,15 +561,8 @@ Result<RunResult> result_from_json(const std::string& text) {
             if (!j.at("per_length_labels").is_object())
                 return make_error("result.json: per_length_labels must be an object");
             for (const auto& [k, v] : j.at("per_length_labels").items()) {
-                std::size_t used = 0;
-                int n = -1;
-                try {
-                    n = std::stoi(k, &used);
-                } catch (...) {
-                    used = 0;
-                }
-                if (used != k.size() || n < 0)
-                    return make_error("result.json: per_length_labels key '" + k + "' is not a length");
+                const int n = length_key(k);
+                if (n < 0) return make_error("result.json: per_length_labels key '" + k + "' is not a length");
                 LabelCounts c;
                 c.accepted_right = number_as<long>(v.at("accepted").at(0));
                 c.accepted = number_as<long>(v.at("accepted").at(1));
