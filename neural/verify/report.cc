@@ -1144,12 +1144,14 @@ std::string render_summary(const ReportData& d) {
             std::string t = "-";
             for (const auto& c : grid[li])
                 if (c.arch->arch == a)
-                    t = short_prediction(c.verdict.prediction) + "→" + to_string(c.verdict.verdict) + " " +
+                    t = short_prediction(c.verdict.prediction) + "→" + to_string(c.verdict.verdict) +
+                        (c.verdict.mark == "at_the_ceiling" ? "†" : "") + " " +
                         std::to_string(c.verdict.stats.successes) + "/" + std::to_string(c.verdict.stats.fitted);
             s << pad(t, w) << ' ';
         }
         s << "\n";
     }
+    s << "† at the ceiling (rule 1a): no run fit, and no model of this depth can\n";
     // Why each rule-6 failure with a run that passes the random test is confirmed, and any run
     // that beats its ceiling.
     for (std::size_t li = 0; li < plan.languages.size(); ++li)
