@@ -6,7 +6,8 @@ PACKAGES=(build-essential cmake ninja-build pkg-config
   libtorch-dev libopenblas0-openmp
   libboost-graph-dev libeigen3-dev libcli11-dev catch2 nlohmann-json3-dev
   graphviz mona python3-torch chromium
-  pybind11-dev python3-dev python3-numpy python3-pytest)
+  pybind11-dev python3-dev python3-numpy python3-pytest
+  munge slurmctld slurmd slurm-client)  # tests/cli/slurm.sh runs a one-node Slurm cluster
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -20,7 +20,8 @@ struct ReportArgs {
 
 LTLKIT_COMMAND(CommandDef{
     "report",
-    "Merge verification output folders (shards) into one report.\n"
+    "Merge verification output folders (shards) into one report; exit 1 when shards are missing (the report\n"
+    "is written and names them).\n"
     "Example: ltlkit report results/shard-0 results/shard-1 --out results/all",
     [](CLI::App& app) -> Runner {
         auto a = std::make_shared<ReportArgs>();
@@ -42,7 +43,9 @@ LTLKIT_COMMAND(CommandDef{
                           << r.runs_planned << " runs finished)\n";
             }
             (a->json ? std::cerr : std::cout) << "Report: " << r.html << "\n";
-            return 0;
+            // An incomplete merge is written (and names what is missing) but is not a success.
+            for (const auto& m : r.missing) std::cerr << "ltlkit: missing: " << m << "\n";
+            return r.missing.empty() ? 0 : 1;
         };
     }});
 

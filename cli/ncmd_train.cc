@@ -53,6 +53,17 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--steps", c.training.steps,
                        "Training steps (default " + std::to_string(cuda.steps) + " on CUDA, " +
                            std::to_string(cpu.steps) + " on CPU)")->check(at_least(0));
+        app.add_option("--fit-check-every", c.training.fit_check_every,
+                       "Train until the fit: every N steps the accuracy on fresh training words; stop once it "
+                       "reaches --fit-target (--steps is then the budget; default 0: off)")
+            ->check(at_least(0));
+        app.add_option("--fit-check-words", c.training.fit_check_words, "Fresh words per fit check (default 2000)")
+            ->check(at_least(2));
+        app.add_option("--fit-target", c.training.fit_target, "Accuracy at which training until the fit stops (default 0.99)")
+            ->check(positive_real());  // at most 1: checked by the library before anything is written
+        app.add_option("--fit-extra-steps", c.training.fit_extra_steps,
+                       "Steps trained after the fit check reached --fit-target (default 0)")
+            ->check(at_least(0));
         app.add_option("--batch", c.training.batch, "Words per step, half per label (default 128)")->check(at_least(2));
         app.add_option("--lr", c.training.lr, "Adam learning rate (default 3e-4)")->check(positive_real());
         app.add_option("--seed", c.training.seed, "Seed of initialization and sampling (default 1)");

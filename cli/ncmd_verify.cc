@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,6 +17,7 @@
 #include "cli/common.hh"
 #include "cli/interrupt.hh"
 #include "neural/memory.hh"
+#include "neural/verify/cost.hh"
 #include "neural/verify/verify.hh"
 
 namespace ltlkit::cli {
@@ -55,9 +58,12 @@ struct VerifyArgs {
     std::string device = "auto";
     std::string published;
     std::string test_distribution = "uniform";
+    std::vector<std::string> only;
+    std::string cells_file;
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool json = false;
     std::string worker, worker_session;
+    int estimate = 0;  // --estimate N: print the grid's cost split into N shards, write nothing
 };
 
 // Every language's count tables and every architecture's peak memory per run against their
@@ -77,6 +83,21 @@ void check_limits(const nv::VerifyOptions& o, double max_memory_gb) {
                 max_memory_gb, "a run of " + to_string(arch) + " (profile " + o.profile.name + ")"));
         }
     }
+}
+
+// `--estimate N`: the grid's size and cost split into N array tasks, as KEY=VALUE lines on stdout
+// (read by examples/slurm/verify-array.sh; docs/CLUSTER.md).
+void print_estimate(const nv::VerifyOptions& o, int shards) {
+    const std::size_t runs = o.languages.size() * o.archs.size() * o.profile.lrs.size() *
+                             static_cast<std::size_t>(o.seeds.value_or(o.profile.seeds));
+    const bool gpu = o.device == neural::Device::Cuda;
+    const auto e = nv::estimate_cost(o.profile.base, runs, shards, gpu);
+    char hours[32];
+    std::snprintf(hours, sizeof hours, "%.2f", e.grid_hours);
+    std::cout << "runs=" << e.runs << "\nshards=" << e.shards << "\nruns_per_shard=" << e.runs_per_shard
+              << "\ndevice=" << (gpu ? "cuda" : "cpu") << "\nseconds_per_run=" << std::lround(e.seconds_per_run)
+              << "\ntask_time_limit=" << nv::slurm_time(e.task_seconds) << "\ngrid_hours=" << hours
+              << "\nunit=" << (gpu ? "GPU-hours" : "core-hours") << "\nassumptions=" << e.assumptions << "\n";
 }
 
 // The Ctrl-C message of a verify: runs finished, the runs interrupted, and the command that resumes.
@@ -125,6 +146,8 @@ int run_verify_command(const VerifyArgs& a) {
     if (a.seeds > 0) o.seeds = a.seeds;
     o.base_seed = a.seed;
     o.out = a.out;
+    if (!a.cells_file.empty()) o.cells = take(nv::read_cells_file(a.cells_file));
+    for (const auto& cell : a.only) o.cells.push_back(cell);
     if (!a.shard.empty()) std::tie(o.shard_index, o.shard_count) = take(nv::parse_shard(a.shard));
     o.device = take(neural::parse_device(a.device));
     o.threads = a.threads > 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -149,6 +172,10 @@ int run_verify_command(const VerifyArgs& a) {
     if (!published.empty()) o.published = take(nv::read_published(published));
     if (a.worker.empty()) check_limits(o, a.max_memory_gb);
     flush_notes();
+    if (a.estimate > 0) {
+        print_estimate(o, a.estimate);
+        return 0;
+    }
     if (a.worker.empty()) {
         // Worker processes keep the default action: they end silently with their parent.
         const std::string command = own_command_text();
@@ -192,7 +219,14 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--profile", a->profile,
                        "Model sizes, steps and evaluation lengths (default: quick; cpu: the papers' lengths on a "
                        "CPU; docs/RESULTS.md)")
-            ->type_name("quick|cpu|standard|paper");
+            ->type_name("quick|cpu|cpu-deep|standard|paper");
+        app.add_option("--only", a->only,
+                       "Run only this cell, LANGUAGE:ARCH (repeat the option for more; recorded in plan.json)")
+            ->type_name("CELL")
+            ->allow_extra_args(false);
+        app.add_option("--cells", a->cells_file,
+                       "Run only the cells listed in FILE, one LANGUAGE:ARCH per line ('#' comments)")
+            ->type_name("FILE");
         app.add_option("--seeds", a->seeds, "Seeds per learning rate (default: the profile's)")->check(at_least(1));
         app.add_option("--seed", a->seed, "First seed index (runs use seed indices S..S+N-1; default: 1)");
         app.add_option("--out", a->out, "Output folder (default: " + a->out + ")")->type_name("DIR");
@@ -218,6 +252,12 @@ LTLKIT_COMMAND(CommandDef{
             ->check(positive_real());
         add_table_cells_option(app);
         app.add_flag("--json", a->json, "Print verdicts.json on stdout");
+        app.add_option("--estimate", a->estimate,
+                       "Print the grid's runs and estimated cost split into N array tasks (KEY=VALUE lines: "
+                       "runs, seconds per run, a time limit per task, the grid's core- or GPU-hours), then exit "
+                       "without writing anything (docs/CLUSTER.md)")
+            ->type_name("N")
+            ->check(at_least(1));
         app.add_option("--worker", a->worker)->group("");
         app.add_option("--worker-session", a->worker_session)->group("");
         return [a] { return run_verify_command(*a); };

@@ -36,6 +36,9 @@ inline void print_progress(const neural::Progress& p) {
     else if (p.phase == Phase::Log)
         std::fprintf(stderr, "step %d/%d  loss %.4f  train acc %.1f%%  %.0f tok/s  eta %s\n", p.step, p.total,
                      p.loss, 100 * p.train_accuracy, p.tokens_per_second, fmt_duration(p.eta_seconds).c_str());
+    else if (p.phase == Phase::FitCheck)
+        std::fprintf(stderr, "step %d: fit check %.2f%% on fresh training words%s\n", p.step, 100 * p.train_accuracy,
+                     p.total == p.step ? ", stopping" : "");
 }
 
 // Where a training or an evaluation of RUNDIR stands, kept as the Ctrl-C message

@@ -92,4 +92,15 @@ void TrainingDistribution::draw_spread(int total, automata::Rng& rng, std::vecto
     }
 }
 
+std::vector<LabelledWord> TrainingDistribution::sample(int count, int batch, automata::Rng& rng) const {
+    std::vector<automata::Word> words;
+    std::vector<std::uint8_t> labels;
+    const int chunk = std::max(2, std::min(batch, count));
+    while (static_cast<int>(words.size()) < count) draw(chunk, rng, words, labels);
+    std::vector<LabelledWord> out;
+    for (std::size_t i = 0; i < words.size() && static_cast<int>(i) < count; ++i)
+        out.push_back({std::move(words[i]), labels[i] != 0, -1});
+    return out;
+}
+
 }  // namespace ltlkit::neural

@@ -37,6 +37,8 @@ public:
     // sample covers every training length (docs/PROTOCOL.md "Training").
     void draw_spread(int total, automata::Rng& rng, std::vector<automata::Word>& words,
                      std::vector<std::uint8_t>& labels) const;
+    // `count` fresh words drawn as training batches of `batch` words are (the fit checks).
+    std::vector<LabelledWord> sample(int count, int batch, automata::Rng& rng) const;
 
 private:
     automata::Word draw_word(int n, bool label, automata::Rng& rng) const;

@@ -125,10 +125,22 @@ json model_to_json(const ModelConfig& m) {
                 {"max_positions", m.max_positions}};
 }
 
+// Training until the fit: written only when on, so the configs, run identities and checkpoints of
+// fixed-length runs stay those of the versions before it.
+json fit_stop_to_json(const TrainingConfig& t) {
+    if (t.fit_check_every <= 0) return json::object();
+    return json{{"fit_check_every", t.fit_check_every},
+                {"fit_check_words", t.fit_check_words},
+                {"fit_target", t.fit_target},
+                {"fit_extra_steps", t.fit_extra_steps}};
+}
+
 json training_to_json(const TrainingConfig& t) {
-    return json{{"steps", t.steps},         {"batch", t.batch},         {"lr", t.lr},
-                {"grad_clip", t.grad_clip}, {"seed", t.seed},           {"train_min", t.train_min},
-                {"train_max", t.train_max}};
+    json j{{"steps", t.steps},         {"batch", t.batch},         {"lr", t.lr},
+           {"grad_clip", t.grad_clip}, {"seed", t.seed},           {"train_min", t.train_min},
+           {"train_max", t.train_max}};
+    j.update(fit_stop_to_json(t));
+    return j;
 }
 
 json evaluation_to_json(const EvaluationConfig& e) {
@@ -168,6 +180,8 @@ json config_to_json_value(const Config& c) {
 json trained_model_json(const Config& c) {
     json j = model_to_json(c.model);
     j.update(training_to_json(c.training));
+    // Where training stops does not change the trajectory up to there.
+    for (const char* k : {"fit_check_every", "fit_check_words", "fit_target", "fit_extra_steps"}) j.erase(k);
     j.erase("steps");
     return j;
 }
@@ -247,6 +261,10 @@ void training_from_json(const json& j, TrainingConfig& t) {
     get_opt(j, "seed", t.seed);
     get_opt(j, "train_min", t.train_min);
     get_opt(j, "train_max", t.train_max);
+    get_opt(j, "fit_check_every", t.fit_check_every);
+    get_opt(j, "fit_check_words", t.fit_check_words);
+    get_opt(j, "fit_target", t.fit_target);
+    get_opt(j, "fit_extra_steps", t.fit_extra_steps);
 }
 
 void evaluation_from_json(const json& j, EvaluationConfig& e, ConfigNames& names) {
@@ -362,6 +380,7 @@ std::string evaluation_identity(const std::string& training, const Config& confi
     // The steps trained decide which model is evaluated.
     json eval_part = evaluation_to_json(config.evaluation);
     eval_part["steps"] = config.training.steps;
+    eval_part.update(fit_stop_to_json(config.training));  // and where training until the fit stops
     const json evaluation{{"training", training}, {"evaluation", eval_part}, {"data", data}};
     return automata::sha256_hex(evaluation.dump());
 }
@@ -378,10 +397,12 @@ std::string config_differences(const Config& want, const Config& got) {
     const json a = identified_to_json(want), b = identified_to_json(got);
     std::string out;
     for (const auto& [k, v] : a.items()) {
-        if (b.at(k) == v) continue;
+        if (b.contains(k) && b.at(k) == v) continue;
         if (!out.empty()) out += ", ";
-        out += k + " " + b.at(k).dump() + " (now " + v.dump() + ")";
+        out += k + " " + (b.contains(k) ? b.at(k).dump() : std::string("unset")) + " (now " + v.dump() + ")";
     }
+    for (const auto& [k, v] : b.items())
+        if (!a.contains(k)) out += (out.empty() ? "" : ", ") + k + " " + v.dump() + " (now unset)";
     return out;
 }
 

@@ -76,6 +76,14 @@ struct TrainingConfig {
     double grad_clip = 1.0;
     std::uint64_t seed = 1;
     int train_min = 1, train_max = 40;
+    // Training until the fit (off when fit_check_every is 0): every fit_check_every steps, the
+    // accuracy on fit_check_words fresh words of the training distribution (drawn with their own
+    // seed, so the trajectory is that of a fixed-length run); once it is >= fit_target, training
+    // goes on fit_extra_steps more steps and stops. `steps` is then the budget.
+    int fit_check_every = 0;
+    int fit_check_words = 2000;
+    double fit_target = 0.99;
+    int fit_extra_steps = 0;
     bool operator==(const TrainingConfig&) const = default;
 };
 
@@ -260,7 +268,9 @@ Result<RunInfo> read_run_info(const std::string& rundir);
 // Checkpoint: a checkpoint of `step` was written. Evaluation: test lengths done (step) of total,
 // words so far.
 struct Progress {
-    enum class Phase { Step, Log, Resume, Checkpoint, Evaluation };
+    // FitCheck: training accuracy on fresh words (train_accuracy) at `step`, with training until
+    // the fit; total is then the step where training stops (the budget until the fit is reached).
+    enum class Phase { Step, Log, Resume, Checkpoint, Evaluation, FitCheck };
     Phase phase = Phase::Log;
     int step = 0, total = 0;
     double loss = 0, train_accuracy = 0, tokens_per_second = 0, eta_seconds = 0;

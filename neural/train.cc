@@ -4,6 +4,10 @@
 
 #include <chrono>
 #include <cmath>
+#include <mutex>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -72,7 +76,7 @@ std::string state_digest(const std::string& config, Recognizer& model, torch::op
     for (const auto& p : model.named_parameters()) add_tensor(s, "param " + p.key(), p.value());
     for (const auto& b : model.named_buffers()) add_tensor(s, "buffer " + b.key(), b.value());
     std::size_t i = 0;
-    for (const auto& p : model.parameters()) {
+    for (const auto& p : opt.param_groups().front().params()) {
         auto it = opt.state().find(c10::guts::to_string(p.unsafeGetTensorImpl()));
         const std::string n = "adam " + std::to_string(i++);
         if (it == opt.state().end()) continue;
@@ -113,9 +117,15 @@ struct LogWindow {
     std::int64_t right = 0, words = 0, steps = 0;
 };
 
+// Training until the fit (TrainingConfig::fit_check_every): the step where training stops once a
+// fit check reached fit_target (-1: not reached yet); saved with the checkpoint.
+struct FitStop {
+    int stop_at = -1;
+};
+
 Result<bool> save_checkpoint(const std::string& path, const Config& c, const std::string& key, Recognizer& model,
                              torch::optim::Optimizer& opt, const automata::Rng& rng, int step,
-                             double train_seconds, double tokens, const LogWindow& window) {
+                             double train_seconds, double tokens, const LogWindow& window, const FitStop& fit) {
     std::ostringstream bytes;
     try {
         torch::serialize::OutputArchive a, am, ao;
@@ -128,6 +138,7 @@ Result<bool> save_checkpoint(const std::string& path, const Config& c, const std
                                                               static_cast<double>(window.words),
                                                               static_cast<double>(window.steps)}));
         a.write("torch_version", c10::IValue(std::string(TORCH_VERSION)));
+        if (c.training.fit_check_every > 0) a.write("fit_stop_at", c10::IValue(static_cast<int64_t>(fit.stop_at)));
         model.save(am);
         opt.save(ao);
         a.write("model", am);
@@ -138,7 +149,10 @@ Result<bool> save_checkpoint(const std::string& path, const Config& c, const std
     }
     std::string state;
     try {
-        state = state_digest(config_to_json(c), model, opt, rng.save(), step, tokens);
+        state = state_digest(config_to_json(c) + (c.training.fit_check_every > 0
+                                                     ? " fit_stop_at=" + std::to_string(fit.stop_at)
+                                                     : std::string()),
+                             model, opt, rng.save(), step, tokens);
     } catch (const std::exception& e) {
         return io_error("cannot write checkpoint " + path + ": " + e.what());
     }
@@ -149,6 +163,7 @@ struct LoadedCheckpoint {
     Config config;
     std::string key;  // training_key() of the run that wrote it
     LogWindow window;
+    FitStop fit;
     int step = 0;
     std::string rng;
     double train_seconds = 0, tokens = 0;
@@ -187,6 +202,7 @@ Result<LoadedCheckpoint> read_checkpoint(const std::string& path, torch::seriali
         }
         a.read("tokens", v);
         out.tokens = v.toDouble();
+        if (a.try_read("fit_stop_at", v) && v.isInt()) out.fit.stop_at = static_cast<int>(v.toInt());
         if (a.try_read("log_window", v) && v.isDoubleList()) {
             const auto w = v.toDoubleVector();
             if (w.size() == 4)
@@ -205,13 +221,14 @@ struct SessionStart {
     int step = 0;
     double prior_seconds = 0, tokens = 0;
     LogWindow window;
+    FitStop fit;
 };
 
 // Loads a checkpoint into the model, the optimizer and the RNG; refused when it was trained under
 // another training key.
 Result<SessionStart> resume_from(const std::string& ckpt, const std::string& rundir, const std::string& key,
-                                 Recognizer& model, torch::optim::Optimizer& opt, automata::Rng& rng,
-                                 torch::Device device) {
+                                 Recognizer& model, FlatParameters& flat, torch::optim::Optimizer& opt,
+                                 automata::Rng& rng, torch::Device device) {
     torch::serialize::InputArchive a;
     auto ck = read_checkpoint(ckpt, a, device);
     if (!ck.ok()) return ck.error();
@@ -223,13 +240,16 @@ Result<SessionStart> resume_from(const std::string& ckpt, const std::string& run
         torch::serialize::InputArchive am, ao;
         a.read("model", am);
         model.load(am);
+        flat.rebind(model);
         a.read("optimizer", ao);
         opt.load(ao);
     } catch (const std::exception& e) {
-        return make_error("cannot resume from " + ckpt + ": " + std::string(e.what()).substr(0, 300));
+        // E.g. a checkpoint written before FlatParameters: one Adam state per parameter tensor.
+        return make_error("cannot resume from " + ckpt + " (written by another ltlkit version?); " +
+                          kCheckpointAdvice + ": " + std::string(e.what()).substr(0, 300));
     }
     if (!rng.restore(ck->rng)) return make_error("checkpoint " + ckpt + ": bad RNG state");
-    return SessionStart{ck->step, ck->train_seconds, ck->tokens, ck->window};
+    return SessionStart{ck->step, ck->train_seconds, ck->tokens, ck->window, ck->fit};
 }
 
 // RUNDIR/metrics.jsonl, opened for appending: one line per log_every steps (the training curve).
@@ -242,7 +262,66 @@ Result<bool> open_metrics(std::ofstream& metrics, const std::string& rundir, int
     return true;
 }
 
+// TrainingConfig::fit_check_every: the accuracy at `step` on fit_check_words fresh words of the
+// training distribution, drawn from a seed of their own (the training RNG is not touched, and
+// inference changes no state, so the trajectory is that of a fixed-length run).
+double fit_check(const Config& c, const TrainingDistribution& dist, const std::shared_ptr<Recognizer>& model,
+                 torch::Device device, int num_symbols, int step) {
+    automata::Rng rng(automata::derive_seed({"fit-check", std::to_string(c.training.seed), std::to_string(step)}));
+    const double acc = accuracy_on(dist.sample(c.training.fit_check_words, c.training.batch, rng),
+                                   make_predictor(model, device, num_symbols, c.model.heads));
+    model->train();
+    return acc;
+}
+
+// The settings of training until the fit, checked before anything is written.
+Result<bool> check_fit_settings(const TrainingConfig& t) {
+    if (t.fit_check_every < 0) return make_error("--fit-check-every must be non-negative");
+    if (t.fit_check_every == 0) return true;
+    if (t.fit_check_words < 2) return make_error("--fit-check-words must be at least 2");
+    if (!(t.fit_target > 0 && t.fit_target <= 1)) return make_error("--fit-target must be in (0, 1]");
+    if (t.fit_extra_steps < 0) return make_error("--fit-extra-steps must be non-negative");
+    return true;
+}
+
 }  // namespace
+
+FlatParameters::FlatParameters(torch::nn::Module& model) {
+    std::int64_t total = 0;
+    for (const auto& p : model.parameters()) total += p.numel();
+    const auto opts = model.parameters().front().options();
+    values_ = torch::empty({total}, opts);
+    grads_ = torch::zeros({total}, opts);
+    values_.mutable_grad() = grads_;
+    rebind(model);
+}
+
+void FlatParameters::rebind(torch::nn::Module& model) {
+    torch::NoGradGuard no_grad;
+    std::int64_t at = 0;
+    for (auto& p : model.parameters()) {
+        const auto n = p.numel();
+        values_.narrow(0, at, n).copy_(p.detach().reshape({-1}));
+        p.set_data(values_.narrow(0, at, n).view(p.sizes()));
+        // Autograd adds into a defined gradient in place (AccumulateGrad), so this view stays.
+        p.mutable_grad() = grads_.narrow(0, at, n).view(p.sizes());
+        at += n;
+    }
+}
+
+void keep_freed_memory() {
+#ifdef __GLIBC__
+    static std::once_flag once;
+    std::call_once(once, [] {
+        // Fixed thresholds also turn off glibc's dynamic mmap threshold (mallopt(3)). 32 MiB is the
+        // largest mmap threshold glibc accepts on 64-bit; blocks above it (evaluation chunks) are
+        // still returned at once.
+        mallopt(M_MMAP_THRESHOLD, 32 << 20);
+        mallopt(M_TRIM_THRESHOLD, 256 << 20);  // keep up to 256 MiB free at the heap top
+        mallopt(M_TOP_PAD, 16 << 20);          // grow the heap in 16 MiB steps
+    });
+#endif
+}
 
 Result<torch::Device> pick_device(Device device) {
     switch (device) {
@@ -284,10 +363,12 @@ Result<Device> resolve_device(Device device) {
 
 Result<std::pair<Config, std::shared_ptr<Recognizer>>> load_checkpoint(const std::string& path,
                                                                         int num_symbols,
-                                                                        torch::Device device) {
+                                                                        torch::Device device,
+                                                                        int* step) {
     torch::serialize::InputArchive a;
     auto ck = read_checkpoint(path, a, device);
     if (!ck.ok()) return ck.error();
+    if (step) *step = ck->step;
     std::shared_ptr<Recognizer> model;
     try {
         model = make_recognizer(ck->config, num_symbols);
@@ -311,8 +392,11 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
     if (c.training.batch < 2) return make_error("--batch must be at least 2 (half positive, half negative)");
     if (c.training.steps < 0) return make_error("--steps must be non-negative");
     if (c.runtime.threads < 1) return make_error("--threads must be at least 1");
+    if (auto ok = check_fit_settings(c.training); !ok.ok()) return ok.error();
+    const bool until_fit = c.training.fit_check_every > 0;
     torch::set_num_threads(c.runtime.threads);
     torch::manual_seed(c.training.seed);
+    keep_freed_memory();
     TrainOutcome out;
     out.device = *dev;
     try {
@@ -325,7 +409,8 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
     if (max_tokens > 0 && c.training.train_max + 1 > max_tokens)
         return make_error("training length " + std::to_string(c.training.train_max) +
                           " exceeds the learned positional table");
-    torch::optim::Adam opt(out.model->parameters(), torch::optim::AdamOptions(c.training.lr).weight_decay(0));
+    FlatParameters flat(*out.model);
+    torch::optim::Adam opt({flat.values()}, torch::optim::AdamOptions(c.training.lr).weight_decay(0));
     automata::Rng rng(c.training.seed);
     SessionStart start;
     const std::string ckpt = rundir.empty() ? "" : (fs::path(rundir) / "checkpoint.pt").string();
@@ -336,18 +421,22 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         automata::remove_stale_temporaries(rundir);  // left by a killed run
     }
     if (!ckpt.empty() && fs::exists(ckpt)) {
-        auto resumed = resume_from(ckpt, rundir, key, *out.model, opt, rng, out.device);
+        auto resumed = resume_from(ckpt, rundir, key, *out.model, flat, opt, rng, out.device);
         if (!resumed.ok()) return resumed.error();
         start = *resumed;
         if (progress) {
             Progress p;
             p.phase = Progress::Phase::Resume;
             p.step = start.step;
-            p.total = c.training.steps;
+            p.total = until_fit && start.fit.stop_at >= 0 ? std::min(start.fit.stop_at, c.training.steps)
+                                                          : c.training.steps;
             progress(p);
         }
     }
     int step = start.step;
+    FitStop fit = start.fit;
+    // The last step: the budget, or where training until the fit stops once it is reached.
+    auto end_step = [&] { return until_fit && fit.stop_at >= 0 ? std::min(fit.stop_at, c.training.steps) : c.training.steps; };
     double prior_seconds = start.prior_seconds, tokens = start.tokens;
     const LogWindow& resumed_window = start.window;
     std::ofstream metrics;
@@ -363,7 +452,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
     auto loss_sum = torch::full({}, resumed_window.loss_sum, torch::TensorOptions().dtype(torch::kDouble).device(out.device));
     auto right_sum = torch::full({}, resumed_window.right, torch::TensorOptions().dtype(torch::kLong).device(out.device));
     long window_words = static_cast<long>(resumed_window.words), window_steps = static_cast<long>(resumed_window.steps);
-    while (step < c.training.steps) {
+    while (step < end_step()) {
         words.clear();
         labels.clear();
         dist.draw(c.training.batch, rng, words, labels);
@@ -377,11 +466,11 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         tok = tok.to(out.device);
         eos = eos.to(out.device);
         target = target.to(out.device);
-        opt.zero_grad();
+        flat.zero_grad();
         auto logits = out.model->forward(tok, eos);
         auto loss = torch::binary_cross_entropy_with_logits(logits, target);
         loss.backward();
-        torch::nn::utils::clip_grad_norm_(out.model->parameters(), c.training.grad_clip);
+        torch::nn::utils::clip_grad_norm_(flat.values(), c.training.grad_clip);
         opt.step();
         ++step;
         tokens += static_cast<double>(tok.numel());
@@ -392,23 +481,42 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         }
         window_words += static_cast<long>(words.size());
         ++window_steps;
-        const bool last = step == c.training.steps;
+        if (until_fit && fit.stop_at < 0 && step % c.training.fit_check_every == 0) {
+            const double acc = fit_check(c, dist, out.model, out.device, num_symbols, step);
+            if (acc >= c.training.fit_target) fit.stop_at = step + c.training.fit_extra_steps;
+            if (metrics) {
+                char line[160];
+                std::snprintf(line, sizeof line, "{\"step\":%d,\"fit_accuracy\":%.6g,\"fit_words\":%d,\"stop_at\":%d}\n",
+                              step, acc, c.training.fit_check_words, end_step());
+                metrics << line << std::flush;
+            }
+            if (progress) {
+                Progress p;
+                p.phase = Progress::Phase::FitCheck;
+                p.step = step;
+                p.total = end_step();
+                p.train_accuracy = acc;
+                progress(p);
+            }
+        }
+        const int total = end_step();
+        const bool last = step == total;
         if (progress) {
             Progress p;
             p.phase = Progress::Phase::Step;
             p.step = step;
-            p.total = c.training.steps;
+            p.total = total;
             progress(p);
         }
         if (c.runtime.log_every > 0 && (step % c.runtime.log_every == 0 || last)) {
             Progress p;
             p.step = step;
-            p.total = c.training.steps;
+            p.total = total;
             p.loss = loss_sum.item<double>() / static_cast<double>(window_steps);
             p.train_accuracy = static_cast<double>(right_sum.item<int64_t>()) / static_cast<double>(window_words);
             const double el = seconds_since(t0);
             p.tokens_per_second = el > 0 ? (tokens - start_tokens) / el : 0;
-            p.eta_seconds = step > start_step ? el / (step - start_step) * (c.training.steps - step) : 0;
+            p.eta_seconds = step > start_step ? el / (step - start_step) * (total - step) : 0;
             if (metrics) {
                 char line[256];
                 std::snprintf(line, sizeof line,
@@ -425,13 +533,13 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         if (!ckpt.empty() && ((c.runtime.checkpoint_every > 0 && step % c.runtime.checkpoint_every == 0) || last)) {
             LogWindow window{loss_sum.item<double>(), right_sum.item<std::int64_t>(), window_words, window_steps};
             auto s = save_checkpoint(ckpt, c, key, *out.model, opt, rng, step, prior_seconds + seconds_since(t0),
-                                     tokens, window);
+                                     tokens, window, fit);
             if (!s.ok()) return s.error();
             if (progress) {
                 Progress p;
                 p.phase = Progress::Phase::Checkpoint;
                 p.step = step;
-                p.total = c.training.steps;
+                p.total = total;
                 progress(p);
             }
         }
@@ -531,6 +639,7 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
         return ok.error();
     }
     if (auto dev = pick_device(config.runtime.device); !dev.ok()) return dev.error();
+    if (auto ok = check_fit_settings(config.training); !ok.ok()) return ok.error();
     const RunIdentity identity = run_identity(dfa, config, sets);
     std::error_code ec;
     // A folder that holds a run of another language or training configuration is refused before
@@ -672,7 +781,8 @@ Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rund
     const int S = static_cast<int>(dfa.num_symbols());
     const std::string ckpt = (fs::path(rundir) / "checkpoint.pt").string();
     if (!fs::exists(ckpt)) return io_error("no checkpoint in " + rundir + " (train the run first)");
-    auto loaded = load_checkpoint(ckpt, S, *dev);
+    int trained_steps = 0;
+    auto loaded = load_checkpoint(ckpt, S, *dev, &trained_steps);
     if (!loaded.ok()) return loaded.error();
     if (run_identity(dfa, info->config, {}).dfa != info->identity.dfa)
         return make_error(rundir + " holds a run of another language ('" + info->language + "')");
@@ -704,7 +814,7 @@ Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rund
     r.config = c;
     r.identity = identity;
     r.seed = c.training.seed;
-    r.steps_done = loaded->first.training.steps;
+    r.steps_done = trained_steps;  // training until the fit may have stopped before the budget
     r.device = dev->str();
     r.git_revision = revision();
     auto sampler = sampler_for(dfa, c);

@@ -39,6 +39,30 @@ Result<torch::Device> pick_device(const std::string& name);
 // checkpoint, and a line cut by the kill, are dropped. The file is rewritten atomically.
 Result<bool> trim_metrics(const std::string& path, int step);
 
+// Makes glibc malloc keep the memory a training step frees (once per process; no-op elsewhere):
+// by default it unmaps freed blocks above its mmap threshold and trims the heap top, so every step
+// faulted in and zeroed its large temporaries again (docs/PERFORMANCE.md, "Training cost").
+void keep_freed_memory();
+
+// A model's parameters as views of one flat tensor and their gradients as views of another, so that
+// zeroing the gradients, clipping their norm and Adam's update are a few operations on one tensor
+// each instead of a few per parameter tensor: at the `cpu` profile's sizes a training step is
+// mostly per-operation overhead, not arithmetic (docs/PERFORMANCE.md, "Training cost"). The same
+// trick as PyTorch users' flat-parameter optimizers (e.g. apex's FusedAdam with flat buffers).
+class FlatParameters {
+public:
+    // Moves the parameters of `model` (values kept) into the flat tensor.
+    explicit FlatParameters(torch::nn::Module& model);
+    // After model.load(), which points the parameters at the loaded tensors: moves them back in.
+    void rebind(torch::nn::Module& model);
+    // The flat tensor, its gradient being the flat gradient: what the optimizer and clipping see.
+    const torch::Tensor& values() const { return values_; }
+    void zero_grad() { grads_.zero_(); }
+
+private:
+    torch::Tensor values_, grads_;
+};
+
 // Trains a model to config.steps (Adam, gradient-norm clipping, no weight decay). With a rundir,
 // resumes from RUNDIR/checkpoint.pt when it exists (error when its training config or
 // `training_identity`, RunIdentity::training, differs) and writes checkpoints atomically every
@@ -47,10 +71,11 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
                                  const std::string& rundir, const ProgressFn& progress,
                                  const std::string& training_identity = "");
 
-// Loads RUNDIR/checkpoint.pt: its config and model (on `device`).
+// Loads RUNDIR/checkpoint.pt: its config and model (on `device`), and the step it holds into *step.
 Result<std::pair<Config, std::shared_ptr<Recognizer>>> load_checkpoint(const std::string& path,
                                                                         int num_symbols,
-                                                                        torch::Device device);
+                                                                        torch::Device device,
+                                                                        int* step = nullptr);
 
 // Batched inference (words grouped by length, chunks bounded in tokens and attention scores).
 std::function<std::vector<float>(const std::vector<const automata::Word*>&)> make_predictor(

@@ -8,6 +8,7 @@
 //     read at EOS (every position of every layer), side by side with the ratio.
 // Usage: bench_train [--threads T] [--steps S] [--archs global,local-1,...] [--no-python]
 //                    [--skip-train] [--skip-attention] [--skip-eval] [--batch B] [--layers L] [--d-model D] [--heads H]
+//                    [--d-ff F (default 4 D)]
 //                    [--device cpu|cuda] [--python PATH]
 #include <torch/torch.h>
 
@@ -29,7 +30,8 @@ namespace {
 double secs(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 struct Opts {
-    int threads = 1, steps = 40, warmup = 5, batch = 128, layers = 5, d = 64, heads = 8;
+    int threads = 1, steps = 40, warmup = 5, batch = 128, layers = 5, d = 64, heads = 8, d_ff = 0;  // 0: 4 d
+    int ff() const { return d_ff > 0 ? d_ff : 4 * d; }
     std::vector<Architecture> archs{{Architecture::Kind::Global, 0},
                                     {Architecture::Kind::Local, 1},
                                     {Architecture::Kind::Local, 4},
@@ -46,12 +48,15 @@ double cpp_tokens_per_second(const Opts& o, const Architecture& arch) {
     c.model.layers = o.layers;
     c.model.d_model = o.d;
     c.model.heads = o.heads;
-    c.model.d_ff = 4 * o.d;
+    c.model.d_ff = o.ff();
     torch::manual_seed(1);
     auto dev = torch::Device(o.device);
     auto m = make_recognizer(c, 2);
     m->to(dev);
-    torch::optim::Adam opt(m->parameters(), torch::optim::AdamOptions(3e-4));
+    // The training step of neural/train.cc: freed memory kept, parameters in one flat tensor.
+    keep_freed_memory();
+    FlatParameters flat(*m);
+    torch::optim::Adam opt({flat.values()}, torch::optim::AdamOptions(3e-4));
     double tokens = 0;
     auto t0 = Clock::now();
     for (int i = 0; i < o.warmup + o.steps; ++i) {
@@ -68,10 +73,10 @@ double cpp_tokens_per_second(const Opts& o, const Architecture& arch) {
         tok = tok.to(dev);
         eos = eos.to(dev);
         y = y.to(dev);
-        opt.zero_grad();
+        flat.zero_grad();
         auto loss = torch::binary_cross_entropy_with_logits(m->forward(tok, eos), y);
         loss.backward();
-        torch::nn::utils::clip_grad_norm_(m->parameters(), 1.0);
+        torch::nn::utils::clip_grad_norm_(flat.values(), 1.0);
         opt.step();
         tokens += static_cast<double>(o.batch * (n + 1));
     }
@@ -84,7 +89,7 @@ double python_tokens_per_second(const Opts& o, const Architecture& arch) {
     std::ostringstream cmd;
     cmd << o.python_exe << " " << script << " --arch " << to_string(arch) << " --threads " << o.threads << " --steps "
         << o.steps << " --warmup " << o.warmup << " --batch " << o.batch << " --layers " << o.layers
-        << " --d-model " << o.d << " --heads " << o.heads << " --d-ff " << 4 * o.d << " --device " << o.device;
+        << " --d-model " << o.d << " --heads " << o.heads << " --d-ff " << o.ff() << " --device " << o.device;
     FILE* p = popen(cmd.str().c_str(), "r");
     if (!p) return -1;
     char buf[4096];
@@ -161,6 +166,7 @@ int main(int argc, char** argv) {
         else if (arg("--layers")) o.layers = std::atoi(argv[++i]);
         else if (arg("--d-model")) o.d = std::atoi(argv[++i]);
         else if (arg("--heads")) o.heads = std::atoi(argv[++i]);
+        else if (arg("--d-ff")) o.d_ff = std::atoi(argv[++i]);
         else if (arg("--archs")) {
             o.archs.clear();
             for (const auto& name : split(argv[++i])) {

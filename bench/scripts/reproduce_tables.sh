@@ -6,6 +6,11 @@
 #
 #   bash bench/scripts/reproduce_tables.sh [lc26|lc25|both] [PROFILE] [THREADS]
 #
+# When examples/<grid>.<PROFILE>.cells exists (e.g. examples/lc26.cpu-deep.cells), only the cells it
+# lists run (`verify --cells`): the deep grids train only where the `cpu` grid did not fit.
+# OUT=DIR in the environment writes the grid to DIR instead of docs/results/<grid>-<PROFILE> (with
+# both grids: DIR/<grid>); LTLKIT=PATH runs another binary (e.g. a copy that later builds leave alone).
+#
 # SEEDS=N in the environment runs only seed indices 1..N (default: the profile's): SEEDS=1 first
 # gives every cell one run early; the full command later reuses those runs (same identities).
 # verify resumes: finished runs are kept (their result.json, run.json and metrics.jsonl are
@@ -23,9 +28,12 @@ bin=${LTLKIT:-build/cli/ltlkit}
 run_grid() {
     local grid=$1 suite=$2 archs=$3
     local out=docs/results/$grid-$profile
+    if [[ -n ${OUT:-} ]]; then out=$OUT; [[ $which == both ]] && out=$OUT/$grid; fi
     mkdir -p "$out"
     local cmd=("$bin" verify --suite "$suite" --profile "$profile" --archs "$archs" --threads "$threads"
                --device cpu --out "$out")
+    local cells=examples/$grid.$profile.cells
+    [[ -f $cells ]] && cmd+=(--cells "$cells")
     [[ -n ${SEEDS:-} ]] && cmd+=(--seeds "$SEEDS")
     echo "== ${cmd[*]}"
     local t0 status=0

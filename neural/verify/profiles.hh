@@ -19,11 +19,11 @@ struct Profile {
     std::string note;            // one line for the report (where it is meant to run)
 };
 
-// "quick" | "standard" | "paper"; Error naming the valid names otherwise.
+// "quick" | "cpu" | "cpu-deep" | "standard" | "paper" (and the unlisted "tiny"); Error naming the listed names otherwise.
 Result<Profile> profile_by_name(const std::string& name);
 std::vector<std::string> profile_names();
 
-// A tiny profile for tests (seconds per run); not offered on the command line.
+// A tiny profile for tests (seconds per run); accepted as `--profile tiny` but not listed.
 Profile tiny_profile();
 
 // The learning rate as it appears in run folder names and reports ("0.003", "0.0001").

@@ -92,6 +92,7 @@ std::string plan_to_json(const Plan& p) {
                }()},
               {"languages", langs},
               {"runs", runs}};
+    if (!p.cells.empty()) j["cells"] = p.cells;
     return automata::json_with_checksum(j.dump(), 1);
 }
 
@@ -113,6 +114,7 @@ Result<Plan> plan_from_json(const std::string& text) {
         p.seeds = j.at("seeds").get<int>();
         p.base_seed = j.at("base_seed").get<std::uint64_t>();
         p.lrs = j.at("lrs").get<std::vector<double>>();
+        if (j.contains("cells")) p.cells = j.at("cells").get<std::vector<std::string>>();
         for (const auto& lj : j.at("languages")) {
             LanguagePlan l;
             l.name = lj.at("name").get<std::string>();
@@ -567,7 +569,8 @@ Grid build_grid(const Plan& plan, const std::map<std::string, LoadedRun>& runs) 
             if (results.empty()) {  // nothing to judge yet, which is not a verdict
                 c.verdict.verdict = VerdictKind::Pending;
                 c.verdict.rule = 0;
-                c.verdict.reason = "no run finished yet (" + std::to_string(c.runs.size()) + " planned)";
+                c.verdict.reason = c.runs.empty() ? "not among the cells of this grid (plan.json \"cells\")"
+                                                  : "no run finished yet (" + std::to_string(c.runs.size()) + " planned)";
             }
             summarize_cell(c, lang, plan.published);
             row.push_back(std::move(c));
@@ -583,6 +586,7 @@ struct ReportData {
     Grid grid;
     std::size_t runs_found = 0, runs_planned = 0;
     std::string setup, when;
+    std::vector<std::string> missing;  // shards missing from a merge (merge_report), one line each
 };
 
 // "profile P: L layers × d D × H heads, S steps × batch B, train lengths …, 1 seed(s) × lr {…}".
@@ -908,6 +912,8 @@ std::string render_markdown(const ReportData& d) {
     md << "# ltlkit verification report\n\n";
     md << d.setup << ". Runs finished: " << d.runs_found << " of " << d.runs_planned << ". Generated "
        << d.when << ".\n\n";
+    for (const auto& m : d.missing) md << "- **Missing:** " << m << "\n";
+    if (!d.missing.empty()) md << "\n";
     md_verdict_grid(md, d);
     md_published(md, d);
     md << "## Figures\n\n![Accuracy vs test length, one panel per language](figures/accuracy.svg)\n\n"
@@ -1107,6 +1113,7 @@ std::string render_html(const ReportData& d, const Figures& figures) {
     h << "<h1>ltlkit verification report</h1>\n";
     h << "<p class=\"meta\">" << html_escape(d.setup) << ". Runs finished: " << d.runs_found << " of "
       << d.runs_planned << ". Generated " << d.when << ".</p>\n";
+    for (const auto& m : d.missing) h << "<p class=\"meta\"><b>Missing:</b> " << html_escape(m) << "</p>\n";
     html_verdict_grid(h, d);
     html_published(h, d);
     h << "<h2>Figures</h2>\n<div class=\"fig\">" << figures.accuracy_svg << "</div>\n<div class=\"fig\">" << figures.nstar_svg
@@ -1172,13 +1179,13 @@ std::string render_summary(const ReportData& d) {
 // ---------------------------------------------------------------- the report
 
 Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, LoadedRun>& runs,
-                                 const std::string& out) {
+                                 const std::string& out, const std::vector<std::string>& missing) {
     std::error_code ec;
     fs::create_directories(out, ec);
     if (ec) return io_error("cannot create " + out + ": " + ec.message());
     std::size_t found = 0;
     for (const auto& r : plan.runs) found += runs.count(r.rundir);
-    const ReportData d{plan, build_grid(plan, runs), found, plan.runs.size(), setup_text(plan), now_utc()};
+    const ReportData d{plan, build_grid(plan, runs), found, plan.runs.size(), setup_text(plan), now_utc(), missing};
     const Figures figures = render_figures(d);
 
     ReportFiles files;
@@ -1187,6 +1194,7 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
     for (const auto& row : d.grid)
         for (const auto& c : row) files.verdicts_list.push_back(c.verdict);
     files.summary = render_summary(d);
+    files.missing = missing;
     const fs::path dir(out);
     files.jsonl = (dir / "results.jsonl").string();
     files.verdicts = (dir / "verdicts.json").string();
@@ -1218,13 +1226,96 @@ bool needs_adversarial_marks(const Plan& plan) {
 }
 }  // namespace
 
+// OUT/shard.json of `verify --shard i/n` (written before planning, so a task that fails while
+// planning still says which shard it was): {"shard": i, "shards": n}; nullopt when absent.
+Result<std::optional<std::pair<int, int>>> read_shard_file(const std::string& dir) {
+    const std::string path = (fs::path(dir) / "shard.json").string();
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return std::optional<std::pair<int, int>>{};
+    auto text = automata::read_file(path);
+    if (!text.ok()) return text.error();
+    try {
+        const json j = json::parse(*text);
+        const int i = j.at("shard").get<int>(), n = j.at("shards").get<int>();
+        if (n >= 1 && i >= 0 && i < n) return std::optional{std::pair{i, n}};
+    } catch (const json::exception&) {
+    }
+    return make_error(path + ": not a shard file (expected {\"shard\": i, \"shards\": n} with 0 <= i < n); "
+                      "rerun `ltlkit verify` with the same arguments to rewrite it");
+}
+
+Result<bool> write_shard_file(const std::string& dir, int index, int count) {
+    return automata::write_file_atomic((fs::path(dir) / "shard.json").string(),
+                                       json{{"shard", index}, {"shards", count}}.dump() + "\n");
+}
+
+namespace {
+
+// One line per missing shard of a merge: folders without a plan, shards i/n that no folder holds,
+// and shards with unfinished runs (runs are assigned to shards by index mod n).
+std::vector<std::string> missing_shards(const Plan& plan, const std::map<std::string, LoadedRun>& runs,
+                                        const std::vector<std::string>& no_plan,
+                                        const std::map<int, std::string>& shard_dirs, int shard_count) {
+    std::vector<std::string> out;
+    std::vector<std::size_t> unfinished(static_cast<std::size_t>(std::max(shard_count, 0))),
+        assigned(unfinished.size());
+    for (const auto& r : plan.runs) {
+        if (!shard_count) continue;
+        const auto k = r.index % static_cast<std::size_t>(shard_count);
+        ++assigned[k];
+        if (!runs.count(r.rundir)) ++unfinished[k];
+    }
+    auto in_no_plan = [&](const std::string& d) { return std::find(no_plan.begin(), no_plan.end(), d) != no_plan.end(); };
+    for (int k = 0; k < shard_count; ++k) {
+        const auto it = shard_dirs.find(k);
+        const std::string name = "shard " + std::to_string(k) + "/" + std::to_string(shard_count);
+        const std::string runs_text = std::to_string(unfinished[static_cast<std::size_t>(k)]) + " of " +
+                                      std::to_string(assigned[static_cast<std::size_t>(k)]) + " runs missing";
+        if (it == shard_dirs.end())
+            out.push_back(name + ": no folder given holds it (its task did not start, or its folder was not "
+                                 "passed to report); " + runs_text);
+        else if (in_no_plan(it->second))
+            out.push_back(name + " (" + it->second + "): no plan.json, its task failed before planning; " + runs_text);
+        else if (unfinished[static_cast<std::size_t>(k)])
+            out.push_back(name + " (" + it->second + "): " + runs_text + "; its task failed or has not finished");
+    }
+    for (const auto& d : no_plan) {
+        bool named = false;
+        for (const auto& [k, sd] : shard_dirs) named = named || sd == d;
+        if (!named) out.push_back(d + ": no plan.json and no shard.json (its task failed before starting, or it is no "
+                                      "verify folder)");
+    }
+    return out;
+}
+
+}  // namespace
+
 Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std::string& out,
                                  const std::optional<Published>& published) {
     if (dirs.empty()) return make_error("no folder to report on");
     std::optional<Plan> plan;
     std::map<std::string, LoadedRun> all;
+    std::vector<std::string> no_plan;            // folders without plan.json
+    std::map<int, std::string> shard_dirs;       // shard index -> its folder (from shard.json)
+    int shard_count = 0;
+    std::error_code ec;
     for (const auto& d : dirs) {
         const std::string path = (fs::path(d) / "plan.json").string();
+        auto shard = read_shard_file(d);
+        if (!shard.ok()) return shard.error();
+        if (*shard) {
+            if (shard_count && (*shard)->second != shard_count)
+                return make_error(d + " is shard " + std::to_string((*shard)->first) + "/" +
+                                  std::to_string((*shard)->second) + " but " + shard_dirs.begin()->second +
+                                  " is one of " + std::to_string(shard_count) + " shards; report merges only shards of one split");
+            shard_count = (*shard)->second;
+            shard_dirs.emplace((*shard)->first, d);
+        }
+        // A shard whose task failed before planning: named as missing, the others are merged.
+        if (!fs::exists(path, ec) && dirs.size() > 1) {
+            no_plan.push_back(d);
+            continue;
+        }
         auto text = automata::read_file(path);
         if (!text.ok()) return text.error();
         // A JSON object that is no plan at all is named as such; a plan must carry its checksum.
@@ -1267,7 +1358,9 @@ Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std
         if (!runs.ok()) return runs.error();
         for (auto& [k, v] : *runs) all.emplace(k, std::move(v));  // the first folder that has a run wins
     }
+    if (!plan) return make_error("none of the folders holds a plan.json (" + no_plan.front() + ", ...); did any `ltlkit verify` task start?");
     if (published) plan->published = published;
+    const auto missing = missing_shards(*plan, all, no_plan, shard_dirs, shard_count);
     // Not while a verify (or another report) writes into the output folder.
     auto lock = automata::lock_folder(out, "ltlkit report");
     if (!lock.ok()) return lock.error();
@@ -1288,7 +1381,7 @@ Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std
         auto w = automata::write_file_atomic((fs::path(out) / "plan.json").string(), plan_to_json(*plan));
         if (!w.ok()) return w.error();
     }
-    return write_report(*plan, all, out);
+    return write_report(*plan, all, out, missing);
 }
 
 }  // namespace ltlkit::neural::verify

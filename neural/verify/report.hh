@@ -69,6 +69,7 @@ struct Plan {
     int seeds = 1;
     std::uint64_t base_seed = 1;
     std::vector<double> lrs;
+    std::vector<std::string> cells;  // "LANGUAGE:ARCH" chosen with --only / --cells (empty: all)
     std::vector<LanguagePlan> languages;
     std::vector<RunPlan> runs;
     std::optional<Published> published;  // the papers' numbers to show beside ours
@@ -90,20 +91,29 @@ struct ReportFiles {
     std::vector<Verdict> verdicts_list;
     std::string summary;     // the one-screen summary
     std::size_t runs_found = 0, runs_planned = 0;
+    std::vector<std::string> missing;  // shards missing from a merge, one line each (empty: none)
 };
 
-// Writes the report of `plan` with the finished runs (keyed by RunPlan::rundir) into `out`.
+// Writes the report of `plan` with the finished runs (keyed by RunPlan::rundir) into `out`;
+// `missing` (from merge_report) is listed at the top of report.md and report.html.
 Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, LoadedRun>& runs,
-                                 const std::string& out);
+                                 const std::string& out, const std::vector<std::string>& missing = {});
 
 // Reads DIR/<rundir>/result.json for every run of the plan that has one.
 Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::string& dir);
 
-// `ltlkit report DIR...`: the plan of the first DIR (every DIR must hold the same plan), the runs
-// of all of them (the first DIR that has a run wins), the report written into `out`.
+// `ltlkit report DIR...`: the plan of the first DIR with one (every DIR must hold the same plan), the
+// runs of all of them (the first DIR that has a run wins), the report written into `out`. Shards are
+// named when missing (ReportFiles::missing): a DIR without plan.json (its task failed before
+// planning), a shard i/n of `verify --shard` (OUT/shard.json) that no DIR holds, or a shard whose
+// runs are not all finished.
 // `published`, when given, replaces the plan's published numbers (plan.json is rewritten with them).
 Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std::string& out,
                                  const std::optional<Published>& published = std::nullopt);
+
+// DIR/shard.json, written by `verify --shard i/n` (n > 1): which shard of how many the folder holds.
+Result<bool> write_shard_file(const std::string& dir, int index, int count);
+Result<std::optional<std::pair<int, int>>> read_shard_file(const std::string& dir);
 
 // The minimal DFA as an inline <svg> through `dot -Tsvg` (Graphviz, run as a subprocess);
 // nullopt (with the reason in *why) when dot is missing or fails.

@@ -262,12 +262,14 @@ ArchPlan arch_plan(const Architecture& arch, const automata::algebra::ArchPredic
 }
 
 // The run list of a plan whose languages are known, each run with its seed, identity and folder.
-void plan_runs(Plan& plan, const std::vector<LanguageContext>& contexts, const VerifyOptions& o) {
+void plan_runs(Plan& plan, const std::vector<LanguageContext>& contexts, const VerifyOptions& o,
+               const std::set<std::pair<std::string, std::string>>& cells) {
     // The run list: language-major, then arch, lr, seed. Seeds derive from (language, arch, seed
     // index, lr); the folder name ends in the run's identity (run.hh), so a run made for another
     // language, configuration or data set never sits in the folder of this one.
     for (std::size_t li = 0; li < plan.languages.size(); ++li)
         for (const auto& arch : plan.archs) {
+            if (!cells.empty() && !cells.count({plan.languages[li].name, to_string(arch)})) continue;
             // The evaluation sets (and their hash) are the same for every seed and lr of this arch.
             const EvalSets sets = eval_sets(contexts[li], arch);
             const std::string data = data_identity(sets);
@@ -303,6 +305,24 @@ automata::algebra::ClassifyOptions classify_options(const std::vector<Architectu
     return copts;
 }
 
+// The chosen cells as (language name, architecture name); each names a language of the suite and an
+// architecture of --archs.
+Result<std::set<std::pair<std::string, std::string>>> chosen_cells(const VerifyOptions& o) {
+    std::set<std::pair<std::string, std::string>> out;
+    for (const auto& text : o.cells) {
+        auto cell = parse_cell(text);
+        if (!cell.ok()) return cell.error();
+        const auto& [lang, arch] = *cell;
+        if (std::none_of(o.languages.begin(), o.languages.end(),
+                         [&](const automata::LanguageSpec& s) { return (s.name.empty() ? s.text : s.name) == lang; }))
+            return make_error("cell '" + text + "': no language named '" + lang + "' in the suite");
+        if (std::find(o.archs.begin(), o.archs.end(), arch) == o.archs.end())
+            return make_error("cell '" + text + "': " + to_string(arch) + " is not among --archs");
+        out.insert({lang, to_string(arch)});
+    }
+    return out;
+}
+
 Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
     Prepared pr;
     Plan& plan = pr.plan;
@@ -315,6 +335,9 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
     plan.base_seed = o.base_seed;
     plan.lrs = prof.lrs;
     plan.published = o.published;
+    auto cells = chosen_cells(o);
+    if (!cells.ok()) return cells.error();
+    for (const auto& [lang, arch] : *cells) plan.cells.push_back(lang + ":" + arch);
     if (plan.seeds < 1) return make_error("--seeds must be at least 1");
     if (o.archs.empty()) return make_error("no architecture given (--archs)");
     if (o.languages.empty()) return make_error("no language given");
@@ -323,6 +346,10 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
 
     std::map<std::string, std::string> dirs_seen;
     for (const auto& spec : o.languages) {
+        const std::string spec_name = spec.name.empty() ? spec.text : spec.name;
+        if (!cells->empty() && std::none_of(cells->begin(), cells->end(),
+                                            [&](const auto& c) { return c.first == spec_name; }))
+            continue;  // no chosen cell: not planned at all
         auto lang = automata::load_language(spec);
         if (!lang.ok()) return lang.error();
         automata::algebra::ClassifyOptions lopts = copts;
@@ -356,7 +383,7 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
         pr.contexts.push_back(std::move(ctx));
     }
 
-    plan_runs(plan, pr.contexts, o);
+    plan_runs(plan, pr.contexts, o, *cells);
     if (write_files) {
         auto w = automata::write_file_atomic((fs::path(o.out) / "plan.json").string(), plan_to_json(plan));
         if (!w.ok()) return w.error();
@@ -454,6 +481,9 @@ Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptio
         if (p.phase == Phase::Evaluation)
             emit(o, name + "  evaluating: length " + std::to_string(p.step) + "/" + std::to_string(p.total) + ", " +
                         std::to_string(p.words) + " words  eta " + duration(p.eta_seconds));
+        else if (p.phase == Phase::FitCheck)
+            emit(o, name + "  step " + std::to_string(p.step) + ": fit check " + fmt("%.2f", 100 * p.train_accuracy) +
+                        "% on fresh training words" + (p.total == p.step ? ", stopping" : ""));
         else if (p.phase == Phase::Resume)
             emit(o, name + "  resuming from step " + std::to_string(p.step) + " of " + std::to_string(p.total));
         else if (p.phase == Phase::Log)
@@ -513,6 +543,36 @@ std::string language_dir_name(const std::string& name) {
     return s;
 }
 
+Result<std::pair<std::string, Architecture>> parse_cell(const std::string& text) {
+    const auto colon = text.rfind(':');
+    if (colon == std::string::npos || colon == 0)
+        return make_error("cell '" + text + "': expected LANGUAGE:ARCH (e.g. SIGMA*A:local-2)");
+    auto arch = parse_architecture(text.substr(colon + 1));
+    if (!arch.ok()) return make_error("cell '" + text + "': " + arch.error().message);
+    return std::pair{text.substr(0, colon), *arch};
+}
+
+Result<std::vector<std::string>> read_cells_file(const std::string& path) {
+    auto text = automata::read_file(path);
+    if (!text.ok()) return text.error();
+    std::vector<std::string> out;
+    std::istringstream in(*text);
+    int line_no = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++line_no;
+        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+        std::size_t b = 0;
+        while (b < line.size() && std::isspace(static_cast<unsigned char>(line[b]))) ++b;
+        line.erase(0, b);
+        if (line.empty() || line[0] == '#') continue;
+        if (auto c = parse_cell(line); !c.ok())
+            return make_error(path + ":" + std::to_string(line_no) + ": " + c.error().message);
+        out.push_back(line);
+    }
+    if (out.empty()) return make_error(path + ": no cell (expected one LANGUAGE:ARCH per line)");
+    return out;
+}
+
 Result<std::pair<int, int>> parse_shard(const std::string& text) {
     const auto slash = text.find('/');
     Error bad = make_error("--shard expects i/n with 0 <= i < n, got '" + text + "'");
@@ -542,6 +602,7 @@ Result<bool> check_options(const VerifyOptions& o, bool worker) {
     if (o.seeds && *o.seeds < 1) return make_error("--seeds must be at least 1");
     if (o.archs.empty()) return make_error("no architecture given (--archs)");
     if (o.languages.empty()) return make_error("no language given");
+    if (auto cells = chosen_cells(o); !cells.ok()) return cells.error();
     if (!worker)
         for (const auto& spec : o.languages)
             if (auto lang = automata::load_language(spec); !lang.ok()) return lang.error();
@@ -706,6 +767,9 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
         if (!l.ok()) return l.error();
         lock = std::move(l).value();
         fs::remove_all(fs::path(o.out) / ".claims", ec);
+        // Which shard this folder holds, before planning: `report` names a shard that failed.
+        if (o.shard_count > 1)
+            if (auto w = write_shard_file(o.out, o.shard_index, o.shard_count); !w.ok()) return w.error();
     }
     auto pr = prepare_impl(o, !worker);
     if (!pr.ok()) return pr.error();

@@ -40,6 +40,9 @@ struct VerifyOptions {
                                        {Architecture::Kind::Local, 2},  {Architecture::Kind::Hybrid, 1},
                                        {Architecture::Kind::Hybrid, 2}};
     Profile profile;
+    // Cells to run, each "LANGUAGE:ARCH" (a language name of the suite, an architecture of archs);
+    // empty: every language × architecture. Recorded in the plan; languages without one are left out.
+    std::vector<std::string> cells;
     std::optional<int> seeds;      // overrides the profile's seeds per learning rate
     std::uint64_t base_seed = 1;   // seed indices base_seed .. base_seed + seeds - 1
     std::string out = "results/verify";
@@ -95,6 +98,11 @@ Result<std::size_t> mark_plan_adversarial(Plan& plan, const std::string& scratch
 // A folder name for a language: [A-Za-z0-9._-] kept, anything else replaced, a short hash of the
 // name appended when something was replaced (so different names never collide).
 std::string language_dir_name(const std::string& name);
+
+// A cell "LANGUAGE:ARCH" (split at the last ':'), the architecture parsed.
+Result<std::pair<std::string, Architecture>> parse_cell(const std::string& text);
+// The cells of FILE: one "LANGUAGE:ARCH" per line; blank lines and lines starting with '#' skipped.
+Result<std::vector<std::string>> read_cells_file(const std::string& path);
 
 // "i/n" with 0 <= i < n.
 Result<std::pair<int, int>> parse_shard(const std::string& text);

@@ -6,7 +6,7 @@
 #   digest_tree DIR                            one line per file under DIR: path and a digest of
 #                                              the content with the timing fields taken out
 #   now_ms                                     milliseconds since the epoch
-#   wait_until SECONDS CMD...                  polls CMD every 10 ms until it succeeds (status 0)
+#   wait_until SECONDS CMD...                  polls CMD every 10 ms ($WAIT_POLL s when set) until it succeeds (status 0)
 #                                              or SECONDS of wall time have passed (status 1): a
 #                                              deadline, not a count of polls, so a loaded machine
 #                                              (each poll a fork) does not shorten the wait
@@ -18,7 +18,7 @@ wait_until() {
     shift
     until "$@"; do
         ((SECONDS < deadline)) || return 1
-        sleep 0.01
+        sleep "${WAIT_POLL:-0.01}"
     done
 }
 

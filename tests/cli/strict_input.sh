@@ -132,6 +132,14 @@ if [[ -x $neural ]]; then
     check 2 "ltlkit: error: --pe: unknown value 'bogus'" train 'Y a' --out t --pe bogus
     check 2 "ltlkit: error: --out: expected a value, not an empty string" train 'Y a' --out ''
     check 2 "ltlkit: error: --d-model 65 must be a multiple of --heads 8" train 'P a' --alphabet a,b --out t --d-model 65 --heads 8
+    check 2 "ltlkit: error: --fit-target must be in (0, 1]" train 'P a' --alphabet a,b --out t --fit-check-every 10 --fit-target 1.5
+    check 2 "ltlkit: error: --fit-check-words: must be at least 2, not '1'" train 'P a' --alphabet a,b --out t --fit-check-words 1
+    [[ -e t ]] && { echo "FAIL: a refused training wrote t/"; fails=$((fails + 1)); }
+    check 2 "ltlkit: error: cell 'nope:global': no language named 'nope' in the suite" verify 'Y a' --alphabet a,b --out v --only nope:global
+    check 2 "ltlkit: error: cell 'Y a:local-3': local-3 is not among --archs" verify 'Y a' --alphabet a,b --out v --archs global --only 'Y a:local-3'
+    check 2 "ltlkit: error: cell 'Y a': expected LANGUAGE:ARCH" verify 'Y a' --alphabet a,b --out v --only 'Y a'
+    check 2 "ltlkit: error: no-such-file: cannot open file for reading" verify 'Y a' --alphabet a,b --out v --cells no-such-file
+    [[ -e v ]] && { echo "FAIL: a refused verify wrote v/"; fails=$((fails + 1)); }
     check 2 "ltlkit: error: --steps: must be at least 1, not '-5'" verify 'Y a' --out v --steps -5
     check 2 "ltlkit: error: --device: unknown value 'bogus' (expected auto, cpu or cuda)" verify 'Y a' --out v --device bogus
     check 2 "ltlkit: error: --threads: must be at least 1, not '0'" verify 'Y a' --out v --threads 0

@@ -457,3 +457,46 @@ TEST_CASE("report: per-label numbers or 'not measured', the published sd, FAR, a
         }
     CHECK(slurp(t / "report.md").find("**inconclusive** (not fitted)") != std::string::npos);
 }
+
+TEST_CASE("a merge names its missing shards: no plan, unfinished runs, no folder", "[report]") {
+    TempDir t;
+    const Plan p = fixture_plan();
+    for (const char* d : {"s0", "s1", "s2"}) fs::create_directories(t.path / d);
+    write_fixture(p, t / "s0", 3, 0);
+    write_fixture(p, t / "s1", 3, 1);
+    for (int k : {0, 1, 2}) REQUIRE(write_shard_file(t / ("s" + std::to_string(k)), k, 3).ok());
+    // Shard 1 lost one finished run (its task was cancelled); shard 2 failed before planning.
+    const RunPlan* lost = nullptr;
+    for (const auto& r : p.runs)
+        if (r.index % 3 == 1) lost = &r;
+    REQUIRE(lost);
+    fs::remove(t.path / "s1" / lost->rundir / "result.json");
+    auto r = merge_report({t / "s0", t / "s1", t / "s2"}, t / "merged");
+    REQUIRE(r.ok());
+    // The counts by brute force over the plan: runs of shard k are those with index mod 3 == k.
+    std::size_t in1 = 0, in2 = 0;
+    for (const auto& run : p.runs) {
+        if (run.index % 3 == 1) ++in1;
+        if (run.index % 3 == 2) ++in2;
+    }
+    REQUIRE(r->missing.size() == 2);
+    CHECK(r->missing[0] == "shard 1/3 (" + (t / "s1") + "): 1 of " + std::to_string(in1) +
+                               " runs missing; its task failed or has not finished");
+    CHECK(r->missing[1] == "shard 2/3 (" + (t / "s2") + "): no plan.json, its task failed before planning; " +
+                               std::to_string(in2) + " of " + std::to_string(in2) + " runs missing");
+    CHECK(r->runs_found == p.runs.size() - 1 - in2);
+    CHECK(slurp(t / "merged/report.md").find("- **Missing:** shard 2/3 (") != std::string::npos);
+    // Without shard 2's folder it is still named (shard.json of the others gives the split).
+    auto r2 = merge_report({t / "s0", t / "s1"}, t / "merged2");
+    REQUIRE(r2.ok());
+    REQUIRE(r2->missing.size() == 2);
+    CHECK(r2->missing[1].rfind("shard 2/3: no folder given holds it", 0) == 0);
+    // Complete: nothing missing, and the report has no Missing line.
+    write_fixture(p, t / "s1", 3, 1);
+    write_fixture(p, t / "s2", 3, 2);
+    auto full = merge_report({t / "s0", t / "s1", t / "s2"}, t / "merged");
+    REQUIRE(full.ok());
+    CHECK(full->missing.empty());
+    CHECK(full->runs_found == p.runs.size());
+    CHECK(slurp(t / "merged/report.md").find("Missing") == std::string::npos);
+}

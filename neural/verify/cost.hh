@@ -1,0 +1,36 @@
+// What a verification grid will cost before it runs (`ltlkit verify --estimate N`, used by
+// examples/slurm/verify-array.sh to size each array task's time limit and to print the grid's cost
+// before submitting). A rough, deliberately pessimistic model, not a measurement: training-token
+// equivalents per run × multiply-accumulates per token at an assumed throughput, the method of
+// docs/RESULTS.md ("What `standard` on `examples/lc26.suite` would cost"); docs/CLUSTER.md says
+// how the constants were chosen. Torch-free.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "neural/run.hh"
+
+namespace ltlkit::neural::verify {
+
+struct CostEstimate {
+    std::size_t runs = 0, shards = 1, runs_per_shard = 0;  // runs_per_shard: the largest shard
+    bool gpu = false;
+    double train_tokens = 0;    // per run: steps × batch × (mean training length + EOS)
+    double eval_tokens = 0;     // per run, forward only: test words + fit words, in tokens
+    double macs_per_token = 0;  // layers × (4 d² + 2 d d_ff): the projections and feed-forward
+    double seconds_per_run = 0;
+    double task_seconds = 0;    // per array task: its runs one after another, planning, ×2 margin
+    double grid_hours = 0;      // runs × seconds_per_run: core-hours (CPU) or GPU-hours
+    std::string assumptions;    // one line: the throughput assumed
+};
+
+// The cost of `runs` runs of the settings `base` split into `shards` array tasks (one torch thread
+// per task on a CPU core, or one GPU per task when `gpu`).
+CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, bool gpu);
+
+// Seconds as Slurm's --time accepts them, rounded up to whole minutes: "H:MM:00", or "D-HH:MM:00"
+// from one day on.
+std::string slurm_time(double seconds);
+
+}  // namespace ltlkit::neural::verify
