@@ -14,12 +14,15 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "automata/certificate.hh"
 #include "automata/dfa.hh"
+#include "automata/random.hh"
 
 namespace ltlkit::automata {
 
@@ -124,6 +127,36 @@ Result<GenerateReport> generate_dataset(const Dfa& minimal, const std::string& d
 // check_labels, a label that disagrees with the DFA of meta.json is an error. meta.json's embedded
 // checksum and the hash of every file it lists are checked (a mismatch is an error, exit 2).
 Result<Dataset> read_dataset(const std::string& dir, bool check_labels = true);
+
+class Sampler;  // automata/sampler.hh
+
+// LC25's test words (Li & Cotterell, arXiv 2505.23623; docs/PROTOCOL.md "Evaluation", the
+// `lc25` test distribution), for any language, by these rules:
+//  - accepted words uniform among the accepted words of the length, except for a language of the
+//    form Σ*fΣ* (LC25's LT-1 = Σ*aΣ*, LT-2 = Σ*abΣ*; also LC26's FACTOR-AB), whose accepted test
+//    words contain f exactly once (uniform among those);
+//  - each rejected word is a near miss: an accepted word of the same length (drawn as above) with
+//    one symbol changed, uniform among the single-symbol substitutions that leave the language;
+//  - a length without accepted words (odd lengths of Dyck languages and of (ab)*) is not tested.
+// LC25 describes these samplers for its own languages; on other languages the same three rules
+// apply unchanged (the documented generalization).
+class Lc25TestSampler {
+public:
+    static Result<Lc25TestSampler> create(const Dfa& minimal, std::size_t max_length);
+    // ceil(per_length / 2) accepted and floor(per_length / 2) rejected words of length n (fewer
+    // rejected ones when the accepted words have no label-changing substitution; none when the
+    // length has no accepted word).
+    std::vector<Example> sample(std::size_t n, std::size_t per_length, Rng& rng) const;
+    // The factor f when the language is Σ*fΣ* (positives contain it exactly once), else nullopt.
+    const std::optional<Word>& factor() const { return factor_; }
+    // One line for the report: which rules applied.
+    std::string rule() const;
+
+private:
+    Dfa dfa_;
+    std::optional<Word> factor_;
+    std::shared_ptr<const Sampler> positives_;  // over the accepted test words' DFA
+};
 
 // SHA-256 of a byte string, lowercase hex (the file hashes of meta.json); defined in automata/io.cc.
 std::string sha256_hex(const std::string& data);

@@ -25,7 +25,7 @@ void set_range(const std::string& text, const char* option, int& lo, int& hi) {
 }
 
 struct EvalArgs {
-    std::string rundir, dataset, test_lengths, success_rule, device;
+    std::string rundir, dataset, test_lengths, success_rule, device, test_distribution;
     int per_length = 0, threads = 0;
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool json = false;
@@ -45,6 +45,10 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--dataset", a->dataset, "Evaluate on a dataset's test, boundary and adversarial-ARCH files");
         app.add_option("--success-rule", a->success_rule, "exact | bins99 (default: the run's)")
             ->check(one_of({"exact", "bins99"}));
+        app.add_option("--test-distribution", a->test_distribution,
+                       "uniform (default: the run's; half accepted, half rejected, uniform) | lc25 (LC25's samplers: near-miss "
+                       "rejected words, docs/PROTOCOL.md)")
+            ->check(one_of({"uniform", "lc25"}));
         app.add_option("--threads", a->threads, "CPU threads (default: the run's)")->check(at_least(1));
         app.add_option("--device", a->device, "auto | cpu | cuda (default: the run's)")->check(one_of(kDeviceNames));
         app.add_option("--max-memory-gb", a->max_memory_gb,
@@ -65,6 +69,8 @@ LTLKIT_COMMAND(CommandDef{
             neural::Config c = info.config;
             if (app.count("--per-length")) c.evaluation.per_length = a->per_length;
             if (app.count("--success-rule")) c.evaluation.success_rule = take(neural::parse_success_rule(a->success_rule));
+            if (app.count("--test-distribution"))
+                c.evaluation.test_distribution = take(neural::parse_test_distribution(a->test_distribution));
             if (app.count("--threads")) c.runtime.threads = a->threads;
             if (app.count("--device")) c.runtime.device = take(neural::parse_device(a->device));
             const auto device = take(neural::resolve_device(c.runtime.device));

@@ -27,7 +27,7 @@ void set_range(const std::string& text, const char* option, int& lo, int& hi) {
 struct TrainArgs {
     LanguageArgs lang;
     std::string dataset, out, train_lengths, test_lengths, pe = "none";
-    std::string arch = "global", success_rule = "exact", device = "auto";
+    std::string arch = "global", success_rule = "exact", device = "auto", test_distribution = "uniform";
     neural::Config c;
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool pre_ln = false, non_strict = false, hybrid_layers = false, quiet = false, json = false;
@@ -74,6 +74,10 @@ LTLKIT_COMMAND(CommandDef{
                            std::to_string(cpu.per_length) + " on CPU)")->check(at_least(1));
         app.add_option("--success-rule", a->success_rule, "exact (default) | bins99 (every 100-length bin >= 99%)")
             ->check(one_of({"exact", "bins99"}));
+        app.add_option("--test-distribution", a->test_distribution,
+                       "uniform (default: half accepted, half rejected, uniform) | lc25 (LC25's samplers: near-miss "
+                       "rejected words, docs/PROTOCOL.md)")
+            ->check(one_of({"uniform", "lc25"}));
         app.add_option("--threads", c.runtime.threads, "CPU threads (default 1)")->check(at_least(1));
         app.add_option("--device", a->device,
                        "auto (default: CUDA when available) | cpu | cuda; the defaults of --steps and --per-length "
@@ -112,6 +116,7 @@ LTLKIT_COMMAND(CommandDef{
             c.model.hybrid_by_layer = a->hybrid_layers;
             c.model.arch = take(neural::parse_architecture(a->arch));
             c.evaluation.success_rule = take(neural::parse_success_rule(a->success_rule));
+            c.evaluation.test_distribution = take(neural::parse_test_distribution(a->test_distribution));
             c.runtime.device = take(neural::parse_device(a->device));
             if (c.model.arch.kind != neural::Architecture::Kind::Lstm && c.model.d_model % c.model.heads != 0)
                 fail("--d-model " + std::to_string(c.model.d_model) + " must be a multiple of --heads " +

@@ -57,6 +57,7 @@ struct VerifyArgs {
     int steps = 0;
     std::string device = "auto";
     std::string published;
+    std::string test_distribution = "uniform";
     std::vector<std::string> only;
     std::string cells_file;
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
@@ -144,6 +145,7 @@ int run_verify_command(const VerifyArgs& a) {
     if (o.archs.empty()) fail("--archs: no architecture given");
     o.profile = take(nv::profile_by_name(a.profile));
     if (a.steps > 0) o.profile.base.training.steps = a.steps;
+    o.profile.base.evaluation.test_distribution = take(neural::parse_test_distribution(a.test_distribution));
     if (a.seeds > 0) o.seeds = a.seeds;
     o.base_seed = a.seed;
     o.out = a.out;
@@ -239,6 +241,11 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--device", a->device, "Where runs train (default: auto, CUDA when available)")
             ->type_name("auto|cpu|cuda")
             ->check(one_of(kDeviceNames));
+        app.add_option("--test-distribution", a->test_distribution,
+                       "uniform (default: the dataset's balanced uniform test split) | lc25 (LC25's samplers: "
+                       "near-miss rejected words, one occurrence for Σ*fΣ*, lengths with accepted words only; "
+                       "docs/PROTOCOL.md); recorded in plan.json and each run's identity")
+            ->check(one_of({"uniform", "lc25"}));
         app.add_option("--published", a->published,
                        "Published numbers to show beside ours (TSV: language, architecture, statistic, value, "
                        "source; default: the suite's NAME.published.tsv when it exists)");

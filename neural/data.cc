@@ -1,4 +1,4 @@
-// The training distribution of PROTOCOL.md (torch-free).
+// The training distribution of docs/PROTOCOL.md (torch-free).
 #include <algorithm>
 
 #include "neural/internal.hh"
@@ -69,6 +69,26 @@ void TrainingDistribution::draw(int batch, automata::Rng& rng, std::vector<autom
     for (int i = 0; i < nneg; ++i) {
         words.push_back(draw_word(n_neg, false, rng));
         labels.push_back(0);
+    }
+}
+
+void TrainingDistribution::draw_spread(int total, automata::Rng& rng, std::vector<automata::Word>& words,
+                                       std::vector<std::uint8_t>& labels) const {
+    // The strata: each length with both labels, or (padded) each pair of a positive and a negative length.
+    std::vector<std::pair<int, int>> strata;
+    if (!both_.empty())
+        for (int n : both_) strata.push_back({n, n});
+    else
+        for (int p : with_[1])
+            for (int q : with_[0]) strata.push_back({p, q});
+    const int k = static_cast<int>(strata.size());
+    for (int i = 0; i < k; ++i) {
+        const int count = total / k + (i < total % k ? 1 : 0);
+        for (int j = 0; j < count; ++j) {
+            const bool label = j % 2 == 0;
+            words.push_back(draw_word(label ? strata[i].first : strata[i].second, label, rng));
+            labels.push_back(label ? 1 : 0);
+        }
     }
 }
 

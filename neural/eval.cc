@@ -1,10 +1,11 @@
-// Evaluation of a recognizer (PROTOCOL.md "Evaluation"), torch-free: the model comes in as a
+// Evaluation of a recognizer (docs/PROTOCOL.md "Evaluation"), torch-free: the model comes in as a
 // prediction function, so the metrics are testable without LibTorch.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
 
+#include "automata/dataset.hh"
 #include "neural/internal.hh"
 
 namespace ltlkit::neural {
@@ -18,6 +19,21 @@ double accuracy_on(const std::vector<LabelledWord>& words, const Predictor& pred
     std::size_t right = 0;
     for (std::size_t i = 0; i < words.size(); ++i) right += ((logits[i] > 0) == words[i].label);
     return static_cast<double>(right) / static_cast<double>(words.size());
+}
+
+void count_answer(LabelCounts& c, bool label, bool right) {
+    if (label) {
+        ++c.accepted;
+        c.accepted_right += right;
+    } else {
+        ++c.rejected;
+        c.rejected_right += right;
+    }
+}
+
+double accuracy_of(const LabelCounts& c) {
+    const long n = c.accepted + c.rejected;
+    return n == 0 ? 0.0 : static_cast<double>(c.accepted_right + c.rejected_right) / static_cast<double>(n);
 }
 
 std::vector<LabelledWord> test_sample(const automata::Sampler& sampler, int n, int per_length,
@@ -36,6 +52,14 @@ std::vector<LabelledWord> test_sample(const automata::Sampler& sampler, int n, i
                 out.push_back({std::move(w), label != 0, -1});
         }
     }
+    return out;
+}
+
+std::vector<LabelledWord> lc25_test_sample(const automata::Lc25TestSampler& sampler, int n, int per_length,
+                                           automata::Rng& rng) {
+    std::vector<LabelledWord> out;
+    for (auto& e : sampler.sample(static_cast<std::size_t>(n), static_cast<std::size_t>(per_length), rng))
+        out.push_back({std::move(e.word), e.label, -1});
     return out;
 }
 
@@ -67,6 +91,38 @@ void summarize_lengths(RunResult& r) {
     }
 }
 
+void evaluate_pairs(RunResult& r, const std::vector<LabelledWord>& words, const Predictor& predict) {
+    r.adversarial_outputs.clear();
+    std::vector<const automata::Word*> ptrs;
+    for (const auto& w : words) ptrs.push_back(&w.word);
+    const auto logits = predict(ptrs);
+    std::size_t right = 0;
+    std::map<long, PairOutput> pairs;  // by pair id, in the set's order of ids
+    std::map<long, int> seen;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        right += (logits[i] > 0) == words[i].label;
+        int& k = seen[words[i].pair];
+        if (k < 2) {
+            PairOutput& p = pairs[words[i].pair];
+            p.pair = words[i].pair;
+            p.words[k] = words[i].word;
+            p.labels[k] = words[i].label;
+            p.logits[k] = logits[i];
+        }
+        ++k;
+    }
+    r.adversarial_accuracy = words.empty() ? 0.0 : static_cast<double>(right) / static_cast<double>(words.size());
+    long complete = 0, same = 0;
+    for (auto& [id, p] : pairs) {
+        if (seen[id] != 2) continue;  // a pair id must name exactly two words
+        ++complete;
+        same += (p.logits[0] > 0) == (p.logits[1] > 0);
+        r.adversarial_outputs.push_back(std::move(p));
+    }
+    r.adversarial_pairs = complete;
+    r.adversarial_same_answer = same;
+}
+
 Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const automata::Sampler* sampler,
                             const TrainingDistribution& train, const EvalSets& sets, const ProgressFn& progress) {
     // Every prediction goes through this wrapper, which times the model and counts its tokens.
@@ -82,18 +138,32 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
     const EvaluationConfig& ev = c.evaluation;
     if (ev.test_min < 0 || ev.test_max < ev.test_min) return make_error("test lengths: expected 0 <= A <= B");
     r.per_length_accuracy.clear();
+    r.per_length_labels.clear();
     if (!sets.test.empty()) {
         std::map<int, std::vector<LabelledWord>> by_length;
         for (const auto& w : sets.test) {
             const int n = static_cast<int>(w.word.size());
             if (n >= ev.test_min && n <= ev.test_max) by_length[n].push_back(w);
         }
-        for (const auto& [n, words] : by_length) r.per_length_accuracy[n] = accuracy_on(words, predict);
+        for (const auto& [n, words] : by_length) {
+            std::vector<const automata::Word*> ptrs;
+            for (const auto& w : words) ptrs.push_back(&w.word);
+            const auto logits = predict(ptrs);
+            LabelCounts& c = r.per_length_labels[n];
+            for (std::size_t i = 0; i < words.size(); ++i) count_answer(c, words[i].label, (logits[i] > 0) == words[i].label);
+            r.per_length_accuracy[n] = accuracy_of(c);
+        }
     } else {
         if (!sampler) return make_error("evaluation needs a sampler or a test set");
         if (static_cast<std::size_t>(ev.test_max) > sampler->max_length())
             return make_error("test lengths exceed the sampler's tables");
         automata::Rng rng(automata::derive_seed({"eval", std::to_string(c.training.seed)}));
+        std::optional<automata::Lc25TestSampler> lc25;
+        if (ev.test_distribution == TestDistribution::Lc25) {
+            auto s = automata::Lc25TestSampler::create(sampler->dfa(), static_cast<std::size_t>(ev.test_max));
+            if (!s.ok()) return s.error();
+            lc25 = std::move(s).value();
+        }
         // Several lengths per prediction call, so the predictor can batch.
         std::vector<LabelledWord> pending;
         auto flush = [&] {
@@ -101,14 +171,14 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
             std::vector<const automata::Word*> ptrs;
             for (const auto& w : pending) ptrs.push_back(&w.word);
             const auto logits = predict(ptrs);
-            std::map<int, std::pair<long, long>> counts;  // length -> (right, total)
             for (std::size_t i = 0; i < pending.size(); ++i) {
-                auto& ct = counts[static_cast<int>(pending[i].word.size())];
-                ct.first += ((logits[i] > 0) == pending[i].label);
-                ct.second += 1;
+                const int n = static_cast<int>(pending[i].word.size());
+                count_answer(r.per_length_labels[n], pending[i].label, (logits[i] > 0) == pending[i].label);
             }
-            for (const auto& [n, ct] : counts)
-                r.per_length_accuracy[n] = static_cast<double>(ct.first) / static_cast<double>(ct.second);
+            for (const auto& w : pending) {
+                const int n = static_cast<int>(w.word.size());
+                r.per_length_accuracy[n] = accuracy_of(r.per_length_labels[n]);
+            }
             pending.clear();
         };
         std::size_t tokens = 0;
@@ -119,7 +189,7 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
         auto last_report = t0;
         const int total = ev.test_max - ev.test_min + 1;
         for (int n = ev.test_min; n <= ev.test_max; ++n) {
-            auto words = test_sample(*sampler, n, ev.per_length, rng);
+            auto words = lc25 ? lc25_test_sample(*lc25, n, ev.per_length, rng) : test_sample(*sampler, n, ev.per_length, rng);
             words_done += static_cast<long>(words.size());
             symbols_done += static_cast<double>(n + 1) * ev.per_length;
             for (auto& w : words) pending.push_back(std::move(w));
@@ -147,12 +217,21 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
     // Training accuracy on fresh words of the training distribution, drawn as training batches are.
     {
         automata::Rng rng(automata::derive_seed({"fit", std::to_string(c.training.seed)}));
-        r.train_accuracy = accuracy_on(train.sample(ev.fit_words, c.training.batch, rng), predict);
+        std::vector<automata::Word> words;
+        std::vector<std::uint8_t> labels;
+        train.draw_spread(ev.fit_words, rng, words, labels);
+        std::vector<LabelledWord> fit;
+        for (std::size_t i = 0; i < words.size() && static_cast<int>(i) < ev.fit_words; ++i)
+            fit.push_back({std::move(words[i]), labels[i] != 0, -1});
+        r.train_accuracy = accuracy_on(fit, predict);
     }
     r.failed_to_fit = r.train_accuracy < 0.99;
     r.adversarial_accuracy.reset();
     r.boundary_accuracy.reset();
-    if (!sets.adversarial.empty()) r.adversarial_accuracy = accuracy_on(sets.adversarial, predict);
+    r.adversarial_pairs.reset();
+    r.adversarial_same_answer.reset();
+    r.adversarial_outputs.clear();
+    if (!sets.adversarial.empty()) evaluate_pairs(r, sets.adversarial, predict);
     if (!sets.boundary.empty()) r.boundary_accuracy = accuracy_on(sets.boundary, predict);
     bool ok = !r.per_length_accuracy.empty() && !r.failed_to_fit;
     switch (ev.success_rule) {

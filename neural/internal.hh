@@ -1,5 +1,5 @@
 // Torch-free internals shared by train.cc, eval.cc and the tests: the training distribution of
-// PROTOCOL.md and the evaluation of a model given as a prediction function. PRIVATE header.
+// docs/PROTOCOL.md and the evaluation of a model given as a prediction function. PRIVATE header.
 #pragma once
 
 #include <array>
@@ -10,13 +10,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "automata/dataset.hh"
 #include "automata/random.hh"
 #include "automata/sampler.hh"
 #include "neural/run.hh"
 
 namespace ltlkit::neural {
 
-// PROTOCOL.md "Training": one length n uniform among the lengths of [lo, hi] that have words of
+// docs/PROTOCOL.md "Training": one length n uniform among the lengths of [lo, hi] that have words of
 // both labels; half the batch positive, half negative, each uniform among the words of length n
 // with that label. When no length has both labels, each half gets its own length (padded batch).
 class TrainingDistribution {
@@ -30,6 +31,12 @@ public:
     // Appends `batch` words and labels: ceil(batch/2) positive, then floor(batch/2) negative.
     void draw(int batch, automata::Rng& rng, std::vector<automata::Word>& words,
               std::vector<std::uint8_t>& labels) const;
+    // Appends `total` words spread evenly over the lengths a batch can draw (each length, or pair
+    // of lengths when padded, gets total / lengths words, the first ones one more), half of each
+    // length's words accepted: the training distribution, stratified by length, so that a fit
+    // sample covers every training length (docs/PROTOCOL.md "Training").
+    void draw_spread(int total, automata::Rng& rng, std::vector<automata::Word>& words,
+                     std::vector<std::uint8_t>& labels) const;
     // `count` fresh words drawn as training batches of `batch` words are (the fit checks).
     std::vector<LabelledWord> sample(int count, int batch, automata::Rng& rng) const;
 
@@ -63,10 +70,17 @@ double accuracy_on(const std::vector<LabelledWord>& words, const Predictor& pred
 std::vector<LabelledWord> test_sample(const automata::Sampler& sampler, int n, int per_length,
                                       automata::Rng& rng);
 
+// LC25's test sample of one length (automata::Lc25TestSampler), as labelled words.
+std::vector<LabelledWord> lc25_test_sample(const automata::Lc25TestSampler& sampler, int n, int per_length,
+                                           automata::Rng& rng);
+
+// Accuracy on an adversarial set, with every pair's two words, labels and logits (r.adversarial_*).
+void evaluate_pairs(RunResult& r, const std::vector<LabelledWord>& words, const Predictor& predict);
+
 // From r.per_length_accuracy: mean, bins of 100 lengths (41-100, 101-200, ...), min bin, N*.
 void summarize_lengths(RunResult& r);
 
-// Evaluates a model (PROTOCOL.md "Evaluation"): per-length accuracy on sets.test (when given,
+// Evaluates a model (docs/PROTOCOL.md "Evaluation"): per-length accuracy on sets.test (when given,
 // restricted to test_min..test_max) or on uniform samples from `sampler`, the summary, training
 // accuracy on config.fit_words fresh words of `train`, failed_to_fit, boundary and adversarial
 // accuracy, success by config.success_rule. Fills r; the seed of the samples derives from r.config.seed.

@@ -88,6 +88,14 @@ Result<SuccessRule> parse_success_rule(const std::string& name) {
     return make_error("unknown success rule '" + name + "' (expected exact or bins99)");
 }
 
+std::string to_string(TestDistribution d) { return d == TestDistribution::Lc25 ? "lc25" : "uniform"; }
+
+Result<TestDistribution> parse_test_distribution(const std::string& name) {
+    for (auto d : {TestDistribution::Uniform, TestDistribution::Lc25})
+        if (to_string(d) == name) return d;
+    return make_error("unknown test distribution '" + name + "' (expected uniform or lc25)");
+}
+
 std::string to_string(Device device) {
     switch (device) {
         case Device::Auto: return "auto";
@@ -138,11 +146,14 @@ json training_to_json(const TrainingConfig& t) {
 }
 
 json evaluation_to_json(const EvaluationConfig& e) {
-    return json{{"test_min", e.test_min},
-                {"test_max", e.test_max},
-                {"per_length", e.per_length},
-                {"fit_words", e.fit_words},
-                {"success_rule", to_string(e.success_rule)}};
+    json j{{"test_min", e.test_min},
+           {"test_max", e.test_max},
+           {"per_length", e.per_length},
+           {"fit_words", e.fit_words},
+           {"success_rule", to_string(e.success_rule)}};
+    // Only when not the default, so that the identities of runs made before it existed stay valid.
+    if (e.test_distribution != TestDistribution::Uniform) j["test_distribution"] = to_string(e.test_distribution);
+    return j;
 }
 
 json runtime_to_json(const RuntimeConfig& r) {
@@ -219,7 +230,7 @@ void get_opt(const json& j, const char* key, T& out) {
 // The names of the architecture, success rule and device are read here and parsed by
 // config_from_json_value.
 struct ConfigNames {
-    std::optional<std::string> arch, success_rule, device;
+    std::optional<std::string> arch, success_rule, device, test_distribution;
 };
 
 void get_name(const json& j, const char* key, std::optional<std::string>& out) {
@@ -264,6 +275,7 @@ void evaluation_from_json(const json& j, EvaluationConfig& e, ConfigNames& names
     get_opt(j, "per_length", e.per_length);
     get_opt(j, "fit_words", e.fit_words);
     get_name(j, "success_rule", names.success_rule);
+    get_name(j, "test_distribution", names.test_distribution);
 }
 
 void runtime_from_json(const json& j, RuntimeConfig& r, ConfigNames& names) {
@@ -294,6 +306,11 @@ Result<Config> config_from_json_value(const json& j) {
         auto rule = parse_success_rule(*names.success_rule);
         if (!rule.ok()) return rule.error();
         c.evaluation.success_rule = *rule;
+    }
+    if (names.test_distribution) {
+        auto d = parse_test_distribution(*names.test_distribution);
+        if (!d.ok()) return d.error();
+        c.evaluation.test_distribution = *d;
     }
     if (names.device) {
         auto device = parse_device(*names.device);
@@ -423,6 +440,10 @@ std::string result_to_json(const RunResult& r) {
     for (const auto& [n, a] : r.per_length_accuracy) per[std::to_string(n)] = a;
     json bins = json::object();
     for (const auto& [k, a] : r.bin_accuracy) bins[k] = a;
+    json labels = json::object();
+    for (const auto& [n, c] : r.per_length_labels)
+        labels[std::to_string(n)] = {{"accepted", {c.accepted_right, c.accepted}},
+                                     {"rejected", {c.rejected_right, c.rejected}}};
     json j{{"config", config_to_json_value(r.config)},
            {"identity", identity_to_json(r.identity)},
            {"language", r.language},
@@ -445,7 +466,81 @@ std::string result_to_json(const RunResult& r) {
            {"seed", r.seed},
            {"git_revision", r.git_revision},
            {"device", r.device}};
+    // Measured since docs/PROTOCOL.md asks for them; absent in older result.json files.
+    if (!r.per_length_labels.empty()) {
+        j["per_length_labels"] = labels;
+        const LabelSummary s = summarize_labels(r.per_length_labels, r.config.evaluation.per_length / 2.0);
+        j["accepted_accuracy"] = opt_number(s.accepted_accuracy);
+        j["rejected_accuracy"] = opt_number(s.rejected_accuracy);
+        j["balanced_accuracy"] = opt_number(s.balanced_accuracy);
+        j["label_lengths"] = {{"lengths", s.lengths},
+                              {"both", s.lengths_both},
+                              {"only_accepted", s.lengths_only_accepted},
+                              {"only_rejected", s.lengths_only_rejected},
+                              {"scarce_accepted", s.lengths_scarce_accepted},
+                              {"scarce_rejected", s.lengths_scarce_rejected}};
+    }
+    if (r.adversarial_pairs) {
+        j["adversarial_pairs"] = *r.adversarial_pairs;
+        j["adversarial_same_answer"] = r.adversarial_same_answer.value_or(0);
+    }
     return automata::json_with_checksum(j.dump(), 2);
+}
+
+namespace {
+// A per-length key of result.json ("41") as a length; -1 when it is not a plain non-negative number.
+int length_key(const std::string& k) {
+    std::size_t used = 0;
+    int n = -1;
+    try {
+        n = std::stoi(k, &used);
+    } catch (...) {
+        used = 0;
+    }
+    return used == k.size() && n >= 0 ? n : -1;
+}
+}  // namespace
+
+LabelSummary summarize_labels(const std::map<int, LabelCounts>& per_length, double expected_per_label) {
+    LabelSummary s;
+    long ar = 0, an = 0, rr = 0, rn = 0;
+    double balanced_sum = 0;
+    for (const auto& [n, c] : per_length) {
+        ++s.lengths;
+        ar += c.accepted_right, an += c.accepted, rr += c.rejected_right, rn += c.rejected;
+        if (c.accepted == 0 || c.rejected == 0) {
+            if (c.accepted > 0) ++s.lengths_only_accepted;
+            if (c.rejected > 0) ++s.lengths_only_rejected;
+            continue;
+        }
+        ++s.lengths_both;
+        balanced_sum += 0.5 * (static_cast<double>(c.accepted_right) / static_cast<double>(c.accepted) +
+                               static_cast<double>(c.rejected_right) / static_cast<double>(c.rejected));
+        const double scarce = kScarceLabelShare * expected_per_label;
+        if (static_cast<double>(c.accepted) < scarce) ++s.lengths_scarce_accepted;
+        if (static_cast<double>(c.rejected) < scarce) ++s.lengths_scarce_rejected;
+    }
+    if (an > 0) s.accepted_accuracy = static_cast<double>(ar) / static_cast<double>(an);
+    if (rn > 0) s.rejected_accuracy = static_cast<double>(rr) / static_cast<double>(rn);
+    if (s.lengths_both > 0) s.balanced_accuracy = balanced_sum / s.lengths_both;
+    return s;
+}
+
+std::string adversarial_pairs_tsv(const RunResult& r, const std::vector<std::string>& alphabet) {
+    auto text = [&](const automata::Word& w) {
+        std::string t;
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            if (i) t += ' ';
+            t += w[i] < alphabet.size() ? alphabet[w[i]] : "?";
+        }
+        return t;
+    };
+    std::ostringstream o;
+    o << "pair\tword1\tlabel1\tlogit1\tword2\tlabel2\tlogit2\n";
+    for (const auto& p : r.adversarial_outputs)
+        o << p.pair << '\t' << text(p.words[0]) << '\t' << p.labels[0] << '\t' << p.logits[0] << '\t'
+          << text(p.words[1]) << '\t' << p.labels[1] << '\t' << p.logits[1] << '\n';
+    return o.str();
 }
 
 Result<RunResult> result_from_json(const std::string& text) {
@@ -478,19 +573,34 @@ Result<RunResult> result_from_json(const std::string& text) {
         if (!j.at("per_length_accuracy").is_object())
             return make_error("result.json: per_length_accuracy must be an object");
         for (const auto& [k, v] : j.at("per_length_accuracy").items()) {
-            std::size_t used = 0;
-            int n = -1;
-            try {
-                n = std::stoi(k, &used);
-            } catch (...) {
-                used = 0;
-            }
-            if (used != k.size() || n < 0)
-                return make_error("result.json: per_length_accuracy key '" + k + "' is not a length");
+            const int n = length_key(k);
+            if (n < 0) return make_error("result.json: per_length_accuracy key '" + k + "' is not a length");
             double a = number_as<double>(v);
             if (!(a >= 0 && a <= 1))
                 return make_error("result.json: accuracy at length " + k + " is not in [0, 1]");
             r.per_length_accuracy[n] = a;
+        }
+        if (j.contains("per_length_labels")) {
+            if (!j.at("per_length_labels").is_object())
+                return make_error("result.json: per_length_labels must be an object");
+            for (const auto& [k, v] : j.at("per_length_labels").items()) {
+                const int n = length_key(k);
+                if (n < 0) return make_error("result.json: per_length_labels key '" + k + "' is not a length");
+                LabelCounts c;
+                c.accepted_right = number_as<long>(v.at("accepted").at(0));
+                c.accepted = number_as<long>(v.at("accepted").at(1));
+                c.rejected_right = number_as<long>(v.at("rejected").at(0));
+                c.rejected = number_as<long>(v.at("rejected").at(1));
+                if (c.accepted_right < 0 || c.accepted_right > c.accepted || c.rejected_right < 0 ||
+                    c.rejected_right > c.rejected)
+                    return make_error("result.json: per_length_labels at length " + k +
+                                      ": right answers must lie between 0 and the word count");
+                r.per_length_labels[n] = c;
+            }
+        }
+        if (j.contains("adversarial_pairs") && !j.at("adversarial_pairs").is_null()) {
+            r.adversarial_pairs = number_as<long>(j.at("adversarial_pairs"));
+            r.adversarial_same_answer = number_as<long>(j.at("adversarial_same_answer"));
         }
         if (j.contains("bin_accuracy") && j.at("bin_accuracy").is_object())
             for (const auto& [k, v] : j.at("bin_accuracy").items()) r.bin_accuracy[k] = number_as<double>(v);

@@ -1,4 +1,4 @@
-// The neural verifier's public API (PROTOCOL.md): configure, train, checkpoint/resume and evaluate
+// The neural verifier's public API (docs/PROTOCOL.md): configure, train, checkpoint/resume and evaluate
 // one recognizer run. Torch-free header (pimpl in the .cc files), so the CLI and the verifier do not
 // pay the LibTorch compile cost.
 #pragma once
@@ -27,7 +27,7 @@ enum class PositionalEncoding { None, Learned, Sinusoidal, Rope };
 std::string to_string(PositionalEncoding pe);  // "none" | "learned" | "sinusoidal" | "rope"
 Result<PositionalEncoding> parse_positional_encoding(const std::string& name);
 
-// The recognizer's architecture (PROTOCOL.md "Models"): every head global, every head k-local,
+// The recognizer's architecture (docs/PROTOCOL.md "Models"): every head global, every head k-local,
 // hybrid-k (global and k-local heads, or layers), or an LSTM. k is 0 for Global and Lstm.
 struct Architecture {
     enum class Kind { Global, Local, Hybrid, Lstm };
@@ -39,7 +39,7 @@ std::string to_string(const Architecture& arch);  // "global" | "local-K" | "hyb
 // Parses "global", "local-K", "hybrid-K", "lstm" (K >= 1); Error otherwise.
 Result<Architecture> parse_architecture(const std::string& name);
 
-// How a run's success is judged from its evaluation (PROTOCOL.md "Evaluation").
+// How a run's success is judged from its evaluation (docs/PROTOCOL.md "Evaluation").
 enum class SuccessRule {
     Exact,   // 100% at every test length
     Bins99,  // every length bin >= 99% (the quick profile, whose samples are small)
@@ -68,7 +68,7 @@ struct ModelConfig {
     bool operator==(const ModelConfig&) const = default;
 };
 
-// How it is trained (PROTOCOL.md "Training").
+// How it is trained (docs/PROTOCOL.md "Training").
 struct TrainingConfig {
     int steps = 20000;
     int batch = 128;
@@ -87,12 +87,24 @@ struct TrainingConfig {
     bool operator==(const TrainingConfig&) const = default;
 };
 
-// How the trained model is judged (PROTOCOL.md "Evaluation").
+// Which words a sampled test draws at each length (docs/PROTOCOL.md "Evaluation"):
+//   Uniform: half accepted, half rejected, each uniform among the words of that length and label;
+//   Lc25:    LC25's negative samplers (automata/dataset.hh lc25_test_sample): rejected words are
+//            near misses of accepted ones (one symbol changed), and per language the rules of LC25
+//            (exactly one occurrence for LT-1/LT-2, even lengths only for Dyck).
+enum class TestDistribution { Uniform, Lc25 };
+std::string to_string(TestDistribution d);  // "uniform" | "lc25"
+Result<TestDistribution> parse_test_distribution(const std::string& name);
+
+// How the trained model is judged (docs/PROTOCOL.md "Evaluation").
 struct EvaluationConfig {
     int test_min = 41, test_max = 500;
     int per_length = 512;
-    int fit_words = 1000;            // fresh training-distribution words for the failed_to_fit check
+    // Fresh training-distribution words for the failed_to_fit check: docs/PROTOCOL.md asks for at
+    // least 4,000 (with 1,000, a 98.98% ceiling "fit" at 99.0-99.6% by sampling error alone).
+    int fit_words = 4000;
     SuccessRule success_rule = SuccessRule::Exact;
+    TestDistribution test_distribution = TestDistribution::Uniform;
     bool operator==(const EvaluationConfig&) const = default;
 };
 
@@ -165,12 +177,46 @@ std::optional<std::string> identity_mismatch(const RunIdentity& want, const RunI
 // the runtime part, which identities leave out, is skipped.
 std::string config_differences(const Config& want, const Config& got);
 
-// result.json (PROTOCOL.md "Per run"); to_json/from_json in run.cc.
+// Right answers / words of each label at one test length (docs/PROTOCOL.md "Evaluation").
+struct LabelCounts {
+    long accepted_right = 0, accepted = 0;  // words of the language
+    long rejected_right = 0, rejected = 0;  // words outside it
+    bool operator==(const LabelCounts&) const = default;
+};
+
+// A length where one label has fewer than this share of its half of the sample (or none): its
+// plain accuracy is dominated by the other label, so the report names it.
+inline constexpr double kScarceLabelShare = 0.5;
+
+// Per-label summary over the test lengths (from RunResult::per_length_labels).
+struct LabelSummary {
+    std::optional<double> accepted_accuracy, rejected_accuracy;  // pooled over every test word of that label
+    // Mean over the lengths that have both labels of (accepted accuracy + rejected accuracy) / 2.
+    std::optional<double> balanced_accuracy;
+    int lengths = 0;                  // test lengths
+    int lengths_both = 0;             // with words of both labels
+    int lengths_only_accepted = 0, lengths_only_rejected = 0;
+    int lengths_scarce_accepted = 0, lengths_scarce_rejected = 0;  // both, one below kScarceLabelShare
+};
+// `expected_per_label`: the sample's quota of each label (per_length / 2).
+LabelSummary summarize_labels(const std::map<int, LabelCounts>& per_length, double expected_per_label);
+
+// One adversarial pair as the model answered it: both words, their labels and logits.
+struct PairOutput {
+    long pair = -1;
+    automata::Word words[2];
+    bool labels[2] = {false, false};
+    float logits[2] = {0, 0};
+};
+
+// result.json (docs/PROTOCOL.md "Evaluation"); to_json/from_json in run.cc.
 struct RunResult {
     Config config;
     RunIdentity identity;                        // what produced this result
     std::string language;                        // a name for the report
     std::map<int, double> per_length_accuracy;   // length -> accuracy in [0,1]
+    // length -> right answers per label; empty in a result.json written before they were measured.
+    std::map<int, LabelCounts> per_length_labels;
     double mean_accuracy = 0;
     double min_bin_accuracy = 0;
     std::map<std::string, double> bin_accuracy;  // "41-100" -> accuracy
@@ -178,6 +224,11 @@ struct RunResult {
     double train_accuracy = 0;
     std::optional<double> adversarial_accuracy;
     std::optional<double> boundary_accuracy;
+    // Adversarial pairs evaluated, and how many of them got the same answer for both words (a
+    // constant answer shows as every pair); nullopt before they were measured.
+    std::optional<long> adversarial_pairs, adversarial_same_answer;
+    // Not in result.json: the per-pair outputs, written beside it (adversarial_pairs_tsv).
+    std::vector<PairOutput> adversarial_outputs;
     bool failed_to_fit = false;
     bool success = false;
     double wall_seconds = 0;      // training + evaluation
@@ -192,6 +243,9 @@ struct RunResult {
     bool already_finished = false;  // not stored: train_and_evaluate found this result on disk
 };
 std::string result_to_json(const RunResult& r);
+// The per-pair outputs as TSV: a header, then per pair
+// pair, word 1, label 1, logit 1, word 2, label 2, logit 2 (words as symbol names joined by spaces).
+std::string adversarial_pairs_tsv(const RunResult& r, const std::vector<std::string>& alphabet);
 // Validates: every key above present, accuracies in [0, 1], lengths as keys, a valid config.
 Result<RunResult> result_from_json(const std::string& text);
 

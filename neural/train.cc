@@ -626,7 +626,14 @@ std::string revision() {
     return ltlkit_git_revision();
 }
 
-Result<RunResult> finish(RunResult r, const std::string& path) {
+// Writes the result, and beside it (PATH without .json + "-adversarial.tsv", so result.json gets
+// result-adversarial.tsv) the adversarial pairs as the model answered them (docs/PROTOCOL.md).
+Result<RunResult> finish(RunResult r, const std::string& path, const std::vector<std::string>& alphabet) {
+    if (!r.adversarial_outputs.empty()) {
+        const std::string pairs = path.substr(0, path.size() - 5) + "-adversarial.tsv";
+        auto p = write_text_atomic(pairs, adversarial_pairs_tsv(r, alphabet));
+        if (!p.ok()) return p.error();
+    }
     auto w = write_text_atomic(path, result_to_json(r));
     if (!w.ok()) return w.error();
     return r;
@@ -755,7 +762,7 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
     auto ev = evaluate_model(r, predict, &*sampler, *dist, sets, progress);
     if (!ev.ok()) return ev.error();
     r.wall_seconds = seconds_since(t0);
-    return finish(std::move(r), result_path.string());
+    return finish(std::move(r), result_path.string(), dfa.alphabet);
 }
 
 Result<RunInfo> read_run_info(const std::string& rundir) {
@@ -893,7 +900,7 @@ Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rund
     auto ev = evaluate_model(r, predict, &*sampler, *dist, sets, progress);
     if (!ev.ok()) return ev.error();
     r.wall_seconds = r.train_seconds + seconds_since(t0);
-    return finish(std::move(r), (fs::path(rundir) / eval_file_name(c)).string());
+    return finish(std::move(r), (fs::path(rundir) / eval_file_name(c)).string(), dfa.alphabet);
 }
 
 }  // namespace ltlkit::neural

@@ -4,10 +4,12 @@
     python3 bench/scripts/results_cells.py docs/results/lc26-cpu/verdicts.json [--archs a,b,...]
 
 One Markdown row per (language, architecture) cell, in the order of verdicts.json: the prediction,
-the verdict ("unfit" when no run fit the training lengths), how many runs fit (training accuracy
->= the fit threshold) and how many of those succeeded, the range of training accuracy, the mean
-accuracy on random test words and on the adversarial pairs over every finished run, and the best
-N*. Reads only verdicts.json, so it agrees with report.md by construction.
+the verdict with its mark ("at the ceiling": rule 1a, "not fitted": rules 1 and 1b;
+docs/PROTOCOL.md), how many runs fit (training accuracy >= the fit threshold) and how many of those
+succeeded, the range of training accuracy, the cell's ceiling on the training and test
+distributions (k-local cells; "–" where none exists), the mean accuracy on random test words and on
+the adversarial pairs over every finished run, and the best N*. Reads only verdicts.json, so it
+agrees with report.md by construction.
 """
 import json
 import sys
@@ -25,8 +27,8 @@ def main(argv):
     if len(argv) >= 4 and argv[2] == "--archs":
         archs = argv[3].split(",")
     print("| language | arch | prediction | verdict | fit / runs | successes / fit | train % (min–max) "
-          "| random % | adv % | best N* |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| ceiling train / test % | random % | adv % | best N* |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for c in cells:
         if archs and c["arch"] not in archs:
             continue
@@ -35,12 +37,16 @@ def main(argv):
         advs = [r["adversarial_accuracy"] for r in runs if r.get("adversarial_accuracy") is not None]
         fit = sum(1 for r in runs if not r.get("failed_to_fit"))
         nstar = max((r.get("n_star") or 0 for r in runs), default=0)
-        verdict = c["verdict"] + (" (unfit)" if c.get("confirmed_unfit") else "")
+        mark = {"at_the_ceiling": " (at the ceiling)", "not_fitted": " (not fitted)"}.get(c.get("mark"), "")
+        verdict = c["verdict"] + mark
+        ceiling = c.get("ceiling") or {}
+        ceiling_s = ("–" if ceiling.get("train") is None and ceiling.get("test") is None
+                     else f"{pct(ceiling.get('train'))} / {pct(ceiling.get('test'))}")
         rnd = c.get("random_accuracy") or {}
         train_s = f"{pct(min(train))}–{pct(max(train))}" if train else "–"
         adv_s = pct(sum(advs) / len(advs)) if advs else "–"
         print(f"| {c['language']} | {c['arch']} | {c['prediction']} | {verdict} | {fit}/{len(runs)} "
-              f"| {c['successes']}/{c['fitted']} | {train_s} | {pct(rnd.get('mean'))} | {adv_s} | {nstar} |")
+              f"| {c['successes']}/{c['fitted']} | {train_s} | {ceiling_s} | {pct(rnd.get('mean'))} | {adv_s} | {nstar} |")
 
 
 if __name__ == "__main__":

@@ -44,6 +44,14 @@ Result<Published> parse_published(const std::string& text, const std::string& fi
         ++lineno;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (lineno == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) return bad("the file starts with a UTF-8 byte order mark");
+        if (const std::string tag = "# test-distribution:"; line.rfind(tag, 0) == 0) {
+            std::string v = line.substr(tag.size());
+            v.erase(0, v.find_first_not_of(' '));
+            v.erase(v.find_last_not_of(' ') + 1);
+            if (v != "uniform" && v != "lc25") return bad("test-distribution '" + v + "': expected uniform or lc25");
+            p.test_distribution = v;
+            continue;
+        }
         if (line.empty() || line[0] == '#') continue;
         std::vector<std::string> cols;
         std::size_t start = 0;

@@ -1,7 +1,9 @@
 // Published numbers to compare a verification with: a TSV file
 //   language<TAB>architecture<TAB>statistic<TAB>value<TAB>source
 // (a header line with these names first; `#` comments; statistic mean | max | sd; value a
-// percentage in [0, 100]), e.g. examples/lc26.published.tsv. Torch-free.
+// percentage in [0, 100]), e.g. examples/lc26.published.tsv. One comment line
+// `# test-distribution: NAME` (uniform | lc25) says which test words the paper drew, so that a
+// report compares like with like (docs/PROTOCOL.md "Evaluation"). Torch-free.
 #pragma once
 
 #include <optional>
@@ -19,6 +21,7 @@ struct PublishedValue {
 
 struct Published {
     std::string file;  // where it was read from (for the report)
+    std::string test_distribution;  // the paper's test words ("uniform", "lc25"); empty: not stated
     std::vector<PublishedValue> values;
     const PublishedValue* find(const std::string& language, const std::string& arch,
                                const std::string& statistic) const;

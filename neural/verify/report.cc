@@ -15,7 +15,9 @@
 
 #include "automata/io.hh"
 #include "automata/lock.hh"
+#include "neural/verify/ceilings.hh"
 #include "neural/verify/profiles.hh"
+#include "neural/verify/verify.hh"
 
 namespace ltlkit::neural::verify {
 
@@ -38,7 +40,12 @@ std::string plan_to_json(const Plan& p) {
                              {"prediction", to_string(a.prediction)},
                              {"reason", a.reason},
                              {"witness", a.witness},
-                             {"adversarial_words", a.adversarial_words}});
+                             {"adversarial_words", a.adversarial_words},
+                             {"adversarial_pairs", a.adversarial_pairs},
+                             {"adversarial_forced_pairs", a.adversarial_forced_pairs},
+                             {"adversarial_kind", a.adversarial_kind},
+                             {"adversarial_note", a.adversarial_note},
+                             {"ceiling_test_sample", a.ceiling_test_sample ? json(*a.ceiling_test_sample) : json(nullptr)}});
         langs.push_back({{"name", l.name},
                          {"dir", l.dir},
                          {"kind", l.kind},
@@ -79,7 +86,9 @@ std::string plan_to_json(const Plan& p) {
                    for (const auto& v : p.published->values)
                        values.push_back({{"language", v.language}, {"arch", v.arch}, {"statistic", v.statistic},
                                          {"value", v.value}, {"source", v.source}});
-                   return json{{"file", p.published->file}, {"values", values}};
+                   return json{{"file", p.published->file},
+                               {"test_distribution", p.published->test_distribution},
+                               {"values", values}};
                }()},
               {"languages", langs},
               {"runs", runs}};
@@ -130,6 +139,12 @@ Result<Plan> plan_from_json(const std::string& text) {
                 a.reason = aj.value("reason", "");
                 a.witness = aj.value("witness", "");
                 a.adversarial_words = aj.value("adversarial_words", std::size_t{0});
+                a.adversarial_pairs = aj.value("adversarial_pairs", std::size_t{0});
+                a.adversarial_forced_pairs = aj.value("adversarial_forced_pairs", std::size_t{0});
+                a.adversarial_kind = aj.value("adversarial_kind", "");
+                a.adversarial_note = aj.value("adversarial_note", "");
+                if (aj.contains("ceiling_test_sample") && !aj.at("ceiling_test_sample").is_null())
+                    a.ceiling_test_sample = aj.at("ceiling_test_sample").get<double>();
                 l.archs.push_back(a);
             }
             l.test_words = lj.value("test_words", std::size_t{0});
@@ -138,6 +153,7 @@ Result<Plan> plan_from_json(const std::string& text) {
         if (j.contains("published") && !j.at("published").is_null()) {
             Published pub;
             pub.file = j.at("published").at("file").get<std::string>();
+            pub.test_distribution = j.at("published").value("test_distribution", "");
             for (const auto& v : j.at("published").at("values"))
                 pub.values.push_back({v.at("language").get<std::string>(), v.at("arch").get<std::string>(),
                                       v.at("statistic").get<std::string>(), v.at("source").get<std::string>(),
@@ -281,9 +297,16 @@ struct Cell {
     std::optional<double> adversarial_mean;
     std::vector<Comparison> published;
     std::string published_note;  // why there is no published number, when there is none
-    // "fails" confirmed only because no run could fit the training lengths (weaker evidence).
-    bool confirmed_unfit() const {
-        return verdict.verdict == VerdictKind::Confirmed && verdict.prediction == Expectation::Fails && verdict.stats.fitted == 0;
+    // Per label, mean over the finished runs that measured it (older result.json files did not):
+    // accuracy on accepted and on rejected words, and the label-balanced accuracy.
+    int label_runs = 0;
+    std::optional<double> accepted_mean, rejected_mean, balanced_mean;
+    LabelSummary labels;  // of the first run that measured them (the lengths are the same in every run)
+    // " (at the ceiling)" / " (not fitted)" after the verdict (rules 1a and 1b), or "".
+    std::string mark_text() const {
+        if (verdict.mark == "at_the_ceiling") return " (at the ceiling)";
+        if (verdict.mark == "not_fitted") return " (not fitted)";
+        return "";
     }
     // "fails" predicted, the random test looks perfect: the failure can show only adversarially.
     bool random_hides_failure() const {
@@ -293,12 +316,23 @@ struct Cell {
 
 void summarize_cell(Cell& c, const LanguagePlan& lang, const std::optional<Published>& published) {
     std::vector<double> acc, adv;
+    double sums[3] = {0, 0, 0};
+    int counts[3] = {0, 0, 0};
     for (const auto* r : c.results)
         if (r) {
             c.n_star_best = std::max(c.n_star_best, r->result.n_star);
             acc.push_back(r->result.mean_accuracy);
             if (r->result.adversarial_accuracy) adv.push_back(*r->result.adversarial_accuracy);
+            if (r->result.per_length_labels.empty()) continue;
+            const LabelSummary ls =
+                summarize_labels(r->result.per_length_labels, r->result.config.evaluation.per_length / 2.0);
+            if (c.label_runs++ == 0) c.labels = ls;
+            for (const auto& [i, x] : {std::pair{0, ls.accepted_accuracy}, {1, ls.rejected_accuracy}, {2, ls.balanced_accuracy}})
+                if (x) sums[i] += *x, ++counts[i];
         }
+    if (counts[0]) c.accepted_mean = sums[0] / counts[0];
+    if (counts[1]) c.rejected_mean = sums[1] / counts[1];
+    if (counts[2]) c.balanced_mean = sums[2] / counts[2];
     c.finished = static_cast<int>(acc.size());
     if (!acc.empty()) {
         double sum = 0;
@@ -331,6 +365,13 @@ void summarize_cell(Cell& c, const LanguagePlan& lang, const std::optional<Publi
     if (c.published.empty()) c.published_note = "no published number for this cell";
 }
 
+// A mean or max more than this many points from the published one is marked FAR, so that it does
+// not read like one that agrees (the sd is not marked).
+constexpr double kFarPoints = 5.0;
+bool far_from_paper(const Comparison& cmp) {
+    return cmp.statistic != "sd" && std::fabs(cmp.ours - cmp.paper) > kFarPoints;
+}
+
 // "ours 55.1 · paper 58.4 (−3.3)" for each published statistic, or the note.
 std::string comparison_text(const Cell& c) {
     if (c.published.empty()) return c.published_note;
@@ -341,8 +382,8 @@ std::string comparison_text(const Cell& c) {
         if (c.finished == 0)
             std::snprintf(buf, sizeof buf, "%s: ours –, paper %.1f", cmp.statistic.c_str(), cmp.paper);
         else
-            std::snprintf(buf, sizeof buf, "%s: ours %.1f, paper %.1f (%+.1f)", cmp.statistic.c_str(), cmp.ours, cmp.paper,
-                          cmp.ours - cmp.paper);
+            std::snprintf(buf, sizeof buf, "%s: ours %.1f, paper %.1f (%+.1f)%s", cmp.statistic.c_str(), cmp.ours,
+                          cmp.paper, cmp.ours - cmp.paper, far_from_paper(cmp) ? " FAR" : "");
         out += buf;
     }
     return out;
@@ -362,6 +403,51 @@ std::string runs_text(const Cell& c) {
 std::string successes_line(const RunStats& s) {
     return std::to_string(s.successes) + "/" + std::to_string(s.fitted) + " succeed (95% CI " +
            fmt("%.2f", s.success_interval.first) + "–" + fmt("%.2f", s.success_interval.second) + ")";
+}
+
+// "accepted 100.0% · rejected 88.0% · balanced 94.0%" over the runs that measured them, with the
+// lengths where one label is scarce or missing; "per label: not measured" for older results.
+std::string labels_text(const Cell& c) {
+    if (c.finished == 0) return "";
+    if (c.label_runs == 0) return "per label: not measured (result.json older than per-label accounting)";
+    std::string t = "accepted " + pct_opt(c.accepted_mean) + " · rejected " + pct_opt(c.rejected_mean) +
+                    " · balanced " + pct_opt(c.balanced_mean);
+    if (c.label_runs < c.finished) t += " (" + std::to_string(c.label_runs) + " of " + std::to_string(c.finished) + " runs)";
+    const LabelSummary& l = c.labels;
+    std::string few;
+    auto add = [&](int n, const char* what) {
+        if (n > 0) few += (few.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+    };
+    add(l.lengths_only_rejected, "with no accepted word");
+    add(l.lengths_only_accepted, "with no rejected word");
+    add(l.lengths_scarce_accepted, "with few accepted words");
+    add(l.lengths_scarce_rejected, "with few rejected words");
+    if (!few.empty()) t += "; of " + std::to_string(l.lengths) + " test lengths: " + few;
+    return t;
+}
+
+// "ceiling train 82.7% · test 99.7%" for a cell whose ceiling is known, the reason otherwise
+// (empty for an architecture that has none: global, hybrid, LSTM).
+std::string ceiling_text(const Cell& c) {
+    const CellCeiling& k = c.verdict.ceiling;
+    if (!k.train && !k.test && !k.test_sample) return k.note.empty() ? "" : "ceiling: " + k.note;
+    std::string t = "ceiling train " + (k.train ? fmt("%.2f", 100 * *k.train) + "%" : std::string("–")) + " · test " +
+                    (k.test ? fmt("%.2f", 100 * *k.test) + "%" : std::string("–"));
+    if (k.test_sample) t += " (own test words " + fmt("%.2f", 100 * *k.test_sample) + "%)";
+    return t;
+}
+
+// "adversarial set: 64 pairs, forced" (docs/PROTOCOL.md "Evaluation": forced when the architecture
+// maps both words of every pair to the same vector at any weights).
+std::string adversarial_text(const ArchPlan& a) {
+    if (a.adversarial_words == 0) return "";
+    const std::size_t pairs = a.adversarial_pairs ? a.adversarial_pairs : a.adversarial_words / 2;
+    std::string t = "adversarial set: " + std::to_string(pairs) + " pairs";
+    if (a.adversarial_kind.empty()) return t + ", forced/informative not recorded";
+    t += ", " + a.adversarial_kind;
+    if (a.adversarial_kind == "mixed") t += " (" + std::to_string(a.adversarial_forced_pairs) + " forced)";
+    if (!a.adversarial_note.empty()) t += "; " + a.adversarial_note;
+    return t;
 }
 
 // Lengths averaged into one point of a figure line (the raw per-length values are in accuracy.csv).
@@ -479,7 +565,7 @@ Grid build_grid(const Plan& plan, const std::map<std::string, LoadedRun>& runs) 
                     labels.push_back(r.label());
                 }
             }
-            c.verdict = judge(lang.name, ap.arch, ap.prediction, results, labels);
+            c.verdict = judge(lang.name, ap.arch, ap.prediction, results, labels, cell_ceiling(plan, lang, ap));
             if (results.empty()) {  // nothing to judge yet, which is not a verdict
                 c.verdict.verdict = VerdictKind::Pending;
                 c.verdict.rule = 0;
@@ -546,12 +632,46 @@ std::string render_verdicts_json(const ReportData& d) {
                                                                 : json(nullptr)},
                                    {"train_accuracy", c.results[i]->result.train_accuracy},
                                    {"failed_to_fit", c.results[i]->result.failed_to_fit},
-                                   {"n_star", c.results[i]->result.n_star}});
+                                   {"n_star", c.results[i]->result.n_star},
+                                   {"adversarial_same_answer", c.results[i]->result.adversarial_same_answer
+                                                                   ? json(*c.results[i]->result.adversarial_same_answer)
+                                                                   : json(nullptr)},
+                                   {"adversarial_pairs", c.results[i]->result.adversarial_pairs
+                                                             ? json(*c.results[i]->result.adversarial_pairs)
+                                                             : json(nullptr)},
+                                   {"labels", [&] {
+                                        const auto& r = c.results[i]->result;
+                                        if (r.per_length_labels.empty()) return json(nullptr);
+                                        const auto ls = summarize_labels(r.per_length_labels, r.config.evaluation.per_length / 2.0);
+                                        return json{{"accepted", ls.accepted_accuracy ? json(*ls.accepted_accuracy) : json(nullptr)},
+                                                    {"rejected", ls.rejected_accuracy ? json(*ls.rejected_accuracy) : json(nullptr)},
+                                                    {"balanced", ls.balanced_accuracy ? json(*ls.balanced_accuracy) : json(nullptr)}};
+                                    }()}});
             v["all_runs"] = all;  // fitted or not, as the papers average them
             v["random_accuracy"] = c.finished ? json{{"mean", c.random_mean}, {"max", c.random_max}, {"sd", c.random_sd}}
                                               : json(nullptr);
             v["adversarial_mean_accuracy_all_runs"] = c.adversarial_mean ? json(*c.adversarial_mean) : json(nullptr);
-            v["confirmed_unfit"] = c.confirmed_unfit();
+            v["labels"] = c.label_runs == 0 ? json(nullptr)
+                                            : json{{"runs", c.label_runs},
+                                                   {"accepted_accuracy", c.accepted_mean ? json(*c.accepted_mean) : json(nullptr)},
+                                                   {"rejected_accuracy", c.rejected_mean ? json(*c.rejected_mean) : json(nullptr)},
+                                                   {"balanced_accuracy", c.balanced_mean ? json(*c.balanced_mean) : json(nullptr)},
+                                                   {"lengths", c.labels.lengths},
+                                                   {"lengths_without_accepted", c.labels.lengths_only_rejected},
+                                                   {"lengths_without_rejected", c.labels.lengths_only_accepted},
+                                                   {"lengths_few_accepted", c.labels.lengths_scarce_accepted},
+                                                   {"lengths_few_rejected", c.labels.lengths_scarce_rejected}};
+            if (c.finished > 0 && c.label_runs == 0) v["labels_note"] = "not measured (older result.json)";
+            v["adversarial"] = c.arch->adversarial_words == 0
+                                   ? json(nullptr)
+                                   : json{{"words", c.arch->adversarial_words},
+                                          {"pairs", c.arch->adversarial_pairs ? c.arch->adversarial_pairs
+                                                                              : c.arch->adversarial_words / 2},
+                                          {"kind", c.arch->adversarial_kind.empty() ? json(nullptr)
+                                                                                    : json(c.arch->adversarial_kind)},
+                                          {"forced_pairs", c.arch->adversarial_forced_pairs},
+                                          {"note", c.arch->adversarial_note},
+                                          {"control", c.verdict.prediction != Expectation::Fails}};
             if (plan.published) {
                 json pub = json::array();
                 for (const auto& cmp : c.published)
@@ -559,6 +679,7 @@ std::string render_verdicts_json(const ReportData& d) {
                                    {"paper", cmp.paper},
                                    {"ours", c.finished ? json(cmp.ours) : json(nullptr)},
                                    {"difference", c.finished ? json(cmp.ours - cmp.paper) : json(nullptr)},
+                                   {"far", c.finished ? json(far_from_paper(cmp)) : json(nullptr)},
                                    {"source", cmp.source}});
                 v["published"] = pub;
                 if (pub.empty()) v["published_note"] = c.published_note;
@@ -609,7 +730,7 @@ Figures render_figures(const ReportData& d) {
                 for (const auto& cmp : c.published)
                     if (cmp.statistic == "mean") mean = &cmp;
                 cells_csv += csv_field(lang.name) + "," + to_string(a) + "," + to_string(c.verdict.prediction) + "," +
-                             to_string(c.verdict.verdict) + (c.confirmed_unfit() ? " (unfit)" : "") + "," +
+                             to_string(c.verdict.verdict) + c.mark_text() + "," +
                              std::to_string(c.finished) + "," + std::to_string(c.verdict.stats.fitted) + "," +
                              std::to_string(c.verdict.stats.successes) + "," +
                              (c.finished ? fmt("%.4f", c.random_mean) : "") + "," +
@@ -629,6 +750,17 @@ Figures render_figures(const ReportData& d) {
     f.nstar_svg = nstar_heatmap_svg(language_names, style, heat);
 
     return f;
+}
+
+// Whether our test words are the paper's kind (docs/PROTOCOL.md "Evaluation").
+std::string like_for_like_text(const Plan& plan) {
+    const std::string ours = to_string(plan.base.evaluation.test_distribution);
+    const std::string& theirs = plan.published->test_distribution;
+    if (theirs.empty())
+        return "The published file does not say which test words the paper drew; ours are " + ours + ".";
+    if (theirs == ours) return "Our test words are drawn as the paper's (" + ours + ").";
+    return "NOT LIKE FOR LIKE: the paper's test words are " + theirs + ", ours " + ours +
+           " (rerun with --test-distribution " + theirs + " to compare).";
 }
 
 // The comparison with the published numbers: ours / paper (difference), mean accuracy; table rows
@@ -652,7 +784,9 @@ std::string comparison_rows(const ReportData& d, bool html) {
                     t = ours + " / n.p.";
                 else
                     t = ours + " / " + fmt("%.1f", mean->paper) +
-                        (c.finished ? " (" + fmt("%+.1f", 100 * c.random_mean - mean->paper) + ")" : "");
+                        (c.finished ? " (" + fmt("%+.1f", 100 * c.random_mean - mean->paper) + ")" +
+                                          (far_from_paper(*mean) ? " FAR" : "")
+                                    : "");
             }
             o << (html ? "<td>" + html_escape(t) + "</td>" : " " + t + " |");
         }
@@ -669,9 +803,16 @@ void md_verdict_grid(std::ostream& md, const ReportData& d) {
     md << "Each cell: verdict and prediction; successes k/n among the runs that fit the training lengths "
           "(Clopper–Pearson 95% interval); every finished run's mean test accuracy (`*`: failed to fit, not "
           "judged); the mean over those runs on random test words and on the adversarial set; the best N*"
-       << (plan.published ? "; and the published number beside ours (difference in points)" : "") << ". "
-       << "*confirmed (unfit)*: predicted to fail and no run could even fit the training lengths, which is weaker "
-          "evidence than a fitted run that fails to generalize.\n\n";
+       << (plan.published ? "; and the published number beside ours (difference in points; FAR: more than 5 points "
+                            "apart)"
+                          : "")
+       << "; per label, the accuracy on accepted and on rejected words and the label-balanced accuracy; for "
+          "k-local cells the ceiling (the exact best accuracy any model of this depth can reach) on the training "
+          "and test distributions; the adversarial set's size and whether it is *forced* (every pair maps to one "
+          "vector at any weights) or *informative*. "
+       << "*confirmed (at the ceiling)* (rule 1a): predicted to fail, no run fit the training lengths and the "
+          "ceiling says none can; *inconclusive (not fitted)* (rule 1b): no run fit, but a fit was possible or the "
+          "ceiling is unknown (docs/PROTOCOL.md).\n\n";
     md << "| language |";
     for (const auto& a : plan.archs) md << ' ' << md_escape(to_string(a)) << " |";
     md << "\n|---|";
@@ -688,19 +829,25 @@ void md_verdict_grid(std::ostream& md, const ReportData& d) {
                 continue;
             }
             const auto& v = c->verdict;
-            md << ' ' << verdict_symbol(v.verdict) << " **" << to_string(v.verdict) << "**" << (c->confirmed_unfit() ? " (unfit)" : "")
+            md << ' ' << verdict_symbol(v.verdict) << " **" << to_string(v.verdict) << "**" << c->mark_text()
                << " (predicted " << to_string(v.prediction) << ")<br>" << v.stats.successes << '/' << v.stats.fitted
                << " succeed [" << fmt("%.2f", v.stats.success_interval.first) << ", "
                << fmt("%.2f", v.stats.success_interval.second) << "]<br>runs " << runs_text(*c) << "<br>random "
                << (c->finished ? pct(c->random_mean) : std::string("–")) << " · adv " << pct_opt(c->adversarial_mean)
                << " · N* " << (c->finished ? std::to_string(c->n_star_best) : std::string("–"));
+            for (const std::string& line : {labels_text(*c), ceiling_text(*c), adversarial_text(*c->arch)})
+                if (!line.empty()) md << "<br>" << md_escape(line);
+            for (const auto& bug : v.ceiling_violations)
+                md << "<br>**BUG: " << md_escape(bug.run) << " beats its ceiling**: " << md_escape(bug.what);
             if (plan.published) md << "<br>" << md_escape(comparison_text(*c));
             md << " |";
         }
         md << "\n";
     }
-    md << "\n✅ confirmed · 🟧 not reproduced · ❌ contradicted · ⬜ inconclusive · 🔷 evidence (no prediction) · ⏳ "
-          "pending (no run finished yet)\n\n";
+    md << "\n✅ confirmed (rule 6: fitted runs fail to generalize or to pass the adversarial set; rule 3: a "
+          "predicted recognizer succeeds) · ✅ confirmed (at the ceiling) (rule 1a) · 🟧 not reproduced · ❌ "
+          "contradicted · ⬜ inconclusive (not fitted: rules 1, 1b) · 🔷 evidence (no prediction) · ⏳ pending (no "
+          "run finished yet)\n\n";
 }
 
 // Ours beside the published numbers (only when the plan has them).
@@ -709,7 +856,7 @@ void md_published(std::ostream& md, const ReportData& d) {
     if (plan.published) {
         md << "## Ours vs published\n\nMean accuracy (%) on random test words over every finished run, ours / "
               "published (difference in points); n.p.: no published number. Published numbers: "
-           << md_escape(plan.published->file) << ".\n\n| language |";
+           << md_escape(plan.published->file) << ". " << md_escape(like_for_like_text(plan)) << "\n\n| language |";
         for (const auto& a : plan.archs) md << ' ' << md_escape(to_string(a)) << " |";
         md << "\n|---|";
         for (std::size_t i = 0; i < plan.archs.size(); ++i) md << "---|";
@@ -793,7 +940,9 @@ void html_head(std::ostream& h) {
          ".v-confirmed{background:#c8e6c9}.v-not_reproduced{background:#ffe0b2}"
          ".v-contradicted{background:#ffcdd2}.v-inconclusive{background:#e0e0e0}.v-evidence{background:#bbdefb}"
          ".v-pending{background:#fff}\n"
-         ".v-confirmed.v-unfit{background:repeating-linear-gradient(45deg,#c8e6c9,#c8e6c9 6px,#eef7ee 6px,#eef7ee 12px)}\n"
+         ".v-confirmed.m-at_the_ceiling{background:repeating-linear-gradient(45deg,#c8e6c9,#c8e6c9 6px,#eef7ee 6px,#eef7ee 12px)}\n"
+         ".v-inconclusive.m-not_fitted{background:repeating-linear-gradient(45deg,#e0e0e0,#e0e0e0 6px,#f6f6f6 6px,#f6f6f6 12px)}\n"
+         ".bug{color:#b00020;font-weight:600}.far{color:#b00020}\n"
          ".paper{border-top:1px dotted #999;margin-top:.2em;padding-top:.2em}\n"
          ".verdict{font-weight:600}.pred{font-style:italic}\n"
          ".legend span{display:inline-block;padding:.1em .6em;margin-right:.4em;border:1px solid #bbb}\n"
@@ -808,12 +957,15 @@ void html_verdict_grid(std::ostream& h, const ReportData& d) {
     const Plan& plan = d.plan;
     const Grid& grid = d.grid;
     h << "<h2>Predicted vs observed</h2>\n";
-    h << "<p class=\"muted\">Each cell: the verdict (PROTOCOL.md rules) and the prediction; successes k/n among "
+    h << "<p class=\"muted\">Each cell: the verdict (docs/PROTOCOL.md rules) and the prediction; successes k/n among "
          "the runs that fit the training lengths (Clopper–Pearson 95% interval); every finished run's mean test "
          "accuracy (* = failed to fit, listed but not judged); the mean over those runs on random test words and on "
          "the adversarial set; the best N* over the runs"
       << (plan.published ? "; the published number beside ours (difference in points)" : "")
-      << ". Striped green: confirmed only because no run fit the training lengths (weaker evidence).</p>\n";
+      << "; per label, the accuracy on accepted and rejected words and the label-balanced one; for k-local cells "
+         "the ceiling on the training and test distributions; the adversarial set, forced or informative. Striped "
+         "green: confirmed at the ceiling (rule 1a); striped grey: not fitted (rule 1b); FAR in red: more than 5 "
+         "points from the published number.</p>\n";
     h << "<table id=\"verdict-grid\" class=\"grid\">\n<thead><tr><th>language</th>";
     for (const auto& a : plan.archs) h << "<th>" << html_escape(to_string(a)) << "</th>";
     h << "</tr></thead>\n<tbody>\n";
@@ -831,10 +983,10 @@ void html_verdict_grid(std::ostream& h, const ReportData& d) {
             }
             const auto& v = c->verdict;
             const auto& s = v.stats;
-            h << "<td class=\"cell v-" << to_string(v.verdict) << (c->confirmed_unfit() ? " v-unfit" : "") << "\" data-verdict=\""
+            h << "<td class=\"cell v-" << to_string(v.verdict) << (v.mark.empty() ? "" : " m-" + v.mark) << "\" data-verdict=\""
               << to_string(v.verdict) << "\" title=\"" << html_escape(v.reason) << "\"><div class=\"verdict\">"
               << to_string(v.verdict)
-              << (c->confirmed_unfit() ? " (unfit)" : "") << "</div>"
+              << c->mark_text() << "</div>"
               << "<div class=\"pred\">predicted: " << to_string(v.prediction) << "</div>"
               << "<div>" << html_escape(successes_line(s)) << "</div>"
               << "<div>runs: " << html_escape(runs_text(*c)) << "</div>"
@@ -846,14 +998,23 @@ void html_verdict_grid(std::ostream& h, const ReportData& d) {
                   << (c->adversarial_mean ? (*c->adversarial_mean < 0.99 ? ", and it does" : ", and it did not")
                                           : ", and there is none")
                   << "</div>";
-            if (plan.published) h << "<div class=\"paper\">" << html_escape(comparison_text(*c)) << "</div>";
+            for (const std::string& line : {labels_text(*c), ceiling_text(*c), adversarial_text(*c->arch)})
+                if (!line.empty()) h << "<div class=\"muted\">" << html_escape(line) << "</div>";
+            for (const auto& bug : v.ceiling_violations)
+                h << "<div class=\"bug\">BUG: " << html_escape(bug.run) << " beats its ceiling: " << html_escape(bug.what)
+                  << "</div>";
+            if (plan.published)
+                h << "<div class=\"paper" << (std::any_of(c->published.begin(), c->published.end(), far_from_paper) && c->finished ? " far" : "")
+                  << "\">" << html_escape(comparison_text(*c)) << "</div>";
             h << "</td>";
         }
         h << "</tr>\n";
     }
     h << "</tbody>\n</table>\n";
-    h << "<p class=\"legend\"><span class=\"v-confirmed\">confirmed</span><span class=\"v-confirmed v-unfit\">confirmed "
-         "(unfit: no run fit the training lengths)</span><span class=\"v-not_reproduced\">not "
+    h << "<p class=\"legend\"><span class=\"v-confirmed\">confirmed</span><span class=\"v-confirmed m-at_the_ceiling\">confirmed "
+         "(at the ceiling: no run fit, and the ceiling says none can; rule 1a)</span><span class=\"v-inconclusive "
+         "m-not_fitted\">inconclusive (not fitted: a fit was possible or the ceiling is unknown; rule 1b)</span><span "
+         "class=\"v-not_reproduced\">not "
          "reproduced</span><span class=\"v-contradicted\">contradicted</span><span "
          "class=\"v-inconclusive\">inconclusive</span><span class=\"v-evidence\">evidence</span><span "
          "class=\"v-pending\">pending (no run finished yet)</span></p>\n";
@@ -866,7 +1027,8 @@ void html_published(std::ostream& h, const ReportData& d) {
     if (plan.published) {
         h << "<h2>Ours vs published</h2>\n<p class=\"muted\">Mean accuracy (%) on random test words over every "
              "finished run, ours / published (difference in points); n.p.: no published number. Published numbers: "
-          << html_escape(plan.published->file) << ".</p>\n<table id=\"published\"><thead><tr><th>language</th>";
+          << html_escape(plan.published->file) << ". " << html_escape(like_for_like_text(plan))
+          << "</p>\n<table id=\"published\"><thead><tr><th>language</th>";
         for (const auto& a : plan.archs) h << "<th>" << html_escape(to_string(a)) << "</th>";
         h << "</tr></thead><tbody>\n" << comparison_rows(d, true) << "</tbody></table>\n";
     }
@@ -989,12 +1151,25 @@ std::string render_summary(const ReportData& d) {
             std::string t = "-";
             for (const auto& c : grid[li])
                 if (c.arch->arch == a)
-                    t = short_prediction(c.verdict.prediction) + "→" + to_string(c.verdict.verdict) + " " +
+                    t = short_prediction(c.verdict.prediction) + "→" + to_string(c.verdict.verdict) +
+                        (c.verdict.mark == "at_the_ceiling" ? "†" : "") + " " +
                         std::to_string(c.verdict.stats.successes) + "/" + std::to_string(c.verdict.stats.fitted);
             s << pad(t, w) << ' ';
         }
         s << "\n";
     }
+    s << "† at the ceiling (rule 1a): no run fit, and no model of this depth can\n";
+    // Why each rule-6 failure with a run that passes the random test is confirmed, and any run
+    // that beats its ceiling.
+    for (std::size_t li = 0; li < plan.languages.size(); ++li)
+        for (const auto& c : grid[li]) {
+            const Verdict& v = c.verdict;
+            if (v.rule_id == "6" && v.stats.successes > 0 && v.stats.adversarial_accuracy)
+                s << plan.languages[li].name << " " << to_string(c.arch->arch) << ": " << v.reason << "\n";
+            for (const auto& bug : v.ceiling_violations)
+                s << "BUG? " << plan.languages[li].name << " " << to_string(c.arch->arch) << " " << bug.run << ": "
+                  << bug.what << "\n";
+        }
     return s.str();
 
 }
@@ -1041,6 +1216,15 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
     }
     return files;
 }
+
+namespace {
+bool needs_adversarial_marks(const Plan& plan) {
+    for (const auto& l : plan.languages)
+        for (const auto& a : l.archs)
+            if (a.adversarial_words > 0 && a.adversarial_kind.empty()) return true;
+    return false;
+}
+}  // namespace
 
 // OUT/shard.json of `verify --shard i/n` (written before planning, so a task that fails while
 // planning still says which shard it was): {"shard": i, "shards": n}; nullopt when absent.
@@ -1180,7 +1364,18 @@ Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std
     // Not while a verify (or another report) writes into the output folder.
     auto lock = automata::lock_folder(out, "ltlkit report");
     if (!lock.ok()) return lock.error();
-    if (out != dirs.front() || published) {
+    // A plan written before adversarial sets were marked forced or informative gets the marks from
+    // its regenerated datasets (verify.hh mark_plan_adversarial), kept in plan.json.
+    std::size_t marked = 0;
+    if (needs_adversarial_marks(*plan)) {
+        const fs::path scratch = fs::path(out) / ".marking";
+        auto m = mark_plan_adversarial(*plan, scratch.string());
+        std::error_code ec;
+        fs::remove_all(scratch, ec);
+        if (!m.ok()) return m.error();
+        marked = *m;
+    }
+    if (out != dirs.front() || published || marked > 0) {
         std::error_code ec;
         fs::create_directories(out, ec);
         auto w = automata::write_file_atomic((fs::path(out) / "plan.json").string(), plan_to_json(*plan));

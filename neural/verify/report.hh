@@ -24,6 +24,15 @@ struct ArchPlan {
     std::string reason;               // from the classifier
     std::string witness;              // the witness family in words ("x=… p=… y=… z=…"), may be empty
     std::size_t adversarial_words = 0;  // size of the adversarial set used (0: none)
+    // Its pairs, and whether the architecture maps both words of every pair to the same vector at
+    // any weights (docs/PROTOCOL.md "Evaluation"): "forced" (every pair), "informative" (none, or
+    // an architecture whose vectors the window argument does not fix: global, hybrid, LSTM),
+    // "mixed" (some); empty in a plan.json written before the marking.
+    std::size_t adversarial_pairs = 0, adversarial_forced_pairs = 0;
+    std::string adversarial_kind;
+    std::string adversarial_note;  // e.g. why the family gives fewer pairs than asked
+    // The exact ceiling on the runs' own test words (mean over test lengths), when computable.
+    std::optional<double> ceiling_test_sample;
 };
 
 struct LanguagePlan {

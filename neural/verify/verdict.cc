@@ -175,8 +175,51 @@ bool theory_applies(const Architecture& arch, const std::vector<RunResult>& runs
 
 }  // namespace
 
+std::vector<CeilingViolation> ceiling_violations(const CellCeiling& ceiling, const std::vector<RunResult>& runs,
+                                                 const std::vector<std::string>& labels) {
+    std::vector<CeilingViolation> out;
+    // The lower end of a one-sided 99.9% interval for k right answers of n (Clopper–Pearson).
+    auto lower = [](double accuracy, long n) {
+        if (n <= 0) return 0.0;
+        const int k = static_cast<int>(std::lround(accuracy * static_cast<double>(n)));
+        return clopper_pearson(k, static_cast<int>(n), 0.998).first;
+    };
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const RunResult& r = runs[i];
+        const std::string label = i < labels.size() ? labels[i] : "seed " + std::to_string(r.seed);
+        if (ceiling.train) {
+            const double lo = lower(r.train_accuracy, r.config.evaluation.fit_words);
+            if (lo > *ceiling.train)
+                out.push_back({label, "training accuracy " + fmt("%.2f%%", 100 * r.train_accuracy) + " on " +
+                                          std::to_string(r.config.evaluation.fit_words) +
+                                          " fresh words is above the training ceiling " +
+                                          fmt("%.2f%%", 100 * *ceiling.train) + " (99.9% lower bound " +
+                                          fmt("%.2f%%", 100 * lo) + ")"});
+        }
+        if (r.per_length_accuracy.empty()) continue;
+        if (ceiling.test_sample) {
+            if (r.mean_accuracy > *ceiling.test_sample + 1e-9)
+                out.push_back({label, "mean test accuracy " + fmt("%.3f%%", 100 * r.mean_accuracy) +
+                                          " is above the exact ceiling of its own test words " +
+                                          fmt("%.3f%%", 100 * *ceiling.test_sample)});
+        } else if (ceiling.test) {
+            long words = 0;
+            for (const auto& [n, c] : r.per_length_labels) words += c.accepted + c.rejected;
+            if (words == 0)
+                words = static_cast<long>(r.per_length_accuracy.size()) * r.config.evaluation.per_length;
+            const double lo = lower(r.mean_accuracy, words);
+            if (lo > *ceiling.test)
+                out.push_back({label, "mean test accuracy " + fmt("%.2f%%", 100 * r.mean_accuracy) +
+                                          " is above the test ceiling " + fmt("%.2f%%", 100 * *ceiling.test) +
+                                          " (99.9% lower bound " + fmt("%.2f%%", 100 * lo) + ")"});
+        }
+    }
+    return out;
+}
+
 Verdict judge(const std::string& language, const Architecture& arch, Expectation prediction,
-              const std::vector<RunResult>& runs, const std::vector<std::string>& labels) {
+              const std::vector<RunResult>& runs, const std::vector<std::string>& labels,
+              const CellCeiling& ceiling) {
     Verdict v;
     v.language = language;
     v.arch = to_string(arch);
@@ -194,32 +237,48 @@ Verdict judge(const std::string& language, const Architecture& arch, Expectation
     const RunStats& s = v.stats;
     const std::string ratio = std::to_string(s.successes) + "/" + std::to_string(s.fitted);
 
-    // A predicted failure that shows already on the training lengths: the quick suite confirms
-    // e.g. local-1 failing on aΣ*, which no local-1 model can even fit (its
-    // receptive field ends L symbols before EOS). For `fails` only, runs that could not fit count
-    // as runs that do not succeed (rule 6); rule 1 stays for `recognizes` and `unknown`, where a
-    // run that does not fit is an optimization failure, not evidence. Reported in the reason.
-    if (s.fitted == 0 && s.runs > 0 && v.prediction == Expectation::Fails) {
-        double best_train = 0;
-        for (const auto& r : runs) best_train = std::max(best_train, r.train_accuracy);
-        v.rule = 6;
-        v.verdict = VerdictKind::Confirmed;
-        v.reason = "no run fits even the training lengths (best training accuracy " + pct(best_train) +
-                   "): the predicted failure shows before any generalization";
-        return v;
-    }
-    // Rule 1: only runs that fit are judged.
+    v.ceiling = ceiling;
+    v.ceiling_violations = ceiling_violations(ceiling, runs, labels);
+    // Rules 1, 1a, 1b: no run fit its training distribution.
     if (s.fitted == 0) {
         v.rule = 1;
+        v.rule_id = "1";
         v.verdict = VerdictKind::Inconclusive;
-        v.reason = s.runs == 0 ? "no finished run"
-                               : "every run (" + std::to_string(s.runs) +
-                                     ") failed to fit its training distribution";
+        if (s.runs == 0) {
+            v.reason = "no finished run";
+            return v;
+        }
+        double best_train = 0;
+        for (const auto& r : runs) best_train = std::max(best_train, r.train_accuracy);
+        const std::string every = "every run (" + std::to_string(s.runs) +
+                                  ") failed to fit its training distribution (best training accuracy " +
+                                  pct(best_train) + ")";
+        if (v.prediction != Expectation::Fails) {
+            v.mark = "not_fitted";
+            v.reason = every;
+            return v;
+        }
+        if (ceiling.train && *ceiling.train < kFitThreshold) {  // Rule 1a
+            v.rule_id = "1a";
+            v.mark = "at_the_ceiling";
+            v.verdict = VerdictKind::Confirmed;
+            v.reason = every + ", and no model of this architecture at this depth can: its ceiling there is " +
+                       fmt("%.2f%%", 100 * *ceiling.train) + " < " + pct(kFitThreshold) +
+                       ", so the predicted failure shows on the training lengths already";
+            return v;
+        }
+        v.rule_id = "1b";  // Rule 1b
+        v.mark = "not_fitted";
+        v.reason = every + "; " +
+                   (ceiling.train ? "its ceiling there is " + fmt("%.2f%%", 100 * *ceiling.train) + ", so a fit was possible"
+                                  : "its ceiling is unknown" + (ceiling.note.empty() ? std::string() : " (" + ceiling.note + ")")) +
+                   ": no evidence either way";
         return v;
     }
     // Rule 2: no prediction to test.
     if (v.prediction == Expectation::Unknown) {
         v.rule = 2;
+        v.rule_id = "2";
         v.verdict = VerdictKind::Evidence;
         v.reason = (prediction == Expectation::Unknown ? "no prediction" : "the theory does not cover this setup") +
                    std::string("; ") + ratio + " runs succeed, best mean accuracy " + pct(s.max_accuracy);
@@ -228,10 +287,12 @@ Verdict judge(const std::string& language, const Architecture& arch, Expectation
     if (v.prediction == Expectation::Recognizes) {
         if (s.successes > 0) {  // Rule 3
             v.rule = 3;
+            v.rule_id = "3";
             v.verdict = VerdictKind::Confirmed;
             v.reason = ratio + " runs succeed";
         } else {  // Rule 4
             v.rule = 4;
+            v.rule_id = "4";
             v.verdict = VerdictKind::NotReproduced;
             v.reason = "no run succeeds (0/" + std::to_string(s.fitted) + "); best N* = " +
                        std::to_string(s.n_star_max) + ", best mean accuracy " + pct(s.max_accuracy);
@@ -243,6 +304,7 @@ Verdict judge(const std::string& language, const Architecture& arch, Expectation
         const RunResult& r = runs[i];
         if (!r.failed_to_fit && r.success && r.adversarial_accuracy && *r.adversarial_accuracy >= 0.99) {
             v.rule = 5;
+            v.rule_id = "5";
             v.verdict = VerdictKind::Contradicted;
             v.reason = "run " +
                        (i < labels.size() ? labels[i] : "seed " + std::to_string(r.seed)) +
@@ -253,14 +315,22 @@ Verdict judge(const std::string& language, const Architecture& arch, Expectation
     }
     // Rule 6.
     v.rule = 6;
+    v.rule_id = "6";
     v.verdict = VerdictKind::Confirmed;
     if (s.successes == 0)
         v.reason = "no run succeeds (0/" + std::to_string(s.fitted) + "); best mean accuracy " +
                    pct(s.max_accuracy);
-    else if (s.adversarial_accuracy)
-        v.reason = ratio + " runs pass the random test, but the adversarial set exposes them (best " +
-                   pct(*s.adversarial_accuracy) + ")";
-    else
+    else if (s.adversarial_accuracy) {
+        // The succeeding runs' numbers: what the failure rests on, e.g. "random 100.0%, adversarial 50.0%".
+        double best_random = 0, best_adv = 0;
+        for (const auto& r : runs)
+            if (!r.failed_to_fit && r.success) {
+                best_random = std::max(best_random, r.mean_accuracy);
+                best_adv = std::max(best_adv, r.adversarial_accuracy.value_or(0.0));
+            }
+        v.reason = "random " + pct(best_random) + ", adversarial " + pct(best_adv) + ": " + ratio +
+                   " fitted runs pass the random test, the adversarial set exposes them";
+    } else
         v.reason = ratio + " runs pass the random test and no adversarial set was available";
     return v;
 }
@@ -271,19 +341,21 @@ nlohmann::json opt(const std::optional<double>& x) {
     return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
 }
 
+// The accuracies over fitted runs are null when no run fit (0.0 would read as a measurement).
 nlohmann::json stats_json(const RunStats& s) {
+    auto over_fitted = [&](double x) { return s.fitted > 0 ? nlohmann::json(x) : nlohmann::json(nullptr); };
     return {{"runs", s.runs},
             {"fitted", s.fitted},
             {"failed_to_fit", s.failed_to_fit},
             {"successes", s.successes},
             {"success_interval", {s.success_interval.first, s.success_interval.second}},
-            {"max_accuracy", s.max_accuracy},
-            {"mean_accuracy", s.mean_accuracy},
-            {"std_accuracy", s.std_accuracy},
+            {"max_accuracy", over_fitted(s.max_accuracy)},
+            {"mean_accuracy", over_fitted(s.mean_accuracy)},
+            {"std_accuracy", over_fitted(s.std_accuracy)},
             {"adversarial_accuracy", opt(s.adversarial_accuracy)},
             {"adversarial_mean_accuracy", opt(s.adversarial_mean_accuracy)},
             {"boundary_accuracy", opt(s.boundary_accuracy)},
-            {"n_star_max", s.n_star_max}};
+            {"n_star_max", s.fitted > 0 ? nlohmann::json(s.n_star_max) : nlohmann::json(nullptr)}};
 }
 
 }  // namespace
@@ -295,7 +367,16 @@ std::string verdict_to_json(const Verdict& v) {
     j["prediction"] = to_string(v.prediction);
     j["verdict"] = to_string(v.verdict);
     j["rule"] = v.rule;
+    j["rule_id"] = v.rule_id;
+    j["mark"] = v.mark.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.mark);
     j["reason"] = v.reason;
+    j["ceiling"] = {{"train", opt(v.ceiling.train)},
+                    {"test", opt(v.ceiling.test)},
+                    {"test_sample", opt(v.ceiling.test_sample)},
+                    {"note", v.ceiling.note}};
+    nlohmann::json viol = nlohmann::json::array();
+    for (const auto& c : v.ceiling_violations) viol.push_back({{"run", c.run}, {"what", c.what}});
+    j["ceiling_violations"] = viol;
     j["failed_to_fit_runs"] = v.failed_to_fit_runs;
     nlohmann::json pc = nlohmann::json::array();
     for (const auto& c : v.per_config) {

@@ -76,6 +76,16 @@ TEST_CASE("run identity: every Config field but the incidental ones changes it, 
     }
 }
 
+TEST_CASE("run identity: the test distribution is part of the evaluation identity only", "[identity]") {
+    const auto dfa = dfa_of(kLastA);
+    Config c;
+    const auto id0 = run_identity(dfa, c, {});
+    c.evaluation.test_distribution = TestDistribution::Lc25;
+    const auto id = run_identity(dfa, c, {});
+    CHECK(id.training == id0.training);
+    CHECK(id.evaluation != id0.evaluation);
+}
+
 TEST_CASE("run identity: the evaluation data and the training words are part of it", "[identity]") {
     const auto dfa = dfa_of(kLastA);
     const Config c;

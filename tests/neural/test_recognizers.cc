@@ -297,7 +297,7 @@ TEST_CASE("config JSON: the default config's text, and a stored config read and 
     // The text run identities hash (run.hh): a change here changes every stored run's identity.
     const std::string defaults =
         R"({"arch":"global","batch":128,"checkpoint_every":500,"d_ff":256,"d_model":64,"device":"auto",)"
-        R"("fit_words":1000,"grad_clip":1.0,"heads":8,"hybrid_by_layer":false,"layers":5,"log_every":100,)"
+        R"("fit_words":4000,"grad_clip":1.0,"heads":8,"hybrid_by_layer":false,"layers":5,"log_every":100,)"
         R"("lr":0.0003,"lstm_hidden":256,"max_positions":0,"pe":"none","per_length":512,"pre_ln":false,)"
         R"("seed":1,"steps":20000,"strict":true,"success_rule":"exact","test_max":500,"test_min":41,)"
         R"("threads":1,"train_max":40,"train_min":1})";
@@ -314,6 +314,13 @@ TEST_CASE("config JSON: the default config's text, and a stored config read and 
     CHECK(c->evaluation.success_rule == SuccessRule::Bins99);
     CHECK(c->runtime.device == Device::Cpu);
     CHECK(config_to_json(*c) == stored);
+    // The test distribution is written only when not the default (older identities stay valid).
+    auto lc25 = config_from_json(R"({"test_distribution":"lc25"})");
+    REQUIRE(lc25.ok());
+    CHECK(lc25->evaluation.test_distribution == TestDistribution::Lc25);
+    CHECK(config_to_json(*lc25).find(R"("test_distribution":"lc25")") != std::string::npos);
+    CHECK(config_from_json(R"({"test_distribution":"normal"})").error().message ==
+          "unknown test distribution 'normal' (expected uniform or lc25)");
     CHECK(config_from_json(R"({"arch":"local-0"})").error().message == "architecture 'local-0': K must be at least 1");
     CHECK(config_from_json(R"({"success_rule":"x"})").error().message ==
           "unknown success rule 'x' (expected exact or bins99)");

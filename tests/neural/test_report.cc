@@ -387,6 +387,77 @@ TEST_CASE("language folder names are safe and distinct", "[report]") {
     CHECK(parse_shard("0/2").ok());
 }
 
+TEST_CASE("report: per-label numbers or 'not measured', the published sd, FAR, and null means", "[report]") {
+    TempDir t;
+    Plan p = fixture_plan();
+    Published pub;
+    pub.file = "fixture.tsv";
+    pub.test_distribution = "lc25";
+    pub.values = {{"last-a", "global", "mean", "paper", 60.0}, {"last-a", "global", "sd", "paper", 1.5},
+                  {"first-a", "global", "mean", "paper", 81.0}};
+    p.published = pub;
+    write_fixture(p, t.path.string());
+    // Give the runs of first-a / global per-label counts: 1 accepted word (right) and 1 rejected
+    // (wrong) at every length; last-a's runs stay as an older result.json would be.
+    for (const auto& r : p.runs) {
+        if (r.language != "first-a" || r.arch != named("global")) continue;
+        RunResult res = fixture_result(p, r);
+        for (int n = 41; n <= 60; ++n) res.per_length_labels[n] = {1, 1, 0, 1};
+        REQUIRE(automata::write_file_atomic(t / (r.rundir + "/result.json"), result_to_json(res)).ok());
+    }
+    auto runs = load_runs(p, t.path.string());
+    REQUIRE(runs.ok());
+    REQUIRE(write_report(p, *runs, t.path.string()).ok());
+    const auto verdicts = nlohmann::json::parse(slurp(t / "verdicts.json"));
+    const std::string md = slurp(t / "report.md");
+    bool seen_first = false, seen_last = false;
+    for (const auto& v : verdicts) {
+        if (v["arch"] != "global") continue;
+        if (v["language"] == "first-a") {
+            seen_first = true;
+            REQUIRE(v["labels"].is_object());
+            CHECK(v["labels"]["accepted_accuracy"].get<double>() == 1.0);
+            CHECK(v["labels"]["rejected_accuracy"].get<double>() == 0.0);
+            CHECK(v["labels"]["balanced_accuracy"].get<double>() == 0.5);
+            // 91.0 (mean of 100 and 82) against 81.0: more than 5 points apart.
+            CHECK(v["published"][0]["far"] == true);
+        } else {
+            seen_last = true;
+            CHECK(v["labels"].is_null());
+            CHECK(v["labels_note"] == "not measured (older result.json)");
+            CHECK(v["published"].size() == 2);  // mean and sd
+        }
+    }
+    CHECK(seen_first);
+    CHECK(seen_last);
+    CHECK(md.find("accepted 100.0% · rejected 0.0% · balanced 50.0%") != std::string::npos);
+    CHECK(md.find("per label: not measured") != std::string::npos);
+    CHECK(md.find("FAR") != std::string::npos);
+    CHECK(md.find("sd: ours") != std::string::npos);
+    CHECK(md.find("NOT LIKE FOR LIKE") != std::string::npos);  // the paper's words are lc25, ours uniform
+
+    // A cell whose runs all failed to fit: null mean in verdicts.json, "not fitted" in the report.
+    for (const auto& r : p.runs) {
+        if (r.language != "last-a" || r.arch != named("global")) continue;
+        RunResult res = fixture_result(p, r);
+        res.failed_to_fit = true;
+        res.train_accuracy = 0.8;
+        REQUIRE(automata::write_file_atomic(t / (r.rundir + "/result.json"), result_to_json(res)).ok());
+    }
+    runs = load_runs(p, t.path.string());
+    REQUIRE(runs.ok());
+    REQUIRE(write_report(p, *runs, t.path.string()).ok());
+    for (const auto& v : nlohmann::json::parse(slurp(t / "verdicts.json")))
+        if (v["language"] == "last-a" && v["arch"] == "global") {
+            CHECK(v["mean_accuracy"].is_null());
+            CHECK(v["verdict"] == "inconclusive");
+            CHECK(v["rule_id"] == "1b");
+            CHECK(v["mark"] == "not_fitted");
+            CHECK(v["ceiling"]["train"].is_null());  // global attention has no ceiling
+        }
+    CHECK(slurp(t / "report.md").find("**inconclusive** (not fitted)") != std::string::npos);
+}
+
 TEST_CASE("a merge names its missing shards: no plan, unfinished runs, no folder", "[report]") {
     TempDir t;
     const Plan p = fixture_plan();

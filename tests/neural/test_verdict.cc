@@ -1,9 +1,14 @@
-// Verdict rules (PROTOCOL.md table, every row) on synthetic run results, and the Clopper–Pearson
+// Verdict rules (docs/PROTOCOL.md table, every row, 1a and 1b with and without a ceiling) on synthetic run results, and the Clopper–Pearson
 // interval against closed forms and published values. Torch-free.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "neural/verify/published.hh"
 #include "neural/verify/verdict.hh"
 
 using namespace ltlkit::neural;
@@ -91,14 +96,115 @@ TEST_CASE("rule 1: every run failed_to_fit is inconclusive for a predicted recog
     CHECK(judge("L", named("global"), Expectation::Fails, {}).verdict == VerdictKind::Inconclusive);
 }
 
-TEST_CASE("a predicted failure whose runs cannot even fit the training lengths is confirmed (rule 6)",
+TEST_CASE("rules 1a and 1b: a predicted failure that no run fits is confirmed only at the ceiling",
           "[verdict]") {
-    // local-1 on aΣ*: the first symbol is outside the receptive field, training accuracy ~50%.
-    const Verdict v = judge("L", named("local-1"), Expectation::Fails, {run(false, 0.5, 40, 0.5, true)});
-    CHECK(v.verdict == VerdictKind::Confirmed);
-    CHECK(v.rule == 6);
-    CHECK(v.stats.fitted == 0);
-    CHECK(v.reason.find("training") != std::string::npos);
+    const std::vector<RunResult> unfit = {run(false, 0.82, 40, 0.5, true), run(false, 0.81, 40, 0.5, true)};
+    SECTION("the training ceiling is below the fit threshold: rule 1a, confirmed at the ceiling") {
+        CellCeiling c;
+        c.train = 0.827;  // Σ*a under a 2-layer local-2 model
+        const Verdict v = judge("L", named("local-2"), Expectation::Fails, unfit, {}, c);
+        CHECK(v.verdict == VerdictKind::Confirmed);
+        CHECK(v.rule == 1);
+        CHECK(v.rule_id == "1a");
+        CHECK(v.mark == "at_the_ceiling");
+        CHECK(v.reason.find("82.70%") != std::string::npos);
+    }
+    SECTION("the ceiling allows a fit: rule 1b, inconclusive, not fitted") {
+        CellCeiling c;
+        c.train = 0.9977;
+        const Verdict v = judge("L", named("local-2"), Expectation::Fails, unfit, {}, c);
+        CHECK(v.verdict == VerdictKind::Inconclusive);
+        CHECK(v.rule_id == "1b");
+        CHECK(v.mark == "not_fitted");
+        CHECK(v.reason.find("a fit was possible") != std::string::npos);
+    }
+    SECTION("no ceiling (global, hybrid, or unknown): rule 1b") {
+        for (const char* arch : {"global", "hybrid-2", "local-2"}) {
+            CellCeiling c;
+            c.note = "unknown";
+            const Verdict v = judge("L", named(arch), Expectation::Fails, unfit, {}, c);
+            CHECK(v.verdict == VerdictKind::Inconclusive);
+            CHECK(v.rule_id == "1b");
+            CHECK(v.mark == "not_fitted");
+        }
+    }
+    SECTION("exactly at the threshold is not below it") {
+        CellCeiling c;
+        c.train = kFitThreshold;
+        CHECK(judge("L", named("local-1"), Expectation::Fails, unfit, {}, c).rule_id == "1b");
+    }
+    SECTION("a predicted recognizer stays at rule 1 whatever the ceiling") {
+        CellCeiling c;
+        c.train = 0.5;
+        const Verdict v = judge("L", named("local-1"), Expectation::Recognizes, unfit, {}, c);
+        CHECK(v.verdict == VerdictKind::Inconclusive);
+        CHECK(v.rule_id == "1");
+    }
+    SECTION("verdicts.json: no fitted run gives null accuracies, and the ceiling and mark are written") {
+        CellCeiling c;
+        c.train = 0.827;
+        c.test = 0.8;
+        const auto j = nlohmann::json::parse(verdict_to_json(judge("L", named("local-2"), Expectation::Fails, unfit, {}, c)));
+        CHECK(j.at("mean_accuracy").is_null());
+        CHECK(j.at("max_accuracy").is_null());
+        CHECK(j.at("n_star_max").is_null());
+        CHECK(j.at("rule_id") == "1a");
+        CHECK(j.at("mark") == "at_the_ceiling");
+        CHECK(j.at("ceiling").at("train").get<double>() == Approx(0.827));
+        CHECK(j.at("ceiling").at("test_sample").is_null());
+        const auto fitted = nlohmann::json::parse(
+            verdict_to_json(judge("L", named("global"), Expectation::Recognizes, {run(true, 1.0, 500)})));
+        CHECK(fitted.at("mean_accuracy").get<double>() == 1.0);
+        CHECK(fitted.at("mark").is_null());
+    }
+}
+
+TEST_CASE("a run above its ceiling beyond sampling error is named", "[verdict]") {
+    CellCeiling c;
+    c.train = 0.9898;  // (ab)* under a 2-layer local-4 model
+    RunResult r = run(false, 0.9, 60);
+    r.config.evaluation.fit_words = 1000;
+    r.train_accuracy = 0.999;  // 999 of 1,000: the 99.9% lower bound 99.08% is above 98.98%
+    CHECK(ceiling_violations(c, {r}, {"seed1"}).size() == 1);
+    r.train_accuracy = 0.992;  // 992 of 1,000 (lower bound 97.9%) is within sampling error
+    CHECK(ceiling_violations(c, {r}, {"seed1"}).empty());
+    r.config.evaluation.fit_words = 100000;  // ... but not 99,200 of 100,000 (lower bound 99.11%)
+    CHECK(ceiling_violations(c, {r}, {"seed1"}).size() == 1);
+    // The exact ceiling of the run's own test words is compared exactly.
+    CellCeiling t;
+    t.test_sample = 0.9;
+    RunResult u = run(false, 0.9, 60);
+    u.per_length_accuracy = {{41, 0.9}};
+    CHECK(ceiling_violations(t, {u}, {}).empty());
+    u.mean_accuracy = 0.9001;
+    const auto v = ceiling_violations(t, {u}, {"seed2"});
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].run == "seed2");
+    // judge carries them into the verdict.
+    CHECK(judge("L", named("local-4"), Expectation::Fails, {u}, {"seed2"}, t).ceiling_violations.size() == 1);
+}
+
+TEST_CASE("published numbers: LC25's LSTM sd and the test distribution are read; a bad one is refused",
+          "[verdict][published]") {
+    auto p = read_published(std::string(LTLKIT_SOURCE_DIR) + "/examples/lc25.published.tsv");
+    REQUIRE(p.ok());
+    CHECK(p->test_distribution == "lc25");
+    const std::map<std::string, double> sd = {{"DYCK-(1,2)", 1.0}, {"DYCK-(1,1)", 17.3}, {"PT-2", 1.1},
+                                              {"LT-1", 14.2},     {"PARITY", 0},        {"LDP-2", 0}};
+    for (const auto& [lang, value] : sd) {
+        const auto* v = p->find(lang, "lstm", "sd");
+        REQUIRE(v);
+        CHECK(v->value == Approx(value));
+    }
+    // Every LSTM row with a mean has an sd.
+    for (const auto& v : p->values)
+        if (v.arch == "lstm" && v.statistic == "mean") CHECK(p->find(v.language, "lstm", "sd"));
+    auto lc26 = read_published(std::string(LTLKIT_SOURCE_DIR) + "/examples/lc26.published.tsv");
+    REQUIRE(lc26.ok());
+    CHECK(lc26->test_distribution.empty());
+    auto bad = parse_published("# test-distribution: gaussian\nlanguage\tarchitecture\tstatistic\tvalue\tsource\n", "x.tsv");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().line == 1);
 }
 
 TEST_CASE("rule 2: an unknown prediction gives evidence, also when the theory does not apply", "[verdict]") {
@@ -160,10 +266,11 @@ TEST_CASE("rule 6: a predicted failure is confirmed otherwise", "[verdict]") {
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.rule == 6);
     }
-    SECTION("random test passed, adversarial set failed") {
-        const Verdict v = judge("L", named("local-2"), Expectation::Fails, {run(true, 1.0, 500, 0.97)});
+    SECTION("random test passed, adversarial set failed: the reason gives both numbers") {
+        const Verdict v = judge("L", named("local-2"), Expectation::Fails, {run(true, 1.0, 500, 0.5)});
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.rule == 6);
+        CHECK(v.reason.find("random 100.0%, adversarial 50.0%") == 0);
     }
     SECTION("adversarial passed but not the random test") {
         const Verdict v = judge("L", named("global"), Expectation::Fails, {run(false, 0.98, 80, 1.0)});

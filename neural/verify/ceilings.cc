@@ -1,0 +1,130 @@
+#include "neural/verify/ceilings.hh"
+
+#include <algorithm>
+#include <map>
+
+#include "automata/ceiling.hh"
+#include "automata/io.hh"
+
+namespace ltlkit::neural::verify {
+
+namespace {
+
+// Seconds one ceiling may take in a report; over it the ceiling's bounds are used.
+constexpr double kCeilingSeconds = 30;
+
+// The ceiling query of a k-local cell at the model's depth.
+automata::CeilingQuery query_for(const Architecture& arch, const ModelConfig& model) {
+    automata::CeilingQuery q;
+    q.arch = to_string(arch);
+    q.layers = static_cast<unsigned>(model.layers);
+    q.max_seconds = kCeilingSeconds;
+    return q;
+}
+
+// The value when exact; else the upper bound (a run above it is still a bug, and an upper bound
+// below the fit threshold still proves that no model fits), with the note saying so.
+std::optional<double> usable(const Result<automata::CeilingResult>& r, const char* what, std::string& note) {
+    if (!r.ok()) {
+        note += std::string(note.empty() ? "" : "; ") + what + ": " + r.error().message;
+        return std::nullopt;
+    }
+    if (r->exact && r->value) return *r->value;
+    note += std::string(note.empty() ? "" : "; ") + what + " not exact (" + r->reason + "): upper bound used";
+    return r->upper;
+}
+
+}  // namespace
+
+std::optional<std::string> no_ceiling_reason(const Architecture& arch, const ModelConfig& model) {
+    switch (arch.kind) {
+        case Architecture::Kind::Global: return std::string("none for global attention (every position is in reach)");
+        case Architecture::Kind::Hybrid: return std::string("none for hybrid attention (its global heads see every position)");
+        case Architecture::Kind::Lstm: return std::string("none for the LSTM");
+        case Architecture::Kind::Local: break;
+    }
+    if (model.pe != PositionalEncoding::None) return "unknown with positional encoding " + to_string(model.pe);
+    if (!model.strict) return std::string("unknown with non-strict masks");
+    return std::nullopt;
+}
+
+CellCeiling cell_ceiling(const Plan& plan, const LanguagePlan& lang, const ArchPlan& arch) {
+    CellCeiling c;
+    const ModelConfig& model = plan.base.model;
+    if (auto why = no_ceiling_reason(arch.arch, model)) {
+        c.note = *why;
+        return c;
+    }
+    auto dfa = automata::dfa_from_json(lang.dfa_json);
+    if (!dfa.ok()) {
+        c.note = "no DFA in plan.json";
+        return c;
+    }
+    automata::CeilingQuery q = query_for(arch.arch, model);
+    const TrainingConfig& t = plan.base.training;
+    const EvaluationConfig& e = plan.base.evaluation;
+    q.distribution = automata::CeilingDistribution::Training;
+    q.lengths = {static_cast<std::size_t>(t.train_min), static_cast<std::size_t>(t.train_max)};
+    c.train = usable(automata::receptive_field_ceiling(*dfa, q), "training ceiling", c.note);
+    if (e.test_distribution == TestDistribution::Uniform) {
+        q.distribution = automata::CeilingDistribution::Test;
+        q.lengths = {static_cast<std::size_t>(e.test_min), static_cast<std::size_t>(e.test_max)};
+        q.per_length = static_cast<std::size_t>(e.per_length);
+        c.test = usable(automata::receptive_field_ceiling(*dfa, q), "test ceiling", c.note);
+    }
+    c.test_sample = arch.ceiling_test_sample;
+    return c;
+}
+
+std::optional<double> sample_ceiling(const automata::Dfa& dfa, const Architecture& arch, const ModelConfig& model,
+                                     const std::vector<LabelledWord>& test) {
+    if (no_ceiling_reason(arch, model) || test.empty()) return std::nullopt;
+    std::vector<automata::Example> words;
+    words.reserve(test.size());
+    for (const auto& w : test) words.push_back({w.word, w.label, -1});
+    automata::CeilingQuery q = query_for(arch, model);
+    q.distribution = automata::CeilingDistribution::Empirical;
+    q.weighting = automata::CeilingWeighting::Lengths;  // as a run's mean over per-length accuracies
+    auto r = automata::empirical_ceiling(words, dfa.num_symbols(), q);
+    if (!r.ok() || !r->exact || !r->value) return std::nullopt;
+    return *r->value;
+}
+
+AdversarialMarking mark_adversarial(const automata::Dfa& dfa, const Architecture& arch, const ModelConfig& model,
+                                    const std::vector<LabelledWord>& set) {
+    AdversarialMarking m;
+    std::map<long, std::vector<const automata::Word*>> pairs;
+    for (const auto& w : set) pairs[w.pair].push_back(&w.word);
+    const bool local = !no_ceiling_reason(arch, model);
+    for (const auto& [id, ws] : pairs) {
+        if (ws.size() != 2) continue;
+        ++m.pairs;
+        if (local && automata::same_eos_type(*ws[0], *ws[1], dfa.num_symbols(), static_cast<unsigned>(arch.k),
+                                             static_cast<unsigned>(model.layers)))
+            ++m.forced;
+    }
+    m.kind = m.forced == 0 ? "informative" : m.forced == m.pairs ? "forced" : "mixed";
+    return m;
+}
+std::string witness_shortfall(const automata::WordFamily& f, std::size_t pairs, const Profile& profile) {
+    const EvaluationConfig& e = profile.base.evaluation;
+    std::size_t fitting = 0, shortest_r = 0, longest_r = 0;
+    for (std::size_t r = f.r_min; r <= f.r_min + static_cast<std::size_t>(e.test_max) + 1; ++r) {
+        const auto [u, v] = f.at(r);
+        if (std::min(u.size(), v.size()) > static_cast<std::size_t>(e.test_max)) break;
+        const auto in = [&](std::size_t n) { return n >= static_cast<std::size_t>(e.test_min) && n <= static_cast<std::size_t>(e.test_max); };
+        if (in(u.size()) && in(v.size())) {
+            if (fitting++ == 0) shortest_r = r;
+            longest_r = r;
+        }
+    }
+    std::string t = "the witness family gives " + std::to_string(pairs) + " pairs, not " +
+                    std::to_string(profile.adversarial_pairs) + ": only r = " + std::to_string(shortest_r) + ".." +
+                    std::to_string(longest_r) + " put both words in lengths " + std::to_string(e.test_min) + ".." +
+                    std::to_string(e.test_max);
+    if (!f.e.empty()) t += " (one pair per r, and its words grow with r², since every eʳ block grows with r)";
+    if (fitting > pairs) t += "; " + std::to_string(fitting - pairs) + " of those r give words with the same label";
+    return t;
+}
+
+}  // namespace ltlkit::neural::verify
