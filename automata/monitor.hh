@@ -14,11 +14,12 @@ namespace ltlkit::automata {
 
 struct CompileOptions {
     std::size_t max_states = 1'000'000;  // monitor states built before giving up (--max-states)
+    bool minimize = true;                // false: the reachable monitor, canonically numbered
     // Steps before giving up (--max-work; 0 = none): each transition built costs the size of the
     // monitor's program and state, so deep nesting is bounded in time and memory too.
     // The library's default is none; the CLI's languages (LanguageSpec) use kDefaultMaxWork.
+    // Last, so that the positional {max_states, minimize} of earlier callers keeps its meaning.
     std::size_t max_work = 0;
-    bool minimize = true;                // false: the reachable monitor, canonically numbered
 };
 
 // The alphabet of f: its atoms, sorted, unless `alphabet` is non-empty, in which case it must

@@ -276,7 +276,7 @@ TEST_CASE("suites: errors of a suite line's language say FILE:LINE, empty suites
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("parse_json: nesting deeper than the bound is refused at its bracket; excerpts are bounded", "[io]") {
+TEST_CASE("parse_json: nesting deeper than the bound is refused at its bracket, and excerpts are bounded", "[io]") {
     using ltlkit::automata::json_excerpt;
     using ltlkit::automata::kMaxJsonDepth;
     using ltlkit::automata::parse_json;

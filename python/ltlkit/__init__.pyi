@@ -172,8 +172,9 @@ def equiv(a: Language, b: Language, alphabet: Alphabet | None = None, max_states
 
 def classify(language: Language, alphabet: Alphabet | None = None, max_k: int = 4, max_elements: int = 1000000,
              formula_cap: int = 200000, window_budget: int = 200000, probe_depth: int = 8,
-             probe_states: int = 500000, max_states: int = 1000000, window_time: float = 4.0,
-             window_memory: int = 400, window_clock: str = "wall") -> dict[str, Any]: ...
+             probe_states: int = 500000, max_states: int = 1000000, window_time: float = 0.0,
+             window_memory: int = 400, window_clock: str = "wall",
+             window_work: int = 1000000) -> dict[str, Any]: ...
 def check_certificate(certificate: dict[str, Any] | str) -> tuple[bool, str]: ...
 def ceiling(language: Language, arch: str, layers: int = 2, distribution: str = "training",
             lengths: str | tuple[int, int] | None = None, per_length: int = 512, alphabet: Alphabet | None = None,

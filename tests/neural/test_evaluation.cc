@@ -218,7 +218,7 @@ TEST_CASE("LC25's test words: near misses, one occurrence for Σ*fΣ*, no length
     }
 }
 
-TEST_CASE("result.json keeps the per-label counts and the pair counts; older files load without them",
+TEST_CASE("result.json keeps the per-label counts and the pair counts, and older files load without them",
           "[neural][eval]") {
     RunResult r;
     r.per_length_accuracy = {{41, 0.5}, {42, 1.0}};

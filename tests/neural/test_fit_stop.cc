@@ -104,7 +104,7 @@ TEST_CASE("training until the fit stops at the first check at the target, as the
     for (const auto& d : {dir, fixed_dir, resumed_dir}) std::filesystem::remove_all(d);
 }
 
-TEST_CASE("training until the fit: an unreachable target trains the whole budget; bad settings are errors",
+TEST_CASE("training until the fit: an unreachable target trains the whole budget, and bad settings are errors",
           "[neural][train]") {
     // aΣ* under 1-local attention: the EOS vector depends on the last symbol only, so no model
     // reaches 99% on words of lengths 1..12.

@@ -64,9 +64,17 @@ Plan fixture_plan() {
         lp.states = 3;
         lp.classes = {{"definite", l == Expectation::Recognizes}, {"r_trivial", g == Expectation::Recognizes},
                       {"star_free", std::nullopt}};
-        lp.archs = {{named("global"), g, "fixture", "", 0},
-                    {named("local-1"), l, "fixture", "x=a p=b y=a z=b r≥1", 8},
-                    {named("hybrid-1"), Expectation::Recognizes, "fixture", "", 0}};
+        auto arch_plan = [](Architecture a, Expectation e, std::string witness, std::size_t words) {
+            ArchPlan ap;
+            ap.arch = a;
+            ap.prediction = e;
+            ap.reason = "fixture";
+            ap.witness = std::move(witness);
+            ap.adversarial_words = words;
+            return ap;
+        };
+        lp.archs = {arch_plan(named("global"), g, "", 0), arch_plan(named("local-1"), l, "x=a p=b y=a z=b r≥1", 8),
+                    arch_plan(named("hybrid-1"), Expectation::Recognizes, "", 0)};
         p.languages.push_back(lp);
     }
     for (const auto& lp : p.languages)

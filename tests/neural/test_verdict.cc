@@ -184,7 +184,7 @@ TEST_CASE("a run above its ceiling beyond sampling error is named", "[verdict]")
     CHECK(judge("L", named("local-4"), Expectation::Fails, {u}, {"seed2"}, t).ceiling_violations.size() == 1);
 }
 
-TEST_CASE("published numbers: LC25's LSTM sd and the test distribution are read; a bad one is refused",
+TEST_CASE("published numbers: LC25's LSTM sd and the test distribution are read, and a bad one is refused",
           "[verdict][published]") {
     auto p = read_published(std::string(LTLKIT_SOURCE_DIR) + "/examples/lc25.published.tsv");
     REQUIRE(p.ok());
