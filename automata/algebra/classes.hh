@@ -1,4 +1,4 @@
-// THE class table (STYLE.md): every class of SPEC §4 is one row — id, name, its polynomial DFA
+// THE class table (docs/ARCHITECTURE.md): every class of docs/CLASSES.md §1–2 is one row — id, name, its polynomial DFA
 // decision (where one is published), its semigroup-identity decision, its certificate builder,
 // the logic and the attention architecture. The classifier, the predictor, the CLI and the
 // report all read this table; adding a class is adding a row.
@@ -93,7 +93,7 @@ struct SemigroupAnalysis {
     std::vector<Element> local_monoid(Element e) const;
 };
 
-// One decision with its certificate (SPEC §6).
+// One decision with its certificate (docs/CLASSES.md §3).
 struct ClassDecision {
     bool member = false;
     Certificate certificate;

@@ -1,5 +1,5 @@
-// Classification of a regular language (given by its minimal DFA) into the classes of SPEC §4,
-// with certificates (SPEC §6), and the predictions per attention architecture (SPEC §7).
+// Classification of a regular language (given by its minimal DFA) into the classes of docs/CLASSES.md §1–2,
+// with certificates (docs/CLASSES.md §3), and the predictions per attention architecture (docs/CLASSES.md §4).
 // The single source of truth is the class table (classes.hh); this header is the public API the
 // CLI, the dataset generator and the verifier use.
 #pragma once

@@ -1,4 +1,4 @@
-// Windows k >= 2 (SPEC §5): membership of a language in LTL[Y<=k] (k-local attention) and
+// Windows k >= 2 (docs/WINDOWS.md): membership of a language in LTL[Y<=k] (k-local attention) and
 // LTL[P,Y<=k] (hybrid-k attention), answered yes / no / unknown, each with a certificate
 // (docs/WINDOWS.md). decide_local_k / decide_hybrid_k try, in order: for the hybrid fragment an
 // R-trivial language's LTL[P] formula; a word family with bisimilar folded graphs ("no",
@@ -68,7 +68,7 @@ std::optional<WindowDecision> window_yes_by_formula(const Dfa& minimal, ltl::For
                                                     const std::string& route = "input_formula");
 
 // Re-verifies a window certificate (class id local_k:K / hybrid_k:K) given as the JSON text of
-// SPEC §6; used by check_certificate_json. true = holds, false = does not, Error = malformed.
+// docs/CLASSES.md §3; used by check_certificate_json. true = holds, false = does not, Error = malformed.
 Result<bool> check_window_certificate(const std::string& json_text, std::string* explanation);
 
 // --- the pieces behind the certificates (docs/WINDOWS.md), exposed for tests and the table bench
