@@ -1,4 +1,4 @@
-// DFA JSON (SPEC §8) and Graphviz DOT.
+// DFA JSON and Graphviz DOT (docs/SYNTAX.md §9).
 #pragma once
 
 #include <functional>

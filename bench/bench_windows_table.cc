@@ -57,7 +57,7 @@ using namespace ltlkit::automata::algebra;
 
 namespace {
 
-// The certificate exactly as `classify --certificates` writes it (SPEC §6).
+// The certificate exactly as `classify --certificates` writes it (docs/CLASSES.md §3).
 std::string cert_json(const Certificate& c, const Dfa& d) { return certificate_to_json(c, d); }
 
 std::string describe(const Dfa& d) {

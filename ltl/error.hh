@@ -1,4 +1,4 @@
-// Errors as values (STYLE.md): every library function that can fail on user input returns a
+// Errors as values (docs/ARCHITECTURE.md, "Errors"): every library function that can fail on user input returns a
 // Result<T>; only the CLI turns an Error into one line on stderr and an exit code.
 #pragma once
 

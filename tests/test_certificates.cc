@@ -1,4 +1,4 @@
-// Certificates (SPEC §6): every certificate classify emits on random DFAs re-verifies with the
+// Certificates (docs/CLASSES.md §3): every certificate classify emits on random DFAs re-verifies with the
 // independent checker, and tampered certificates are rejected.
 #include <catch2/catch.hpp>
 

@@ -230,7 +230,7 @@ TEST_CASE("count_accepted agrees with enumeration", "[dfa]") {
     }
 }
 
-TEST_CASE("words: formatting and parsing round-trip (SPEC §3)", "[dfa]") {
+TEST_CASE("words: formatting and parsing round-trip (docs/SYNTAX.md §8)", "[dfa]") {
     const std::vector<std::string> ab{"a", "b"}, multi{"a", "b0", "b1"};
     CHECK(single_char_alphabet(ab));
     CHECK(!single_char_alphabet(multi));
@@ -254,7 +254,7 @@ TEST_CASE("words: formatting and parsing round-trip (SPEC §3)", "[dfa]") {
     }
 }
 
-TEST_CASE("DFA JSON is exactly SPEC §8 and round-trips", "[dfa][io]") {
+TEST_CASE("DFA JSON is exactly docs/SYNTAX.md §9 and round-trips", "[dfa][io]") {
     const std::string spec = R"({"alphabet": ["a","b"], "initial": 0, "accepting": [1], "transitions": [[1,0],[1,0]]})";
     auto d = dfa_from_json(spec);
     REQUIRE(d.ok());

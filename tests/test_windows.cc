@@ -38,7 +38,7 @@ Dfa dfa_of(const std::string& formula, const std::vector<std::string>& alphabet 
     return minimize(*d);
 }
 
-// The certificate exactly as `classify --certificates` writes it (SPEC §6).
+// The certificate exactly as `classify --certificates` writes it (docs/CLASSES.md §3).
 std::string cert_json(const Certificate& c, const Dfa& d) { return certificate_to_json(c, d); }
 
 Certificate window_certificate(const std::string& class_id, bool member, CertificateKind kind) {

@@ -6,7 +6,7 @@ namespace ltlkit::neural::verify {
 
 namespace {
 
-// PROTOCOL.md `paper`: LC25/LC26's settings (5 layers, d 64, 8 heads; 1M steps of batch 128).
+// docs/PROTOCOL.md `paper`: LC25/LC26's settings (5 layers, d 64, 8 heads; 1M steps of batch 128).
 Profile paper() {
     Profile p;
     p.name = "paper";
@@ -29,7 +29,7 @@ Profile paper() {
     return p;
 }
 
-// PROTOCOL.md `standard`: the paper's model, 20k steps, 3 seeds at 3e-4; one GPU.
+// docs/PROTOCOL.md `standard`: the paper's model, 20k steps, 3 seeds at 3e-4; one GPU.
 Profile standard() {
     Profile p = paper();
     p.name = "standard";
@@ -44,7 +44,7 @@ Profile standard() {
     return p;
 }
 
-// PROTOCOL.md `quick`: small enough for a 2-core CPU (the README demo, `make run`); success is
+// docs/PROTOCOL.md `quick`: small enough for a 2-core CPU (the README demo, `make run`); success is
 // judged per length bin at >= 99% because 32 words per length is a small sample.
 Profile quick() {
     Profile p;

@@ -1,4 +1,4 @@
-// Training/evaluation profiles of the verifier (PROTOCOL.md "Profiles"): the hyperparameters of
+// Training/evaluation profiles of the verifier (docs/PROTOCOL.md "Profiles"): the hyperparameters of
 // every run, the seeds and learning rates per (language, architecture), the test lengths.
 #pragma once
 

@@ -56,7 +56,7 @@ def _dfa_svg(self):
 
 
 def _dfa_to_dict(self):
-    """The DFA JSON of SPEC §8 as a dict."""
+    """The DFA JSON of docs/SYNTAX.md §9 as a dict."""
     return {"alphabet": list(self.alphabet), "initial": self.initial,
             "accepting": self.accepting, "transitions": self.transitions}
 

@@ -1,4 +1,4 @@
-// Recognizers (PROTOCOL.md "Models", "Training", "Evaluation"): banded vs dense attention, strict
+// Recognizers (docs/PROTOCOL.md "Models", "Training", "Evaluation"): banded vs dense attention, strict
 // masks, hand-set weights, resume, learning, and the metrics of result.json.
 #include "fixtures.hh"  // torch before Catch2: glog defines CHECK
 
@@ -145,7 +145,7 @@ TEST_CASE("a run resumed from its checkpoint equals the uninterrupted run bit fo
     check_resume_bit_for_bit("cpu");
 }
 
-TEST_CASE("training batches follow PROTOCOL.md: one length, half accepted, half rejected, uniform",
+TEST_CASE("training batches follow docs/PROTOCOL.md: one length, half accepted, half rejected, uniform",
           "[neural][train]") {
     const auto dfa = ends_with_a();
     auto sampler = automata::Sampler::create(dfa, 10);
