@@ -22,6 +22,10 @@ namespace ltlkit::automata {
 enum class Answer { Yes, No, Unknown };
 std::string to_string(Answer a);  // "yes" / "no" / "unknown"
 
+// The class id of a window class (docs/CLASSES.md §2): "local_k:K" for LTL[Y<=K], "hybrid_k:K" for
+// LTL[P,Y<=K] (the keys of `classes` and `certificates` in classify's JSON).
+std::string window_class_id(bool hybrid, unsigned k);
+
 // How a certificate proves its claim. The JSON spelling is to_string's (docs/CLASSES.md §3).
 enum class CertificateKind {
     DfaCriterion,        // "dfa_criterion": the class's polynomial DFA test, re-run by the checker

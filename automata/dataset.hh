@@ -23,6 +23,7 @@
 #include "automata/certificate.hh"
 #include "automata/dfa.hh"
 #include "automata/random.hh"
+#include "base/checksum.hh"
 
 namespace ltlkit::automata {
 
@@ -119,7 +120,7 @@ inline constexpr const char* kDatasetGeneratorVersion = "ltlkit-dataset-1";
 // Identical arguments into a DIR holding their dataset: verifies the hashes, writes nothing.
 // Different arguments into a non-empty DIR: error unless options.force. An interrupted run (DIR
 // holds DIR/.generating.json with the same arguments, no meta.json) starts over without force.
-// meta.json carries an embedded checksum (automata/io.hh); a mismatch is an error unless force.
+// meta.json carries an embedded checksum (base/checksum.hh); a mismatch is an error unless force.
 Result<GenerateReport> generate_dataset(const Dfa& minimal, const std::string& dir,
                                         const DatasetOptions& options);
 
@@ -157,8 +158,5 @@ private:
     std::optional<Word> factor_;
     std::shared_ptr<const Sampler> positives_;  // over the accepted test words' DFA
 };
-
-// SHA-256 of a byte string, lowercase hex (the file hashes of meta.json); defined in automata/io.cc.
-std::string sha256_hex(const std::string& data);
 
 }  // namespace ltlkit::automata

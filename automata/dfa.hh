@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ltl/error.hh"
+#include "base/error.hh"
 
 namespace ltlkit::automata {
 

@@ -50,7 +50,6 @@
 #include "automata/algebra/classify.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
 
 using namespace ltlkit::automata;
 using namespace ltlkit::automata::algebra;
@@ -353,7 +352,7 @@ int main(int argc, char** argv) {
                 for (bool hybrid : {false, true}) {
                     WindowDecision w;
                     w.answer = hybrid ? c->hybrid_k.at(k) : c->local_k.at(k);
-                    w.certificate = c->certificates.at((hybrid ? "hybrid_k:" : "local_k:") + std::to_string(k));
+                    w.certificate = c->certificates.at(automata::window_class_id(hybrid, k));
                     if (hybrid || def) answers[{hybrid, k}] = w;
                     const bool asked = hybrid ? c->local_k.at(k) != Answer::Yes : def;
                     if (asked && q < costs.size()) record(r, hybrid, k, w, costs[q++]);

@@ -11,7 +11,7 @@
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/classify.hh"
-#include "automata/io.hh"
+#include "base/file.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
 
@@ -58,7 +58,7 @@ void write_certificates(const Classification& c, const automata::Language& L, co
     if (ec) fail(dir + ": cannot create folder: " + ec.message(), 4);
     for (const auto& [id, cert] : c.certificates) {
         auto path = (std::filesystem::path(dir) / file_name(id)).string();
-        take(automata::write_output_file(path, certificate_to_json(cert, L.dfa) + "\n"));
+        take(write_output_file(path, certificate_to_json(cert, L.dfa) + "\n"));
     }
 }
 
@@ -126,9 +126,9 @@ std::string render_text(const Classification& c, const automata::Language& L, co
         rows.push_back({mark(v), label, v ? c.certificates.at(row.id).fact : c.null_reasons.at(row.id)});
     }
     for (const auto& [k, v] : c.local_k)
-        rows.push_back({mark(v), "local_k:" + std::to_string(k), c.certificates.at("local_k:" + std::to_string(k)).fact});
+        rows.push_back({mark(v), window_class_id(false, k), c.certificates.at(window_class_id(false, k)).fact});
     for (const auto& [k, v] : c.hybrid_k)
-        rows.push_back({mark(v), "hybrid_k:" + std::to_string(k), c.certificates.at("hybrid_k:" + std::to_string(k)).fact});
+        rows.push_back({mark(v), window_class_id(true, k), c.certificates.at(window_class_id(true, k)).fact});
     std::size_t label_width = 0;
     for (const auto& r : rows) label_width = std::max(label_width, display_width(r[1]));
     for (const auto& r : rows)

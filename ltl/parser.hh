@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "ltl/error.hh"
+#include "base/error.hh"
 #include "ltl/formula.hh"
 
 namespace ltlkit::ltl {

@@ -15,9 +15,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
 #include "automata/lock.hh"
 #include "automata/sampler.hh"
+#include "neural/identity.hh"
 #include "neural/internal.hh"
 #include "neural/score.hh"
 #include "neural/training.hh"
@@ -51,7 +54,7 @@ std::string training_key(const Config& c, const std::string& training_identity) 
     // The learned table's size is part of the model.
     j["max_positions"] = c.model.pe == PositionalEncoding::Learned ? learned_rows(c) : 0;
     j["identity"] = training_identity;
-    return automata::sha256_hex(j.dump());
+    return sha256_hex(j.dump());
 }
 
 // checkpoint.pt (docs/DURABILITY.md): one header line
@@ -70,7 +73,7 @@ std::string frame_checkpoint(const std::string& archive, double train_seconds, c
     const std::string prefix = std::string(kCheckpointMagic) + buf + " state=" + state;
     std::string hashed = prefix + "\n";
     hashed += archive;
-    return prefix + " sha256=" + automata::sha256_hex(hashed) + "\n" + archive;
+    return prefix + " sha256=" + sha256_hex(hashed) + "\n" + archive;
 }
 
 void add_tensor(std::string& out, const std::string& name, const torch::Tensor& t) {
@@ -97,7 +100,7 @@ std::string state_digest(const std::string& config, Recognizer& model, torch::op
             if (a->max_exp_avg_sq().defined()) add_tensor(s, n + " max_exp_avg_sq", a->max_exp_avg_sq());
         }
     }
-    return automata::sha256_hex(s);
+    return sha256_hex(s);
 }
 
 // The archive of a checkpoint file, checked against its header; train_seconds from the header.
@@ -108,13 +111,13 @@ Result<std::string> unframe_checkpoint(const std::string& path, std::string text
     const std::string magic = std::string(kCheckpointMagic) + " ";
     const auto nl = text.find('\n');
     if (text.rfind(magic, 0) != 0 || nl == std::string::npos || nl > 512)
-        return automata::checksum_error(path, kCheckpointAdvice);
+        return checksum_error(path, kCheckpointAdvice);
     const std::string header = text.substr(0, nl);
     const auto at = header.find(" sha256=");
-    if (at == std::string::npos) return automata::checksum_error(path, kCheckpointAdvice);
+    if (at == std::string::npos) return checksum_error(path, kCheckpointAdvice);
     const std::string prefix = header.substr(0, at), want = header.substr(at + 8);
     text.replace(0, nl, prefix);  // prefix + "\n" + archive: what the hash covers
-    if (automata::sha256_hex(text) != want) return automata::checksum_error(path, kCheckpointAdvice);
+    if (sha256_hex(text) != want) return checksum_error(path, kCheckpointAdvice);
     const auto ts = prefix.find(" train_seconds=");
     if (ts != std::string::npos) train_seconds = std::strtod(prefix.c_str() + ts + 15, nullptr);
     return text.substr(prefix.size() + 1);
@@ -166,7 +169,7 @@ Result<bool> save_checkpoint(const std::string& path, const Config& c, const std
     } catch (const std::exception& e) {
         return io_error("cannot write checkpoint " + path + ": " + e.what());
     }
-    return automata::write_file_atomic(path, frame_checkpoint(bytes.str(), train_seconds, state));
+    return write_file_atomic(path, frame_checkpoint(bytes.str(), train_seconds, state));
 }
 
 struct LoadedCheckpoint {
@@ -182,7 +185,7 @@ struct LoadedCheckpoint {
 Result<LoadedCheckpoint> read_checkpoint(const std::string& path, torch::serialize::InputArchive& a,
                                          torch::Device device) {
     LoadedCheckpoint out;
-    auto text = automata::read_file(path);
+    auto text = read_file(path);
     if (!text.ok()) return text.error();
     double header_seconds = 0;
     auto archive = unframe_checkpoint(path, std::move(text).value(), header_seconds);
@@ -354,7 +357,7 @@ Result<torch::Device> pick_device(const std::string& name) {
 Result<bool> trim_metrics(const std::string& path, int step) {
     std::string kept;
     if (step > 0)
-        if (auto old = automata::read_file(path); old.ok()) {
+        if (auto old = read_file(path); old.ok()) {
             std::istringstream in(*old);
             for (std::string line; std::getline(in, line);) {
                 const auto at = line.find("\"step\":");
@@ -362,7 +365,7 @@ Result<bool> trim_metrics(const std::string& path, int step) {
                 if (std::atoi(line.c_str() + at + 7) <= step) kept += line + "\n";
             }
         }
-    return automata::write_file_atomic(path, kept);
+    return write_file_atomic(path, kept);
 }
 
 Result<Device> resolve_device(Device device) {
@@ -428,7 +431,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         std::error_code ec;
         fs::create_directories(rundir, ec);
         if (ec) return io_error("cannot create " + rundir + ": " + ec.message());
-        automata::remove_stale_temporaries(rundir, run_file_name);  // left by a killed run
+        remove_stale_temporaries(rundir, run_file_name);  // left by a killed run
     }
     if (!ckpt.empty() && fs::exists(ckpt)) {
         auto resumed = resume_from(ckpt, rundir, key, *out.model, flat, opt, rng, out.device);
@@ -610,7 +613,7 @@ Result<bool> check_run_folder(const std::string& rundir) {
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
         std::string stem;
-        if (name == ".lock" || (automata::is_temporary_name(name, &stem) && run_file_name(stem))) continue;
+        if (name == ".lock" || (is_temporary_name(name, &stem) && run_file_name(stem))) continue;
         return make_error(rundir + ": not empty and holds no ltlkit run (no run.json, and '" + name +
                           "' is not a file train writes); use another --out, or an empty folder");
     }
@@ -618,7 +621,7 @@ Result<bool> check_run_folder(const std::string& rundir) {
 }
 
 Result<bool> write_text_atomic(const std::string& path, const std::string& text) {
-    return automata::write_file_atomic(path, text);
+    return write_file_atomic(path, text);
 }
 
 std::string revision() {
@@ -678,11 +681,11 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
     const fs::path info_path = fs::path(rundir) / "run.json";
     bool info_valid = false;  // run.json is there and says this run
     if (fs::exists(info_path, ec)) {
-        auto text = automata::read_file(info_path.string());
+        auto text = read_file(info_path.string());
         if (!text.ok()) return text.error();
         // A run.json that fails its checksum is rewritten below, once the checkpoint (if any) has
         // shown that it belongs to this run; any other unreadable run.json is refused.
-        if (automata::json_checksum_state(*text) == automata::ChecksumState::Valid) {
+        if (json_checksum_state(*text) == ChecksumState::Valid) {
             auto old = read_run_info(rundir);
             if (!old.ok()) return old.error();
             if (old->identity.training != identity.training) {
@@ -725,12 +728,12 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
             d["device"] = to_string(defaults.device);
             info["defaults"] = d;
         }
-        auto w = write_text_atomic(info_path.string(), automata::json_with_checksum(info.dump(), 2));
+        auto w = write_text_atomic(info_path.string(), json_with_checksum(info.dump(), 2));
         if (!w.ok()) return w.error();
     }
     const fs::path result_path = fs::path(rundir) / "result.json";
     if (fs::exists(result_path, ec)) {
-        auto text = automata::read_file(result_path.string());
+        auto text = read_file(result_path.string());
         if (!text.ok()) return text.error();
         if (auto prev = result_from_json(*text); prev.ok() && prev->identity == identity && fs::exists(ckpt, ec)) {
             prev->already_finished = true;
@@ -767,9 +770,9 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
 
 Result<RunInfo> read_run_info(const std::string& rundir) {
     const std::string path = (fs::path(rundir) / "run.json").string();
-    auto text = automata::read_file(path);
+    auto text = read_file(path);
     if (!text.ok()) return text.error();
-    if (auto c = automata::check_json_checksum(
+    if (auto c = check_json_checksum(
             path, *text, "rerun `ltlkit train` with the same arguments and --out to rewrite it");
         !c.ok())
         return c.error();
@@ -876,8 +879,8 @@ Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rund
     // The training run's result (its training time) is read, never written; a damaged one is
     // reported rather than skipped.
     const std::string result_path = (fs::path(rundir) / "result.json").string();
-    if (auto prev = automata::read_file(result_path); prev.ok()) {
-        if (auto c = automata::check_json_checksum(result_path, *prev,
+    if (auto prev = read_file(result_path); prev.ok()) {
+        if (auto c = check_json_checksum(result_path, *prev,
                                                    "delete it, or rerun `ltlkit train` with the same arguments "
                                                    "and --out to rewrite it");
             !c.ok())

@@ -7,7 +7,7 @@
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/classify.hh"
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
 #include "automata/random.hh"
 #include "support/dfa_builders.hh"
 

@@ -1,4 +1,4 @@
-// DFA algorithms (automata/algorithms.hh), words (dfa.hh) and I/O (io.hh, language.hh), each
+// DFA algorithms (automata/algorithms.hh), words (dfa.hh) and I/O (dfa_json.hh, dot.hh, base/file.hh, language.hh), each
 // checked against a brute-force route over all short words.
 #include <catch2/catch.hpp>
 
@@ -12,7 +12,9 @@
 #include <set>
 
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "automata/dot.hh"
+#include "base/file.hh"
 #include "automata/language.hh"
 
 using namespace ltlkit;

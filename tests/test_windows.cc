@@ -13,7 +13,7 @@
 #include "automata/algebra/depth_probe.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
 #include "automata/monitor.hh"
 #include "ltl/fragment.hh"
 #include "ltl/parser.hh"

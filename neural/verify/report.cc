@@ -13,7 +13,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "automata/dot.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
 #include "automata/lock.hh"
 #include "neural/verify/ceilings.hh"
 #include "neural/verify/profiles.hh"
@@ -93,7 +96,7 @@ std::string plan_to_json(const Plan& p) {
               {"languages", langs},
               {"runs", runs}};
     if (!p.cells.empty()) j["cells"] = p.cells;
-    return automata::json_with_checksum(j.dump(), 1);
+    return json_with_checksum(j.dump(), 1);
 }
 
 Result<Plan> plan_from_json(const std::string& text) {
@@ -191,9 +194,9 @@ Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::
         const fs::path path = fs::path(dir) / r.rundir / "result.json";
         std::error_code ec;
         if (!fs::exists(path, ec)) continue;
-        auto text = automata::read_file(path.string());
+        auto text = read_file(path.string());
         if (!text.ok()) return text.error();
-        if (auto c = automata::check_json_checksum(
+        if (auto c = check_json_checksum(
                 path.string(), *text, "rerun `ltlkit verify` with the same arguments and --out, which evaluates the run again");
             !c.ok())
             return c.error();
@@ -215,7 +218,7 @@ Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::
         }
         lr.from = path.string();
         // The training curve, when the run logged one (lines that do not parse are skipped).
-        if (auto log = automata::read_file((fs::path(dir) / r.rundir / "metrics.jsonl").string()); log.ok()) {
+        if (auto log = read_file((fs::path(dir) / r.rundir / "metrics.jsonl").string()); log.ok()) {
             std::istringstream in(*log);
             for (std::string line; std::getline(in, line);) {
                 try {
@@ -1211,7 +1214,7 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
                                                           {(dir / "figures" / "cells.csv").string(), figures.cells_csv},
                                                           {files.markdown, render_markdown(d)},
                                                           {files.html, render_html(d, figures)}}) {
-        auto w = automata::write_file_atomic(path, content);
+        auto w = write_file_atomic(path, content);
         if (!w.ok()) return w.error();
     }
     return files;
@@ -1232,7 +1235,7 @@ Result<std::optional<std::pair<int, int>>> read_shard_file(const std::string& di
     const std::string path = (fs::path(dir) / "shard.json").string();
     std::error_code ec;
     if (!fs::exists(path, ec)) return std::optional<std::pair<int, int>>{};
-    auto text = automata::read_file(path);
+    auto text = read_file(path);
     if (!text.ok()) return text.error();
     try {
         const json j = json::parse(*text);
@@ -1245,7 +1248,7 @@ Result<std::optional<std::pair<int, int>>> read_shard_file(const std::string& di
 }
 
 Result<bool> write_shard_file(const std::string& dir, int index, int count) {
-    return automata::write_file_atomic((fs::path(dir) / "shard.json").string(),
+    return write_file_atomic((fs::path(dir) / "shard.json").string(),
                                        json{{"shard", index}, {"shards", count}}.dump() + "\n");
 }
 
@@ -1316,16 +1319,16 @@ Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std
             no_plan.push_back(d);
             continue;
         }
-        auto text = automata::read_file(path);
+        auto text = read_file(path);
         if (!text.ok()) return text.error();
         // A JSON object that is no plan at all is named as such; a plan must carry its checksum.
-        if (automata::json_checksum_state(*text) == automata::ChecksumState::Missing)
+        if (json_checksum_state(*text) == ChecksumState::Missing)
             if (auto p = plan_from_json(*text); !p.ok()) {
                 Error e = p.error();
                 e.origin = path;
                 return e;
             }
-        if (auto c = automata::check_json_checksum(path, *text, "rerun `ltlkit verify` with the same arguments and --out to rewrite it");
+        if (auto c = check_json_checksum(path, *text, "rerun `ltlkit verify` with the same arguments and --out to rewrite it");
             !c.ok())
             return c.error();
         auto p = plan_from_json(*text);
@@ -1378,7 +1381,7 @@ Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std
     if (out != dirs.front() || published || marked > 0) {
         std::error_code ec;
         fs::create_directories(out, ec);
-        auto w = automata::write_file_atomic((fs::path(out) / "plan.json").string(), plan_to_json(*plan));
+        auto w = write_file_atomic((fs::path(out) / "plan.json").string(), plan_to_json(*plan));
         if (!w.ok()) return w.error();
     }
     return write_report(*plan, all, out, missing);

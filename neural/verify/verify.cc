@@ -21,7 +21,9 @@
 
 #include "automata/algebra/classify.hh"
 #include "automata/dataset.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
 #include "automata/lock.hh"
 #include "automata/random.hh"
 #include "automata/sampler.hh"
@@ -221,11 +223,11 @@ LanguagePlan describe_language(const automata::LanguageSpec& spec, const automat
     lp.fragment = language.fragment;
     lp.classes = classification.classes;
     for (const auto& [k, a] : classification.local_k)
-        lp.classes["local_k:" + std::to_string(k)] =
+        lp.classes[automata::window_class_id(false, k)] =
             a == automata::Answer::Unknown ? std::nullopt
                                                     : std::optional<bool>(a == automata::Answer::Yes);
     for (const auto& [k, a] : classification.hybrid_k)
-        lp.classes["hybrid_k:" + std::to_string(k)] =
+        lp.classes[automata::window_class_id(true, k)] =
             a == automata::Answer::Unknown ? std::nullopt
                                                     : std::optional<bool>(a == automata::Answer::Yes);
     return lp;
@@ -386,7 +388,7 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
 
     plan_runs(plan, pr.contexts, o, *cells);
     if (write_files) {
-        auto w = automata::write_file_atomic((fs::path(o.out) / "plan.json").string(), plan_to_json(plan));
+        auto w = write_file_atomic((fs::path(o.out) / "plan.json").string(), plan_to_json(plan));
         if (!w.ok()) return w.error();
     }
     return pr;
@@ -456,7 +458,7 @@ Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptio
     const LanguageContext& ctx = pr.contexts[li];
     const EvalSets sets = eval_sets(ctx, r.arch);
     if (fs::exists(result_path, ec)) {
-        auto text = automata::read_file(result_path.string());
+        auto text = read_file(result_path.string());
         if (!text.ok()) return text.error();
         auto res = result_from_json(*text);
         if (!res.ok()) {
@@ -554,7 +556,7 @@ Result<std::pair<std::string, Architecture>> parse_cell(const std::string& text)
 }
 
 Result<std::vector<std::string>> read_cells_file(const std::string& path) {
-    auto text = automata::read_file(path);
+    auto text = read_file(path);
     if (!text.ok()) return text.error();
     std::vector<std::string> out;
     std::istringstream in(*text);
@@ -617,11 +619,11 @@ void remove_damaged_results(const VerifyOptions& o, const std::vector<const RunP
     for (const auto* r : runs) {
         const fs::path result = fs::path(o.out) / r->rundir / "result.json";
         if (!fs::exists(result, ec)) continue;
-        auto text = automata::read_file(result.string());
-        const auto state = text.ok() ? automata::json_checksum_state(*text) : automata::ChecksumState::Mismatch;
-        if (state == automata::ChecksumState::Valid) continue;
+        auto text = read_file(result.string());
+        const auto state = text.ok() ? json_checksum_state(*text) : ChecksumState::Mismatch;
+        if (state == ChecksumState::Valid) continue;
         emit(o, "warning: " + result.string() +
-                    (state == automata::ChecksumState::Missing ? ": no checksum (edited?)"
+                    (state == ChecksumState::Missing ? ": no checksum (edited?)"
                                                                : ": checksum mismatch (truncated or corrupted)") +
                     "; removed, the run is evaluated again");
         fs::remove(result, ec);

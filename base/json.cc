@@ -1,6 +1,6 @@
-#include "automata/json.hh"
+#include "base/json.hh"
 
-#include "automata/io.hh"
+#include "base/text.hh"
 
 #include <cctype>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include <unordered_set>
 #include <vector>
 
-namespace ltlkit::automata {
+namespace ltlkit {
 
 namespace {
 
@@ -264,4 +264,4 @@ std::string json_excerpt(const Json& v, std::size_t max_chars) {
 template std::string json_excerpt(const nlohmann::json& v, std::size_t max_chars);
 template std::string json_excerpt(const nlohmann::ordered_json& v, std::size_t max_chars);
 
-}  // namespace ltlkit::automata
+}  // namespace ltlkit

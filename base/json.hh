@@ -8,15 +8,15 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "ltl/error.hh"
+#include "base/error.hh"
 
-namespace ltlkit::automata {
+namespace ltlkit {
 
 // The parsed value, or an Error (exit 2) with LINE:COL and the offending line:
 //   "malformed JSON: <nlohmann's reason>" for a syntax error (or a number out of range),
 //   "duplicate key \"K\"" (plus " in the object at /JSON/POINTER" below the top level) at the
 //   second occurrence of the key,
-//   the check_no_byte_order_mark() error (automata/io.hh) for a text that starts with a byte
+//   the check_no_byte_order_mark() error (base/text.hh) for a text that starts with a byte
 //   order mark.
 //   "JSON nested deeper than 128 levels" at the bracket that opens level 129: ltlkit's formats
 //   nest a few levels, and nlohmann's dump, copy and comparison recurse once per level, so a
@@ -38,4 +38,4 @@ std::string json_excerpt(const Json& v, std::size_t max_chars = 60);
 extern template std::string json_excerpt(const nlohmann::json& v, std::size_t max_chars);
 extern template std::string json_excerpt(const nlohmann::ordered_json& v, std::size_t max_chars);
 
-}  // namespace ltlkit::automata
+}  // namespace ltlkit

@@ -1,4 +1,4 @@
-#include "ltl/error.hh"
+#include "base/error.hh"
 
 #include <vector>
 
