@@ -182,9 +182,9 @@ Result<bool> same_language(const Dfa& built, const Dfa& d, const std::string& wh
 }
 
 Result<std::size_t> param_k(const nlohmann::json& j) {
-    if (!j.contains("k") || !j["k"].is_number_unsigned() || j["k"].get<std::size_t>() < 1 || j["k"].get<std::size_t>() > 64)
+    if (!j.contains("k") || !j["k"].is_number_integer() || j["k"].get<long long>() < 1 || j["k"].get<long long>() > 64)
         return make_error("the certificate needs \"k\", an integer from 1 to 64");
-    return j["k"].get<std::size_t>();
+    return std::size_t(j["k"].get<long long>());
 }
 
 Result<bool> check_sl_like(const nlohmann::json& j, const Dfa& d, bool tier, Say say) {

@@ -25,7 +25,7 @@ bool is_subregular_class(const std::string& id);
 struct SubregularOptions {
     unsigned max_k = 4;                    // LT-k / PT-k / LTT-(k,t) searched for k <= max_k
     unsigned max_t = 3;                    // LTT thresholds searched for t <= max_t
-    std::size_t max_type_states = 200'000;  // product states of one k-type search (LT-k, PT-k, LTT)
+    std::size_t max_type_states = 20'000;   // product states of one k-type search (LT-k, PT-k, LTT)
     std::size_t max_elements = 20'000;     // syntactic semigroup limit (DA, LTT, and LT/PT membership)
     std::size_t max_listed = 2'000;        // forbidden factors / subsequences listed in a certificate
     std::size_t max_pair_states = 20'000;  // pair graph (SL, TSL) above this many states: undecided
