@@ -1,4 +1,4 @@
-// Datasets (docs/SYNTAX.md §11): balanced, uniformly sampled, reproducible splits of a regular
+// Datasets (docs/SYNTAX.md §9–11): balanced, uniformly sampled, reproducible splits of a regular
 // language given by its minimal DFA, plus boundary pairs (edit distance 1, labels differ) and
 // adversarial pairs from the classifier's witness families; and the reader used by
 // `train --dataset DIR` / `eval --dataset DIR`.

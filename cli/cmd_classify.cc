@@ -11,6 +11,7 @@
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/classify.hh"
+#include "automata/algebra/subregular.hh"
 #include "base/file.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
@@ -34,6 +35,7 @@ struct ClassifyArgs {
     std::string window_clock = "wall";
     std::size_t window_memory_mb = 400;
     bool json = false;
+    bool no_subregular = false;
     std::string certificates;
     std::string input;
 };
@@ -189,8 +191,10 @@ LTLKIT_COMMAND(CommandDef{
             ->check(CLI::Range(std::size_t(0), std::size_t(1) << 30));
         app.add_flag("--json", a->json,
                      "Print one JSON object (alphabet, alphabet_inferred, fragment, states, classes, definite_degree, "
-                     "local_k, hybrid_k, predictions, prediction_reasons, witnesses, certificates); with --input, "
+                     "local_k, hybrid_k, predictions, prediction_reasons, witnesses, certificates, subregular); with --input, "
                      "one object per line");
+        app.add_flag("--no-subregular", a->no_subregular,
+                     "Skip the subregular classes (finite, SL, SP, LT, PT, LTT, TSL, DA, ...; docs/SUBREGULAR.md)");
         app.add_option("--certificates", a->certificates,
                        "Write one certificate file per class into DIR (with --input: into DIR/N for the N-th formula)");
         app.add_option("--input", a->input,
@@ -233,12 +237,25 @@ LTLKIT_COMMAND(CommandDef{
                     write_certificates(results[i], langs[i], dir.string());
                 }
             }
+            // The subregular classes (docs/SUBREGULAR.md), their certificates next to the others.
+            std::vector<std::vector<SubregularDecision>> sub(langs.size());
+            for (std::size_t i = 0; i < langs.size() && !a->no_subregular; ++i) sub[i] = classify_subregular(langs[i].dfa);
+            for (std::size_t i = 0; i < langs.size() && !a->certificates.empty(); ++i)
+                for (const auto& d : sub[i]) {
+                    std::filesystem::path dir(a->certificates);
+                    if (!a->input.empty()) dir /= std::to_string(i + 1);
+                    take(write_output_file((dir / (d.id + ".json")).string(), subregular_certificate_json(d, langs[i].dfa) + "\n"));
+                }
             std::string out;
             for (std::size_t i = 0; i < langs.size(); ++i) {
-                if (a->json)
-                    out += render_json(results[i], langs[i], *a).dump(a->input.empty() ? 2 : -1) + "\n";
-                else
+                if (a->json) {
+                    auto j = render_json(results[i], langs[i], *a);
+                    if (!a->no_subregular) j["subregular"] = subregular_summary_json(sub[i]);
+                    out += j.dump(a->input.empty() ? 2 : -1) + "\n";
+                } else {
                     out += (i ? "\n" : "") + render_text(results[i], langs[i], *a, terminal_width());
+                    if (!a->no_subregular) out += "\n" + subregular_summary_text(sub[i]);
+                }
             }
             write_stdout(out);
             return 0;

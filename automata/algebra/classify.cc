@@ -1,4 +1,5 @@
 #include "automata/algebra/classify.hh"
+#include "automata/algebra/subregular.hh"
 
 #include <algorithm>
 #include <chrono>
@@ -477,6 +478,7 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     if (!j["class"].is_string() || !j["kind"].is_string())
         return make_error("\"class\" and \"kind\" must be strings");
     const std::string cls = j["class"], kind = j["kind"];
+    if (is_subregular_class(cls) && kind == "subregular") return check_subregular_certificate(j, explanation);
     const std::optional<CertificateKind> K = parse_certificate_kind(kind);
     // A kind ltlkit does not write is malformed input (exit 2), not a certificate that fails.
     if (!K) return make_error("unknown certificate kind '" + kind + "' (the kinds are listed in automata/certificate.hh)");
