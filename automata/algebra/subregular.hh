@@ -80,3 +80,30 @@ std::vector<std::pair<Word, std::size_t>> ltt_type(const Word& w, unsigned k, un
 std::string marked_word_text(const std::vector<std::string>& alphabet, const Word& w);
 
 }  // namespace ltlkit::automata::algebra
+
+namespace ltlkit::automata::algebra {
+
+// Random minimal DFAs of one subregular class (docs/SUBREGULAR.md §5), for `ltlkit suite`. Each draw
+// is a random complete DFA with a uniform number of states in [min_states, max_states] and one of
+// three shapes (uniform transitions; partially ordered; mostly self-loops), or for SL / TSL / SP
+// with probability 1/2 the language of a random set of forbidden factors / subsequences; it is
+// minimized and kept when the class decides it a member with the requested least k (and t), and its
+// language was not drawn before. So the draw is rejection sampling over that distribution: uniform
+// neither over languages nor over DFAs of a size, but reproducible from the seed.
+struct SuiteRequest {
+    std::string cls;
+    std::optional<unsigned> k, t;
+    std::vector<std::string> alphabet;
+    std::size_t count = 10;
+    std::uint64_t seed = 1;
+    std::size_t min_states = 1, max_states = 6;
+    std::size_t max_draws = 200'000;
+};
+struct SuiteDraw {
+    std::vector<Dfa> dfas;
+    std::vector<SubregularDecision> decisions;
+    std::size_t draws = 0;  // candidates drawn in all
+};
+Result<SuiteDraw> draw_suite(const SuiteRequest& r);
+
+}  // namespace ltlkit::automata::algebra

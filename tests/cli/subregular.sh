@@ -64,5 +64,23 @@ PY
 grep -q "subregular classes" out.txt || fail "no subregular section in the text output"
 "$bin" classify --regex 'b*(a|ε)b*' --alphabet a,b --max-k 2 --no-subregular >out.txt 2>&1 || fail "classify --no-subregular exited $?"
 grep -q "subregular classes" out.txt && fail "--no-subregular still prints the section"
+
+# Suites by class: reproducible from the seed, every DFA of the class with the least k asked for,
+# and readable as a suite by generate.
+rm -rf s1 s2 gen && mkdir -p s1 s2
+"$bin" suite --class SP --k 2 --alphabet a,b --count 5 --seed 7 --out s1/sp.suite >/dev/null 2>err.txt || fail "suite exited $?: $(cat err.txt)"
+"$bin" suite --class SP --k 2 --alphabet a,b --count 5 --seed 7 --out s2/sp.suite >/dev/null 2>err.txt || fail "suite (again) exited $?"
+diff -r s1 s2 >/dev/null || fail "the same seed gave another suite"
+[[ $(grep -c $'\tdfa\t' s1/sp.suite) -eq 5 ]] || fail "the suite does not have 5 dfa lines: $(cat s1/sp.suite)"
+for f in s1/sp-dfa/*.json; do
+    "$bin" classify --dfa "$f" --max-k 1 --json >out.json 2>err.txt || fail "classify $f exited $?"
+    python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["subregular"]["SP"]; assert s["member"] and s["params"]["k"]==2, s' out.json ||
+        fail "$f is not SP with least k 2"
+done
+"$bin" generate --suite s1/sp.suite --out gen --per-length 2 --boundary-per-length 1 --train-lengths 1:3 --test-lengths 4:5 \
+    --no-adversarial --quiet >/dev/null 2>err.txt || fail "generate --suite on the drawn suite exited $?: $(cat err.txt)"
+"$bin" suite --class DA --k 2 --out bad.suite >/dev/null 2>err.txt
+[[ $? -eq 2 ]] || fail "--k for DA should be bad input"
+grep -q 'not a parameter' err.txt || fail "no reason for --k on DA: $(cat err.txt)"
 [[ $fails -eq 0 ]] || exit 1
 echo "subregular: ok"
