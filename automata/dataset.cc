@@ -1,9 +1,11 @@
-// Dataset generator and reader (SPEC §8). See dataset.hh for the layout.
+// Dataset generator (docs/SYNTAX.md §9–11): ranges and formats, the splits, meta.json. See dataset.hh for the
+// layout; the reader is dataset_read.cc, LC25's test words dataset_lc25.cc.
 //
 // Determinism: every random choice comes from an Rng seeded by derive_seed over (seed, purpose,
 // length, label), so the bytes depend only on the arguments (and a length's words do not depend on
 // the other lengths). No timestamps or paths enter any file.
 #include "automata/dataset.hh"
+#include "automata/dataset_internal.hh"
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +29,32 @@ namespace ltlkit::automata {
 
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
+using namespace dataset_detail;
+
+namespace dataset_detail {
+
+std::string tsv_header(bool pairs) { return pairs ? "word\tlabel\tpair\n" : "word\tlabel\n"; }
+
+bool dfa_accepts(const Dfa& d, const Word& w) {
+    State q = d.initial;
+    const std::size_t k = d.num_symbols();
+    for (Symbol a : w) q = d.delta[q * k + a];
+    return d.accepting[q] != 0;
+}
+
+// The states of w's prefixes (prefix[i] = δ(initial, w[0..i))) and the suffix acceptance table
+// good[i * S + q] = δ(q, w[i..n)) is accepting, O(n·S): which single-symbol edits change the label.
+void edit_tables(const Dfa& dfa, const Word& w, std::vector<State>& prefix, std::vector<std::uint8_t>& good) {
+    const std::size_t n = w.size(), S = dfa.num_states();
+    prefix.assign(n + 1, dfa.initial);
+    for (std::size_t i = 0; i < n; ++i) prefix[i + 1] = dfa.next(prefix[i], w[i]);
+    good.assign((n + 1) * S, 0);
+    for (std::size_t q = 0; q < S; ++q) good[n * S + q] = dfa.accepting[q];
+    for (std::size_t i = n; i-- > 0;)
+        for (std::size_t q = 0; q < S; ++q) good[i * S + q] = good[(i + 1) * S + dfa.next(q, w[i])];
+}
+
+}  // namespace dataset_detail
 
 // ------------------------------------------------------------------ ranges, formats
 
@@ -100,9 +128,7 @@ using WordSet = std::unordered_set<Word, WordHash>;
 
 std::string json_escape(const std::string& s) { return ojson(s).dump(); }
 
-// The text of one split in the chosen format. Words are written as in format_word (SPEC §3).
-// The first line of a TSV split file: its column names.
-std::string tsv_header(bool pairs) { return pairs ? "word\tlabel\tpair\n" : "word\tlabel\n"; }
+// The text of one split in the chosen format. Words are written as in format_word (docs/SYNTAX.md §3).
 
 class SplitWriter {
 public:
@@ -198,13 +224,6 @@ private:
 std::uint64_t seed_for(std::uint64_t seed, const std::string& purpose, std::size_t n, int label) {
     return derive_seed({kDatasetGeneratorVersion, std::to_string(seed), purpose, std::to_string(n),
                         std::to_string(label)});
-}
-
-bool dfa_accepts(const Dfa& d, const Word& w) {
-    State q = d.initial;
-    const std::size_t k = d.num_symbols();
-    for (Symbol a : w) q = d.delta[q * k + a];
-    return d.accepting[q] != 0;
 }
 
 // Everything that determines the bytes of the dataset.
@@ -485,17 +504,6 @@ std::optional<Error> fill_random_splits(const Sampler& sampler, const DatasetOpt
     return std::nullopt;
 }
 
-// The states of w's prefixes (prefix[i] = δ(initial, w[0..i))) and the suffix acceptance table
-// good[i * S + q] = δ(q, w[i..n)) is accepting, O(n·S): which single-symbol edits change the label.
-void edit_tables(const Dfa& dfa, const Word& w, std::vector<State>& prefix, std::vector<std::uint8_t>& good) {
-    const std::size_t n = w.size(), S = dfa.num_states();
-    prefix.assign(n + 1, dfa.initial);
-    for (std::size_t i = 0; i < n; ++i) prefix[i + 1] = dfa.next(prefix[i], w[i]);
-    good.assign((n + 1) * S, 0);
-    for (std::size_t q = 0; q < S; ++q) good[n * S + q] = dfa.accepting[q];
-    for (std::size_t i = n; i-- > 0;)
-        for (std::size_t q = 0; q < S; ++q) good[i * S + q] = good[(i + 1) * S + dfa.next(q, w[i])];
-}
 
 // The boundary split: per test length, pairs (w, w') at edit distance 1 (substitution, insertion or
 // deletion) with different labels, w drawn uniformly, the edit uniformly among those that flip the
@@ -611,8 +619,8 @@ Result<WrittenSplits> write_splits(const fs::path& dir, const std::vector<const 
     return out;
 }
 
-// meta.json (SPEC §8, DURABILITY.md): the language, the arguments, how the words were drawn, every
-// split with its counts and files' hashes, the adversarial families and every shortfall.
+// meta.json (docs/SYNTAX.md §9–11, docs/DURABILITY.md): the language, the arguments, how the words
+// were drawn, every split with its counts and files' hashes, the adversarial families and every shortfall.
 ojson dataset_meta(const Dfa& dfa, const DatasetOptions& o, const ojson& args, const Sampler& sampler,
                    const WrittenSplits& written, const ojson& adv_meta, const ojson& shortfalls,
                    const GenerateReport& rep) {
@@ -742,7 +750,7 @@ Result<PreparedFolder> prepare_folder(const fs::path& dir, const std::string& di
     }
     remove_dataset_temporaries(dir);
     {
-        // Says "being generated with these arguments" until meta.json is in place (DURABILITY.md).
+        // Says "being generated with these arguments" until meta.json is in place (docs/DURABILITY.md).
         ojson m{{"arguments", args}};
         auto w = write_file_atomic(marker.string(), json_with_checksum(m.dump(), 1));
         if (!w.ok()) return w.error();
@@ -795,390 +803,4 @@ Result<GenerateReport> generate_dataset(const Dfa& dfa, const std::string& dir_t
     if (o.progress) o.progress(plan.total, plan.total);
     return rep;
 }
-
-// ------------------------------------------------------------------ reading
-
-namespace {
-
-Error at(const std::string& file, std::size_t line, const std::string& message, const std::string& source = "") {
-    Error e = make_error(message);
-    e.origin = file;
-    e.line = static_cast<int>(line);
-    e.source_line = source.size() > 200 ? source.substr(0, 200) + "..." : source;
-    return e;
-}
-
-// Fast word parser matching parse_word (SPEC §3); falls back to parse_word for the error message.
-class WordParser {
-public:
-    explicit WordParser(const std::vector<std::string>& alphabet) : alphabet_(alphabet) {
-        single_ = single_char_alphabet(alphabet);
-        table_.fill(-1);
-        for (std::size_t i = 0; i < alphabet.size(); ++i) {
-            index_[alphabet[i]] = static_cast<Symbol>(i);
-            if (alphabet[i].size() == 1) table_[static_cast<unsigned char>(alphabet[i][0])] = static_cast<int>(i);
-        }
-    }
-    Result<Word> parse(const std::string& text) const {
-        Word w;
-        w.reserve(text.size());
-        if (single_) {
-            for (char c : text) {
-                if (c == ' ') continue;
-                int s = table_[static_cast<unsigned char>(c)];
-                if (s < 0) return parse_word(alphabet_, text);
-                w.push_back(static_cast<Symbol>(s));
-            }
-            return w;
-        }
-        std::size_t i = 0;
-        while (i < text.size()) {
-            while (i < text.size() && text[i] == ' ') ++i;
-            if (i >= text.size()) break;
-            std::size_t j = text.find(' ', i);
-            if (j == std::string::npos) j = text.size();
-            auto it = index_.find(text.substr(i, j - i));
-            if (it == index_.end()) return parse_word(alphabet_, text);
-            w.push_back(it->second);
-            i = j;
-        }
-        return w;
-    }
-
-private:
-    const std::vector<std::string>& alphabet_;
-    bool single_ = true;
-    std::array<int, 256> table_{};
-    std::map<std::string, Symbol> index_;
-};
-
-std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        std::size_t j = text.find('\n', i);
-        if (j == std::string::npos) j = text.size();
-        std::string line = text.substr(i, j - i);
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        lines.push_back(std::move(line));
-        i = j + 1;
-    }
-    return lines;
-}
-
-// A relative path that stays inside the dataset folder (no "..", not absolute, not empty).
-bool inside_folder(const std::string& rel) {
-    if (rel.empty() || rel.find('\0') != std::string::npos) return false;
-    const fs::path p(rel);
-    if (p.is_absolute() || p.has_root_path()) return false;
-    for (const auto& part : p)
-        if (part == "..") return false;
-    return true;
-}
-
-bool parse_long(const std::string& s, long& out) {
-    if (s.empty() || s.size() > 18) return false;
-    out = 0;
-    for (char c : s) {
-        if (c < '0' || c > '9') return false;
-        out = out * 10 + (c - '0');
-    }
-    return true;
-}
-
-}  // namespace
-
-Result<Dataset> read_dataset(const std::string& dir_text, bool check_labels) {
-    const fs::path dir(dir_text);
-    const std::string meta_path = (dir / "meta.json").string();
-    if (!fs::exists(meta_path)) return make_error(meta_path + ": not found (is " + dir_text + " a dataset written by ltlkit generate?)");
-    auto meta_text = read_file(meta_path);
-    if (!meta_text.ok()) return meta_text.error();
-    static const std::string regenerate = "regenerate the dataset (ltlkit generate with the same arguments and --force)";
-    if (auto c = check_json_checksum(meta_path, *meta_text, regenerate); !c.ok()) return c.error();
-    Dataset ds;
-    ds.meta_json = *meta_text;
-    auto parsed_meta = parse_json<ojson>(*meta_text);
-    if (!parsed_meta.ok()) {
-        Error e = parsed_meta.error();
-        e.origin = meta_path;
-        return e;
-    }
-    ojson& meta = *parsed_meta;
-    if (!meta.is_object() || !meta.contains("dfa") || !meta.contains("splits") || !meta["splits"].is_object())
-        return at(meta_path, 0, "missing \"dfa\" or \"splits\"");
-    auto dfa = dfa_from_json(meta["dfa"].dump());
-    if (!dfa.ok()) {
-        Error e = dfa.error();
-        e.message = "\"dfa\": " + e.message;
-        e.origin = meta_path;
-        return e;
-    }
-    ds.dfa = *dfa;
-    ds.alphabet = ds.dfa.alphabet;
-    DatasetFormat format = DatasetFormat::Tsv;
-    if (meta.contains("format")) {
-        if (!meta["format"].is_string()) return at(meta_path, 0, "\"format\" must be a string (tsv, jsonl or flare)");
-        auto f = parse_dataset_format(meta["format"].get<std::string>());
-        if (!f.ok()) return at(meta_path, 0, f.error().message);
-        format = *f;
-    }
-    // The hashes of meta.json "files", checked after a file parses (so a broken line is reported
-    // with its line number first).
-    std::map<std::string, std::string> hashes;
-    if (meta.contains("files") && meta["files"].is_object())
-        for (auto it = meta["files"].begin(); it != meta["files"].end(); ++it)
-            if (it.value().is_string()) hashes[it.key()] = it.value().get<std::string>();
-    std::vector<std::string> bad_hash;  // files whose hash differs, in reading order
-    auto hash_check = [&](const std::string& rel, const std::string& content) {
-        auto h = hashes.find(rel);
-        if (h != hashes.end() && sha256_hex(content) != h->second) bad_hash.push_back((dir / rel).string());
-    };
-    WordParser parser(ds.alphabet);
-    for (auto it = meta["splits"].begin(); it != meta["splits"].end(); ++it) {
-        Split split;
-        split.name = it.key();
-        const ojson& sj = it.value();
-        // Checked before use: a wrong JSON type would throw, and a file outside the dataset folder
-        // (absolute, or with "..") could be anything (/dev/zero).
-        if (!inside_folder(split.name)) return at(meta_path, 0, "bad split name '" + split.name + "'");
-        if (!sj.is_object()) return at(meta_path, 0, "split '" + split.name + "' must be an object");
-        if (sj.contains("pairs") && !sj["pairs"].is_boolean())
-            return at(meta_path, 0, "split '" + split.name + "': \"pairs\" must be true or false");
-        const bool pairs = sj.value("pairs", false);
-        std::vector<std::string> files;
-        if (sj.contains("files")) {
-            if (!sj["files"].is_array()) return at(meta_path, 0, "split '" + split.name + "': \"files\" must be an array");
-            for (const auto& f : sj["files"]) {
-                if (!f.is_string() || !inside_folder(f.get<std::string>()))
-                    return at(meta_path, 0, "split '" + split.name + "': bad file name " + json_excerpt(f) +
-                                                " (a relative path inside the dataset folder)");
-                files.push_back(f.get<std::string>());
-            }
-        }
-        if (files.empty()) return at(meta_path, 0, "split '" + split.name + "' lists no files");
-        split.file = format == DatasetFormat::Flare ? split.name : files.front();
-        auto check = [&](const Example& e, const std::string& file, std::size_t line, const std::string& src) -> std::optional<Error> {
-            if (check_labels && dfa_accepts(ds.dfa, e.word) != e.label)
-                return at(file, line, std::string("label ") + (e.label ? "1" : "0") + " disagrees with the DFA, which " +
-                                          (e.label ? "rejects" : "accepts") + " the word", src);
-            return std::nullopt;
-        };
-        if (format == DatasetFormat::Flare) {
-            std::string main_path = (dir / (split.name + "/main.tok")).string();
-            std::string labels_path = (dir / (split.name + "/labels.txt")).string();
-            auto main = read_file(main_path);
-            if (!main.ok()) return main.error();
-            auto labels = read_file(labels_path);
-            if (!labels.ok()) return labels.error();
-            hash_check(split.name + "/main.tok", *main);
-            hash_check(split.name + "/labels.txt", *labels);
-            auto wl = split_lines(*main), ll = split_lines(*labels);
-            std::vector<std::string> pl;
-            std::string pairs_path = (dir / (split.name + "/pairs.txt")).string();
-            if (pairs) {
-                auto p = read_file(pairs_path);
-                if (!p.ok()) return p.error();
-                hash_check(split.name + "/pairs.txt", *p);
-                pl = split_lines(*p);
-            }
-            if (ll.size() != wl.size())
-                return at(labels_path, std::min(ll.size(), wl.size()) + 1,
-                          std::to_string(ll.size()) + " labels for " + std::to_string(wl.size()) + " words in main.tok");
-            if (pairs && pl.size() != wl.size())
-                return at(pairs_path, std::min(pl.size(), wl.size()) + 1,
-                          std::to_string(pl.size()) + " pair ids for " + std::to_string(wl.size()) + " words in main.tok");
-            for (std::size_t i = 0; i < wl.size(); ++i) {
-                Example e;
-                auto w = parser.parse(wl[i]);
-                if (!w.ok()) return at(main_path, i + 1, w.error().message, wl[i]);
-                e.word = std::move(*w);
-                if (ll[i] != "0" && ll[i] != "1") return at(labels_path, i + 1, "label must be 0 or 1, got '" + ll[i] + "'", ll[i]);
-                e.label = ll[i] == "1";
-                if (pairs && !parse_long(pl[i], e.pair))
-                    return at(pairs_path, i + 1, "pair id must be a non-negative integer, got '" + pl[i] + "'", pl[i]);
-                if (auto err = check(e, main_path, i + 1, wl[i])) return *err;
-                split.examples.push_back(std::move(e));
-            }
-        } else {
-            const std::string path = (dir / files.front()).string();
-            auto text = read_file(path);
-            if (!text.ok()) return text.error();
-            hash_check(files.front(), *text);
-            auto lines = split_lines(*text);
-            split.examples.reserve(lines.size());
-            for (std::size_t i = 0; i < lines.size(); ++i) {
-                const std::string& line = lines[i];
-                Example e;
-                std::string word_text, label_text, pair_text;
-                bool has_pair = false;
-                if (format == DatasetFormat::Tsv) {
-                    if (i == 0 && line + "\n" == tsv_header(pairs))
-                        continue;  // the header line (absent in files of earlier versions)
-                    std::vector<std::string> cols;
-                    std::size_t a = 0;
-                    while (true) {
-                        std::size_t b = line.find('\t', a);
-                        cols.push_back(line.substr(a, b == std::string::npos ? std::string::npos : b - a));
-                        if (b == std::string::npos) break;
-                        a = b + 1;
-                    }
-                    if (cols.size() != (pairs ? 3u : 2u))
-                        return at(path, i + 1, "expected " + std::string(pairs ? "3 columns word<TAB>label<TAB>pair" : "2 columns word<TAB>label") +
-                                                   ", got " + std::to_string(cols.size()), line);
-                    word_text = cols[0];
-                    label_text = cols[1];
-                    if (pairs) {
-                        pair_text = cols[2];
-                        has_pair = true;
-                    }
-                } else {
-                    auto parsed = parse_json<ojson>(line);
-                    if (!parsed.ok()) {
-                        const Error& pe = parsed.error();
-                        const bool syntax = pe.message.rfind("malformed JSON", 0) == 0;
-                        return at(path, i + 1, syntax ? std::string("not a JSON object") : pe.message, line);
-                    }
-                    ojson& j = *parsed;
-                    if (!j.is_object() || !j.contains("word") || !j["word"].is_string() || !j.contains("label"))
-                        return at(path, i + 1, "expected {\"word\": \"...\", \"label\": 0|1" + std::string(pairs ? ", \"pair\": N}" : "}"), line);
-                    word_text = j["word"].get<std::string>();
-                    if (j["label"].is_number_integer()) label_text = std::to_string(j["label"].get<long>());
-                    else label_text = json_excerpt(j["label"]);
-                    if (pairs) {
-                        if (!j.contains("pair") || !j["pair"].is_number_integer())
-                            return at(path, i + 1, "missing integer \"pair\"", line);
-                        pair_text = std::to_string(j["pair"].get<long>());
-                        has_pair = true;
-                    }
-                }
-                auto w = parser.parse(word_text);
-                if (!w.ok()) return at(path, i + 1, w.error().message, line);
-                e.word = std::move(*w);
-                if (label_text != "0" && label_text != "1")
-                    return at(path, i + 1, "label must be 0 or 1, got '" + label_text + "'", line);
-                e.label = label_text == "1";
-                if (has_pair && !parse_long(pair_text, e.pair))
-                    return at(path, i + 1, "pair id must be a non-negative integer, got '" + pair_text + "'", line);
-                if (auto err = check(e, path, i + 1, line)) return *err;
-                split.examples.push_back(std::move(e));
-            }
-        }
-        if (!bad_hash.empty()) return checksum_error(bad_hash.front(), regenerate);
-        ds.splits[split.name] = std::move(split);
-    }
-    return ds;
-}
-
-// ---------------------------------------------------------------- LC25's test words
-
-namespace {
-
-// The Knuth–Morris–Pratt automaton of f (Knuth, Morris & Pratt 1977): state q = length of the
-// longest prefix of f that is a suffix of the input; reaching |f| marks an occurrence.
-std::vector<std::vector<std::size_t>> kmp_automaton(const Word& f, std::size_t K) {
-    const std::size_t m = f.size();
-    std::vector<std::vector<std::size_t>> aut(m + 1, std::vector<std::size_t>(K, 0));
-    for (std::size_t a = 0; a < K; ++a) aut[0][a] = f[0] == a ? 1 : 0;
-    std::size_t x = 0;  // the state after f[1..q) (the failure state)
-    for (std::size_t q = 1; q <= m; ++q) {
-        for (std::size_t a = 0; a < K; ++a) aut[q][a] = (q < m && f[q] == a) ? q + 1 : aut[x][a];
-        if (q < m) x = aut[x][f[q]];
-    }
-    return aut;
-}
-
-// Σ*fΣ* (count >= 1) or "f exactly once" (count == 1) over the alphabet of `like`.
-Dfa factor_dfa(const Dfa& like, const Word& f, bool exactly_once) {
-    const std::size_t m = f.size(), K = like.num_symbols();
-    const auto aut = kmp_automaton(f, K);
-    Dfa d;
-    d.alphabet = like.alphabet;
-    d.initial = 0;
-    if (!exactly_once) {  // states 0..m, m absorbing and accepting
-        d.accepting.assign(m + 1, 0);
-        d.accepting[m] = 1;
-        d.delta.resize((m + 1) * K);
-        for (std::size_t q = 0; q <= m; ++q)
-            for (std::size_t a = 0; a < K; ++a) d.delta[q * K + a] = static_cast<State>(q == m ? m : aut[q][a]);
-        return d;
-    }
-    // States (c, q) = c * (m + 1) + q for c occurrences so far (0 or 1), and a dead state 2(m + 1).
-    const std::size_t dead = 2 * (m + 1);
-    d.accepting.assign(dead + 1, 0);
-    d.delta.assign((dead + 1) * K, static_cast<State>(dead));
-    for (std::size_t c = 0; c < 2; ++c)
-        for (std::size_t q = 0; q <= m; ++q) {
-            d.accepting[c * (m + 1) + q] = c == 1;
-            for (std::size_t a = 0; a < K; ++a) {
-                const std::size_t q2 = aut[q][a];
-                const std::size_t c2 = c + (q2 == m);
-                d.delta[(c * (m + 1) + q) * K + a] = static_cast<State>(c2 >= 2 ? dead : c2 * (m + 1) + q2);
-            }
-        }
-    return d;
-}
-
-}  // namespace
-
-Result<Lc25TestSampler> Lc25TestSampler::create(const Dfa& minimal, std::size_t max_length) {
-    Lc25TestSampler s;
-    s.dfa_ = minimal;
-    // L = Σ*fΣ* has exactly one shortest word, f; the candidate is checked by language equality.
-    const auto counts = count_accepted(minimal, std::min<std::size_t>(max_length, 64));
-    for (std::size_t n = 1; n < counts.size(); ++n) {
-        if (counts[n] == 0) continue;
-        if (counts[n] == 1) {
-            auto all = Sampler::create(minimal, n);
-            if (!all.ok()) return all.error();
-            const Word f = all->enumerate(n, true, 1).front();
-            if (!distinguishing_word(factor_dfa(minimal, f, false), minimal)) s.factor_ = f;
-        }
-        break;
-    }
-    auto pos = Sampler::create(s.factor_ ? factor_dfa(minimal, *s.factor_, true) : minimal, max_length);
-    if (!pos.ok()) return pos.error();
-    s.positives_ = std::make_shared<const Sampler>(std::move(pos).value());
-    return s;
-}
-
-std::string Lc25TestSampler::rule() const {
-    std::string r = factor_ ? "accepted words contain the factor " + format_word(dfa_.alphabet, *factor_) +
-                                  " exactly once"
-                            : "accepted words uniform";
-    return r + "; rejected words: one symbol of an accepted word changed; lengths without accepted words untested";
-}
-
-std::vector<Example> Lc25TestSampler::sample(std::size_t n, std::size_t per_length, Rng& rng) const {
-    std::vector<Example> out;
-    if (!positives_->has_words(n, true)) return out;
-    const std::size_t npos = (per_length + 1) / 2, nneg = per_length / 2;
-    for (std::size_t i = 0; i < npos; ++i) out.push_back({positives_->sample(n, true, rng), true, -1});
-    const std::size_t S = dfa_.num_states(), K = dfa_.num_symbols();
-    std::vector<std::uint8_t> good;  // good[i * S + q]: δ(q, w[i..n)) is accepting
-    std::vector<State> prefix;
-    std::size_t made = 0;
-    for (std::size_t attempts = 0; made < nneg && attempts < 8 * nneg + 8; ++attempts) {
-        Word w = positives_->sample(n, true, rng);
-        edit_tables(dfa_, w, prefix, good);
-        // Substitutions (i, b) that leave the language, uniform among them.
-        auto leaves = [&](std::size_t i, std::size_t b) {
-            return b != w[i] && !good[(i + 1) * S + dfa_.next(prefix[i], static_cast<Symbol>(b))];
-        };
-        std::uint64_t count = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t b = 0; b < K; ++b) count += leaves(i, b);
-        if (count == 0) continue;
-        std::uint64_t pick = rng.below(count);
-        std::size_t at = n, to = 0;
-        for (std::size_t i = 0; i < n && at == n; ++i)
-            for (std::size_t b = 0; b < K && at == n; ++b)
-                if (leaves(i, b) && pick-- == 0) at = i, to = b;
-        w[at] = static_cast<Symbol>(to);
-        out.push_back({std::move(w), false, -1});
-        ++made;
-    }
-    return out;
-}
-
 }  // namespace ltlkit::automata

@@ -1,10 +1,10 @@
-// Datasets (SPEC §8): balanced, uniformly sampled, reproducible splits of a regular
+// Datasets (docs/SYNTAX.md §9–11): balanced, uniformly sampled, reproducible splits of a regular
 // language given by its minimal DFA, plus boundary pairs (edit distance 1, labels differ) and
 // adversarial pairs from the classifier's witness families; and the reader used by
 // `train --dataset DIR` / `eval --dataset DIR`.
 //
 // Layout of DIR (format tsv): meta.json, train.tsv, validation.tsv, test.tsv, boundary.tsv,
-// adversarial-<arch>.tsv; lines `word<TAB>label[<TAB>pair]` (label 1/0, words as in SPEC §3).
+// adversarial-<arch>.tsv; lines `word<TAB>label[<TAB>pair]` (label 1/0, words as in docs/SYNTAX.md §3).
 // Format jsonl: the same files with `.jsonl`, one {"word": "...", "label": 1[, "pair": 7]} per line.
 // Format flare (FLaRe layout): one subfolder per split (train/, validation/, test/, boundary/,
 // adversarial-<arch>/) with main.tok (one word per line, symbols separated by single spaces, the
