@@ -28,7 +28,9 @@ struct SubregularOptions {
     std::size_t max_type_states = 20'000;   // product states of one k-type search (LT-k, PT-k, LTT)
     std::size_t max_elements = 20'000;     // syntactic semigroup limit (DA, LTT, and LT/PT membership)
     std::size_t max_listed = 2'000;        // forbidden factors / subsequences listed in a certificate
-    std::size_t max_pair_states = 20'000;  // pair graph (SL, TSL) above this many states: undecided
+    // Pair graph (SL, TSL) above this many live states: undecided (4 bytes per pair: 32 MB at 4,000);
+    // SP's pair search stops after max_pair_states² / 2 pairs.
+    std::size_t max_pair_states = 4'000;
 };
 
 struct SubregularDecision {
@@ -56,10 +58,8 @@ Result<bool> check_subregular_certificate(const nlohmann::json& j, std::string* 
 // LTL[P,Y<=k] (hybrid), as proved in docs/SUBREGULAR.md §3; "" when nothing is proved.
 std::string subregular_prediction_note(const SubregularDecision& d);
 
-// `classify --json`'s "subregular" object: {id: {"member", "params", "fact", "prediction"}}, and the
-// text section (one line per class: mark, name with parameters, fact, prediction note).
+// `classify --json`'s "subregular" object: {id: {"member", "params", "fact", "prediction"}}.
 nlohmann::ordered_json subregular_summary_json(const std::vector<SubregularDecision>& ds);
-std::string subregular_summary_text(const std::vector<SubregularDecision>& ds);
 
 // ---- building blocks (also used by the tests as the independent routes)
 
