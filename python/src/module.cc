@@ -645,7 +645,11 @@ PYBIND11_MODULE(_ltlkit, m) {
             automata::algebra::set_budget_clock(before);
             return take(std::move(result));
         });
-        return classification_to_python(c, r.dfa, r.fragment, max_k, r.alphabet_inferred);
+        py::dict out = classification_to_python(c, r.dfa, r.fragment, max_k, r.alphabet_inferred);
+        // As `classify --json`: the subregular classes (docs/SUBREGULAR.md).
+        auto sub = without_gil([&] { return automata::algebra::classify_subregular(r.dfa); });
+        out["subregular"] = to_python(automata::algebra::subregular_summary_json(sub));
+        return out;
     }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_k") = 4, py::arg("max_elements") = 1'000'000,
        py::arg("formula_cap") = 200'000, py::arg("window_budget") = 200'000, py::arg("probe_depth") = 8,
        py::arg("probe_states") = 500'000, py::arg("max_states") = 1'000'000, py::arg("window_time") = 0.0,
