@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "automata/algebra/subregular.hh"
 #include "automata/io.hh"
@@ -18,6 +19,7 @@ struct SuiteArgs {
     unsigned k = 0, t = 0;
     std::size_t count = 10, min_states = 1, max_states = 6, max_draws = 200'000;
     std::uint64_t seed = 1;
+    bool json = false;
 };
 
 LTLKIT_COMMAND(CommandDef{
@@ -34,6 +36,7 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--min-states", a->min_states, "Fewest states of a drawn DFA before minimizing (default 1)");
         app.add_option("--max-states", a->max_states, "Most states of a drawn and of a kept minimal DFA (default 6)");
         app.add_option("--max-draws", a->max_draws, "Give up (exit 3) after this many candidates (default 200000)");
+        app.add_flag("--json", a->json, "Print one JSON object (out, class, count, draws, languages: name, file, params, states)");
         app.add_option("--out", a->out, "The suite file to write; its DFAs go to the folder FILE-dfa next to it")->required();
         app.footer("Examples:\n  ltlkit suite --class SL --k 2 --alphabet a,b,c --count 20 --seed 7 --out sl2.suite\n"
                    "  ltlkit verify --suite sl2.suite ...\n"
@@ -60,6 +63,7 @@ LTLKIT_COMMAND(CommandDef{
             std::error_code ec;
             std::filesystem::create_directories(dir, ec);
             if (ec) fail(dir.string() + ": cannot create folder: " + ec.message(), 4);
+            nlohmann::ordered_json listed = nlohmann::ordered_json::array();
             std::string text = "# " + std::to_string(r.count) + " random minimal DFAs of class " + r.cls +
                                (r.k ? " with least k = " + std::to_string(*r.k) : std::string()) +
                                (r.t ? ", t = " + std::to_string(*r.t) : std::string()) + " over " + a->alphabet +
@@ -71,8 +75,16 @@ LTLKIT_COMMAND(CommandDef{
                 take(automata::write_output_file((dir / (name + ".json")).string(), automata::to_json(drawn->dfas[i]) + "\n"));
                 text += "# " + dec.params.dump() + " " + std::to_string(drawn->dfas[i].num_states()) + " states\n";
                 text += name + "\t" + a->alphabet + "\tdfa\t" + dir_name + "/" + name + ".json\n";
+                listed.push_back({{"name", name}, {"file", dir_name + "/" + name + ".json"}, {"params", dec.params},
+                                  {"states", drawn->dfas[i].num_states()}});
             }
             take(automata::write_output_file(a->out, text));
+            if (a->json) {
+                nlohmann::ordered_json j{{"out", a->out}, {"class", r.cls}, {"count", drawn->dfas.size()}, {"draws", drawn->draws},
+                                         {"languages", listed}};
+                std::cout << j.dump() << "\n";
+                return 0;
+            }
             std::cout << "wrote " << a->out << ": " << drawn->dfas.size() << " languages of class " << r.cls << " ("
                       << drawn->draws << " candidates drawn)\n";
             return 0;

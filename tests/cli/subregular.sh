@@ -71,6 +71,9 @@ rm -rf s1 s2 gen && mkdir -p s1 s2
 "$bin" suite --class SP --k 2 --alphabet a,b --count 5 --seed 7 --out s1/sp.suite >/dev/null 2>err.txt || fail "suite exited $?: $(cat err.txt)"
 "$bin" suite --class SP --k 2 --alphabet a,b --count 5 --seed 7 --out s2/sp.suite >/dev/null 2>err.txt || fail "suite (again) exited $?"
 diff -r s1 s2 >/dev/null || fail "the same seed gave another suite"
+"$bin" suite --class SL --k 1 --alphabet a,b --count 2 --seed 3 --out s3.suite --json >out.json 2>err.txt || fail "suite --json exited $?"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["count"]==2 and all(l["params"]["k"]==1 for l in j["languages"]), j' out.json ||
+    fail "suite --json"
 [[ $(grep -c $'\tdfa\t' s1/sp.suite) -eq 5 ]] || fail "the suite does not have 5 dfa lines: $(cat s1/sp.suite)"
 for f in s1/sp-dfa/*.json; do
     "$bin" classify --dfa "$f" --max-k 1 --json >out.json 2>err.txt || fail "classify $f exited $?"
