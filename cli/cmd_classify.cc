@@ -106,8 +106,30 @@ nlohmann::ordered_json render_json(const Classification& c, const automata::Lang
     return j;
 }
 
+// The subregular section (docs/SUBREGULAR.md): mark, name with parameters, fact, and the prediction
+// that follows from the class, wrapped like the class rows.
+std::string render_subregular_text(const std::vector<SubregularDecision>& ds, std::size_t width);
+
 std::string mark(std::optional<bool> v) { return !v ? "?" : *v ? "✓" : "✗"; }
 std::string mark(Answer v) { return v == Answer::Yes ? "✓" : v == Answer::No ? "✗" : "?"; }
+
+std::string render_subregular_text(const std::vector<SubregularDecision>& ds, std::size_t width) {
+    std::vector<std::pair<std::string, const SubregularDecision*>> rows;
+    std::size_t label_width = 0;
+    for (const auto& d : ds) {
+        std::string ps;
+        for (auto& [k, v] : d.params.items()) ps += (ps.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+        rows.push_back({d.id + (ps.empty() ? "" : " (" + ps + ")"), &d});
+        label_width = std::max(label_width, display_width(rows.back().first));
+    }
+    std::string out = "subregular classes (docs/SUBREGULAR.md):\n";
+    for (const auto& [label, d] : rows) {
+        out += wrap_text("  " + mark(d->member) + " " + pad_right(label, label_width) + "  " + d->fact, width, 4 + label_width + 2);
+        if (auto note = subregular_prediction_note(*d); !note.empty())
+            out += wrap_text(std::string(4 + label_width + 2, ' ') + "⇒ " + note, width, 4 + label_width + 4);
+    }
+    return out;
+}
 
 // The text report: classes with their evidence, then one line per prediction with its reason and
 // labelled witnesses; every row wrapped to `width` columns under its own text column.
@@ -254,7 +276,7 @@ LTLKIT_COMMAND(CommandDef{
                     out += j.dump(a->input.empty() ? 2 : -1) + "\n";
                 } else {
                     out += (i ? "\n" : "") + render_text(results[i], langs[i], *a, terminal_width());
-                    if (!a->no_subregular) out += "\n" + subregular_summary_text(sub[i]);
+                    if (!a->no_subregular) out += "\n" + render_subregular_text(sub[i], terminal_width());
                 }
             }
             write_stdout(out);

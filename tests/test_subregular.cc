@@ -71,7 +71,7 @@ bool consistent_up_to(const Dfa& d, const std::vector<Word>& words, F type) {
 TEST_CASE("subregular classes agree with a second route on random minimal DFAs", "[subregular]") {
     Rng rng(35);
     std::size_t counts[4] = {0, 0, 0, 0};
-    for (int iter = 0; iter < 1200; ++iter) {
+    for (int iter = 0; iter < 800; ++iter) {
         const std::size_t n = 1 + rng.below(5), k = 2 + rng.below(2);
         const Dfa d = minimize(testing::random_shaped_dfa(rng, n, k));
         const auto all = classify_subregular(d);

@@ -134,19 +134,6 @@ nlohmann::ordered_json subregular_summary_json(const std::vector<SubregularDecis
     return j;
 }
 
-std::string subregular_summary_text(const std::vector<SubregularDecision>& ds) {
-    std::string out = "subregular classes (docs/SUBREGULAR.md):\n";
-    for (const auto& d : ds) {
-        std::string label = d.id;
-        std::string ps;
-        for (auto& [k, v] : d.params.items()) ps += (ps.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
-        if (!ps.empty()) label += " (" + ps + ")";
-        out += "  " + std::string(!d.member ? "?" : *d.member ? "✓" : "✗") + " " + label + "  " + d.fact + "\n";
-        if (auto note = subregular_prediction_note(d); !note.empty()) out += "      ⇒ " + note + "\n";
-    }
-    return out;
-}
-
 // ---------------------------------------------------------------- checker
 
 namespace {

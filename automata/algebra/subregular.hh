@@ -28,7 +28,9 @@ struct SubregularOptions {
     std::size_t max_type_states = 20'000;   // product states of one k-type search (LT-k, PT-k, LTT)
     std::size_t max_elements = 20'000;     // syntactic semigroup limit (DA, LTT, and LT/PT membership)
     std::size_t max_listed = 2'000;        // forbidden factors / subsequences listed in a certificate
-    std::size_t max_pair_states = 20'000;  // pair graph (SL, TSL) above this many states: undecided
+    // Pair graph (SL, TSL) above this many live states: undecided (4 bytes per pair: 32 MB at 4,000);
+    // SP's pair search stops after max_pair_states² / 2 pairs.
+    std::size_t max_pair_states = 4'000;
 };
 
 struct SubregularDecision {
@@ -56,10 +58,8 @@ Result<bool> check_subregular_certificate(const nlohmann::json& j, std::string* 
 // LTL[P,Y<=k] (hybrid), as proved in docs/SUBREGULAR.md §3; "" when nothing is proved.
 std::string subregular_prediction_note(const SubregularDecision& d);
 
-// `classify --json`'s "subregular" object: {id: {"member", "params", "fact", "prediction"}}, and the
-// text section (one line per class: mark, name with parameters, fact, prediction note).
+// `classify --json`'s "subregular" object: {id: {"member", "params", "fact", "prediction"}}.
 nlohmann::ordered_json subregular_summary_json(const std::vector<SubregularDecision>& ds);
-std::string subregular_summary_text(const std::vector<SubregularDecision>& ds);
 
 // ---- building blocks (also used by the tests as the independent routes)
 
@@ -78,5 +78,32 @@ std::vector<Word> lt_type(const Word& w, unsigned k);
 std::vector<std::pair<Word, std::size_t>> ltt_type(const Word& w, unsigned k, unsigned t);
 // Text of a marked word (⋊ and ⋉ written as such).
 std::string marked_word_text(const std::vector<std::string>& alphabet, const Word& w);
+
+}  // namespace ltlkit::automata::algebra
+
+namespace ltlkit::automata::algebra {
+
+// Random minimal DFAs of one subregular class (docs/SUBREGULAR.md §5), for `ltlkit suite`. Each draw
+// is a random complete DFA with a uniform number of states in [min_states, max_states] and one of
+// three shapes (uniform transitions; partially ordered; mostly self-loops), or for SL / TSL / SP
+// with probability 1/2 the language of a random set of forbidden factors / subsequences; it is
+// minimized and kept when the class decides it a member with the requested least k (and t), and its
+// language was not drawn before. So the draw is rejection sampling over that distribution: uniform
+// neither over languages nor over DFAs of a size, but reproducible from the seed.
+struct SuiteRequest {
+    std::string cls;
+    std::optional<unsigned> k, t;
+    std::vector<std::string> alphabet;
+    std::size_t count = 10;
+    std::uint64_t seed = 1;
+    std::size_t min_states = 1, max_states = 6;
+    std::size_t max_draws = 200'000;
+};
+struct SuiteDraw {
+    std::vector<Dfa> dfas;
+    std::vector<SubregularDecision> decisions;
+    std::size_t draws = 0;  // candidates drawn in all
+};
+Result<SuiteDraw> draw_suite(const SuiteRequest& r);
 
 }  // namespace ltlkit::automata::algebra

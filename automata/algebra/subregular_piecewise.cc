@@ -24,8 +24,9 @@ namespace subregular {
 
 namespace {
 
-// A violation u·a·v ∈ L, u·v ∉ L of subsequence closure, or nullopt when L is closed.
-std::optional<std::tuple<Word, Symbol, Word>> sp_violation(const Dfa& d, DfaAnalysis& A) {
+// A violation u·a·v ∈ L, u·v ∉ L of subsequence closure, or nullopt when L is closed (or, with
+// *over set, when more than max_pairs pairs were reached).
+std::optional<std::tuple<Word, Symbol, Word>> sp_violation(const Dfa& d, DfaAnalysis& A, std::size_t max_pairs, bool* over) {
     const std::size_t n = d.num_states(), ns = d.num_symbols();
     // Joint breadth-first search over ordered pairs (q·a, q) -> (q·a·v, q·v) looking for an
     // accepting first and rejecting second component; parents to rebuild v and the start pair.
@@ -57,6 +58,10 @@ std::optional<std::tuple<Word, Symbol, Word>> sp_violation(const Dfa& d, DfaAnal
         for (Symbol a = 0; a < ns; ++a) {
             const std::uint64_t nk = key(d.next(p, a), d.next(q, a));
             if (parent.emplace(nk, Parent{k, a}).second) todo.push_back(nk);
+        }
+        if (parent.size() > max_pairs) {
+            *over = true;
+            return std::nullopt;
         }
     }
     return std::nullopt;
@@ -140,7 +145,11 @@ namespace subregular {
 
 SubregularDecision decide_sp(const Dfa& d, const SubregularOptions& o) {
     DfaAnalysis A(d);
-    if (auto v = sp_violation(d, A)) {
+    bool over = false;
+    auto violation = sp_violation(d, A, o.max_pair_states * o.max_pair_states / 8, &over);
+    if (over)
+        return decision("SP", std::nullopt, Json::object(), "the search for a deletion that leaves the language passed its limit of pairs of states");
+    if (auto v = violation) {
         const auto& [u, a, rest] = *v;
         Word uav = u;
         uav.push_back(a);

@@ -43,6 +43,12 @@ Element sg_omega_word_product(const TransitionSemigroup& s, std::initializer_lis
     return r;
 }
 
+// The semigroup limit: max_elements, lowered so that elements × states stays under 5·10⁷ (the
+// transformations are stored, up to 4 bytes per point).
+std::size_t element_limit(const Dfa& d, const SubregularOptions& o) {
+    return std::max<std::size_t>(1, std::min(o.max_elements, std::size_t(50'000'000) / std::max<std::size_t>(d.num_states(), 1)));
+}
+
 // A letter whose map has a cycle of length >= 2 (no aperiodic language), or nullopt.
 std::optional<Symbol> periodic_letter(const Dfa& d) {
     for (Symbol a = 0; a < d.num_symbols(); ++a) {
@@ -119,8 +125,8 @@ SubregularDecision decide_da(const Dfa& d, const SubregularOptions& o) {
     DfaAnalysis A(d);
     if (find_class("piecewise_testable")->by_dfa(A).member)
         return decision("DA", true, Json::object(), "piecewise testable (J-trivial), and J-trivial monoids are in DA", Json{{"by", "PT"}});
-    auto S = SemigroupAnalysis::of(d, o.max_elements);
-    if (!S) return decision("DA", std::nullopt, Json::object(), "the syntactic semigroup has more than " + std::to_string(o.max_elements) + " elements");
+    auto S = SemigroupAnalysis::of(d, element_limit(d, o));
+    if (!S) return decision("DA", std::nullopt, Json::object(), "the syntactic semigroup has more than " + std::to_string(element_limit(d, o)) + " elements");
     const auto& s = (*S)->s;
     const auto& g = (*S)->green;
     std::vector<std::uint8_t> regular(g.num_j, 0);
@@ -159,8 +165,8 @@ SubregularDecision decide_ltt(const Dfa& d, const SubregularOptions& o) {
         auto [p, note] = params();
         return decision("LTT", true, p, "locally testable, and LT ⊆ LTT" + note, Json{{"by", "LT"}, {"params", p}});
     }
-    auto S = SemigroupAnalysis::of(d, o.max_elements);
-    if (!S) return decision("LTT", std::nullopt, Json::object(), "the syntactic semigroup has more than " + std::to_string(o.max_elements) + " elements");
+    auto S = SemigroupAnalysis::of(d, element_limit(d, o));
+    if (!S) return decision("LTT", std::nullopt, Json::object(), "the syntactic semigroup has more than " + std::to_string(element_limit(d, o)) + " elements");
     const auto& s = (*S)->s;
     if (!(*S)->green.h_trivial(s.size()))
         for (Element x = 0; x < s.size(); ++x)

@@ -17,6 +17,7 @@
 
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/classify.hh"
+#include "automata/algebra/subregular.hh"
 #include "automata/algorithms.hh"
 #include "automata/ceiling.hh"
 #include "automata/dataset.hh"
@@ -645,7 +646,11 @@ PYBIND11_MODULE(_ltlkit, m) {
             automata::algebra::set_budget_clock(before);
             return take(std::move(result));
         });
-        return classification_to_python(c, r.dfa, r.fragment, max_k, r.alphabet_inferred);
+        py::dict out = classification_to_python(c, r.dfa, r.fragment, max_k, r.alphabet_inferred);
+        // As `classify --json`: the subregular classes (docs/SUBREGULAR.md).
+        auto sub = without_gil([&] { return automata::algebra::classify_subregular(r.dfa); });
+        out["subregular"] = to_python(automata::algebra::subregular_summary_json(sub));
+        return out;
     }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_k") = 4, py::arg("max_elements") = 1'000'000,
        py::arg("formula_cap") = 200'000, py::arg("window_budget") = 200'000, py::arg("probe_depth") = 8,
        py::arg("probe_states") = 500'000, py::arg("max_states") = 1'000'000, py::arg("window_time") = 0.0,
@@ -655,6 +660,16 @@ PYBIND11_MODULE(_ltlkit, m) {
        "window_work (search steps), window_time (seconds), window_memory (MiB) and window_clock ('wall' or 'cpu') are\n"
        "classify's --window-work, --window-time, --window-memory and --window-clock; 0 removes a bound. The default\n"
        "bound is in work, so the answers do not depend on the machine's speed or load.");
+    m.def("classify_subregular", [](const py::object& language, const std::optional<py::object>& alphabet, std::size_t max_states) {
+        Resolved r = resolve(language, alphabet_arg(alphabet), max_states);
+        auto ds = without_gil([&] { return automata::algebra::classify_subregular(r.dfa); });
+        nlohmann::ordered_json j = automata::algebra::subregular_summary_json(ds);
+        for (const auto& d : ds) j[d.id]["certificate"] = nlohmann::ordered_json::parse(automata::algebra::subregular_certificate_json(d, r.dfa));
+        return to_python(j);
+    }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_states") = 1'000'000,
+       "The subregular classes of docs/SUBREGULAR.md (finite, cofinite, SL, SP, LT, PT, LTT, TSL, DA,\n"
+       "aperiodic_commutative): {name: {member, params, fact, prediction, certificate}}, as `classify --json`'s\n"
+       "\"subregular\" object plus the certificates, which check_certificate re-verifies.");
     m.def("check_certificate", [](const py::object& certificate) {
         const std::string text = python_to_json_text(certificate);
         std::string explanation;
