@@ -18,7 +18,7 @@
 #include "cli/interrupt.hh"
 #include "cli/run_summary.hh"
 #include "neural/memory.hh"
-#include "neural/verify/cost.hh"
+#include "neural/cost.hh"
 #include "neural/verify/verify.hh"
 
 namespace ltlkit::cli {
@@ -101,12 +101,12 @@ void print_estimate(const nv::VerifyOptions& o, int shards) {
     const std::size_t runs = o.languages.size() * o.archs.size() * o.profile.lrs.size() *
                              static_cast<std::size_t>(o.seeds.value_or(o.profile.seeds));
     const bool gpu = o.device == neural::Device::Cuda;
-    const auto e = nv::estimate_cost(o.profile.base, runs, shards, gpu);
+    const auto e = neural::estimate_cost(o.profile.base, runs, shards, gpu);
     char hours[32];
     std::snprintf(hours, sizeof hours, "%.2f", e.grid_hours);
     std::cout << "runs=" << e.runs << "\nshards=" << e.shards << "\nruns_per_shard=" << e.runs_per_shard
               << "\ndevice=" << (gpu ? "cuda" : "cpu") << "\nseconds_per_run=" << std::lround(e.seconds_per_run)
-              << "\ntask_time_limit=" << nv::slurm_time(e.task_seconds) << "\ngrid_hours=" << hours
+              << "\ntask_time_limit=" << neural::slurm_time(e.task_seconds) << "\ngrid_hours=" << hours
               << "\nunit=" << (gpu ? "GPU-hours" : "core-hours") << "\nassumptions=" << e.assumptions << "\n";
 }
 
@@ -116,7 +116,7 @@ void say_cost(const nv::VerifyOptions& o, const VerifyArgs& a) {
     const bool gpu = o.device == neural::Device::Cuda;
     const std::size_t runs = (grid_runs(o) + static_cast<std::size_t>(o.shard_count) - 1) /
                              static_cast<std::size_t>(std::max(o.shard_count, 1));
-    const auto e = nv::estimate_cost(o.profile.base, runs, 1, gpu);
+    const auto e = neural::estimate_cost(o.profile.base, runs, 1, gpu);
     const int parallel = gpu ? 1 : std::max(1, std::min(o.threads, static_cast<int>(runs)));
     const double wall = static_cast<double>(runs) * e.seconds_per_run / parallel;
     const auto& m = o.profile.base.model;
@@ -127,7 +127,8 @@ void say_cost(const nv::VerifyOptions& o, const VerifyArgs& a) {
                   << m.d_model << " × " << m.heads << " heads, " << t.steps << " steps × batch " << t.batch
                   << ", test lengths " << v.test_min << ".." << v.test_max << " × " << v.per_length
                   << "): about " << fmt_duration(e.seconds_per_run) << " per run, " << fmt_duration(wall)
-                  << " in all on " << parallel << (gpu ? " GPU" : " core(s)") << " (a pessimistic estimate: "
+                  << " in all on this " << (gpu ? std::string("GPU") : "CPU (" + std::to_string(parallel) + " at once)")
+                  << " (a pessimistic estimate: "
                   << e.assumptions << ")\n";
     if (!gpu && wall > a.max_hours * 3600 && !a.accept_cost) {
         Error err = make_error("this grid would take about " + fmt_duration(wall) + " on this CPU (" +
