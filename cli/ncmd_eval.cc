@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "automata/lock.hh"
@@ -28,7 +29,7 @@ struct EvalArgs {
     std::string rundir, dataset, test_lengths, success_rule, device, test_distribution;
     int per_length = 0, threads = 0;
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
-    bool json = false;
+    bool json = false, quiet = false;
 };
 
 
@@ -56,6 +57,7 @@ LTLKIT_COMMAND(CommandDef{
             ->check(positive_real());
         add_table_cells_option(app);
         app.add_flag("--json", a->json, "Print the evaluation result (JSON) on stdout");
+        app.add_flag("--quiet,-q", a->quiet, "No cost estimate and no progress lines");
         app.footer(
             "Examples:\n"
             "  ltlkit eval runs/x --test-lengths 41:200\n"
@@ -85,6 +87,14 @@ LTLKIT_COMMAND(CommandDef{
                 sets.train.clear();  // the training accuracy uses the run's training distribution
                 if (a->test_lengths.empty())
                     neural::split_length_range(ds, "test", c.evaluation.test_min, c.evaluation.test_max);
+                // The dataset's words per test length, so that the eval file is named by what it holds.
+                if (!app.count("--per-length"))
+                    if (const auto* test = ds.find("test")) {
+                        std::map<std::size_t, int> per_length;
+                        int most = 0;
+                        for (const auto& e : test->examples) most = std::max(most, ++per_length[e.word.size()]);
+                        if (most > 0) c.evaluation.per_length = most;
+                    }
             }
             if (!a->test_lengths.empty())
                 set_range(a->test_lengths, "--test-lengths", c.evaluation.test_min, c.evaluation.test_max);
@@ -95,9 +105,11 @@ LTLKIT_COMMAND(CommandDef{
                                                       automata::default_max_table_cells()));
             take(neural::check_memory(neural::estimate_eval_memory(c, static_cast<int>(info.dfa.num_symbols())),
                                       a->max_memory_gb, "the evaluation (" + to_string(c.model.arch) + ")"));
-            neural::ProgressFn progress = [position](const neural::Progress& p) {
+            const bool quiet = a->quiet;
+            if (!quiet) print_cost_estimate("eval", c, device == neural::Device::Cuda, false);
+            neural::ProgressFn progress = [position, quiet](const neural::Progress& p) {
                 (*position)(p);
-                print_progress(p);
+                if (!quiet) print_progress(p);
             };
             auto r = take(neural::evaluate_run(info.dfa, a->rundir, c, sets, progress));
             release_interrupts();

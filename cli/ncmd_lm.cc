@@ -91,7 +91,7 @@ void add_model_options(CLI::App& app, ConfigOptions& o, bool with_arch) {
     o.flag(app, "--strict", &lm::LmModel::strict, "Strict masks (j < i): position 1 attends to nothing (zero vector); default standard causal masks (j <= i)");
     o.flag(app, "--hybrid-layers", &lm::LmModel::hybrid_by_layer, "hybrid-K: alternate local and global layers (local first) instead of mixing heads");
     add_exec_options(app, o);
-    app.add_flag("--quiet", o.quiet, "No progress lines");
+    app.add_flag("--quiet,-q", o.quiet, "No progress lines");
 }
 
 struct CorpusOptions {

@@ -72,7 +72,9 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--per-length", c.evaluation.per_length,
                        "Test words per length (default " + std::to_string(cuda.per_length) + " on CUDA, " +
                            std::to_string(cpu.per_length) + " on CPU)")->check(at_least(1));
-        app.add_option("--success-rule", a->success_rule, "exact (default) | bins99 (every 100-length bin >= 99%)")
+        app.add_option("--success-rule", a->success_rule,
+                       "exact (default: every test length >= 99%) | bins99 (every 100-length bin >= 99%; the "
+                       "default of verify's quick, first and standard profiles)")
             ->check(one_of({"exact", "bins99"}));
         app.add_option("--test-distribution", a->test_distribution,
                        "uniform (default: half accepted, half rejected, uniform) | lc25 (LC25's samplers: near-miss "
@@ -93,7 +95,7 @@ LTLKIT_COMMAND(CommandDef{
                        "Refuse (before training) when the estimated peak memory exceeds this many GiB (default 16)")
             ->check(positive_real());
         add_table_cells_option(app);
-        app.add_flag("--quiet", a->quiet, "No progress lines");
+        app.add_flag("--quiet,-q", a->quiet, "No cost estimate and no progress lines");
         app.add_flag("--json", a->json, "Print result.json on stdout");
         app.add_option("--out", a->out, "Run folder (checkpoint.pt, run.json, result.json); resumed when it holds a checkpoint")->required();
         app.footer(
@@ -158,6 +160,7 @@ LTLKIT_COMMAND(CommandDef{
             take(neural::check_memory(neural::estimate_memory(c, static_cast<int>(dfa.num_symbols())),
                                       a->max_memory_gb, "the run (" + to_string(c.model.arch) + ")"));
             flush_notes();
+            if (!a->quiet) print_cost_estimate("train", c, chosen.device == neural::Device::Cuda, true);
             auto position = std::make_shared<RunPosition>(a->out, true);
             const bool quiet = a->quiet;
             neural::ProgressFn progress = [position, quiet](const neural::Progress& p) {

@@ -16,8 +16,9 @@
 #include "cli/command.hh"
 #include "cli/common.hh"
 #include "cli/interrupt.hh"
+#include "cli/run_summary.hh"
 #include "neural/memory.hh"
-#include "neural/verify/cost.hh"
+#include "neural/cost.hh"
 #include "neural/verify/verify.hh"
 
 namespace ltlkit::cli {
@@ -48,13 +49,12 @@ struct VerifyArgs {
     LanguageArgs lang;
     std::string suite;
     std::string archs = "global,local-1,local-2,hybrid-1,hybrid-2";
-    std::string profile = "quick";
+    std::string profile;  // default: a profile file's "profile", else quick
     int seeds = 0;
     std::uint64_t seed = 1;
     std::string out = "results/verify";
     std::string shard;
     int threads = 0;
-    int steps = 0;
     std::string device = "auto";
     std::string published;
     std::string test_distribution = "uniform";
@@ -64,6 +64,10 @@ struct VerifyArgs {
     bool json = false;
     std::string worker, worker_session;
     int estimate = 0;  // --estimate N: print the grid's cost split into N shards, write nothing
+    nv::ProfileSizes sizes;  // --steps, --layers, --d-model, --heads, --test-lengths, --per-length
+    std::string test_lengths, profile_file;
+    double max_hours = 4;
+    bool accept_cost = false, quiet = false;
 };
 
 // Every language's count tables and every architecture's peak memory per run against their
@@ -85,19 +89,57 @@ void check_limits(const nv::VerifyOptions& o, double max_memory_gb) {
     }
 }
 
+// The runs of the grid (every cell, or the cells given by --only/--cells).
+std::size_t grid_runs(const nv::VerifyOptions& o) {
+    const std::size_t cells = o.cells.empty() ? o.languages.size() * o.archs.size() : o.cells.size();
+    return cells * o.profile.lrs.size() * static_cast<std::size_t>(o.seeds.value_or(o.profile.seeds));
+}
+
 // `--estimate N`: the grid's size and cost split into N array tasks, as KEY=VALUE lines on stdout
 // (read by examples/slurm/verify-array.sh; docs/CLUSTER.md).
 void print_estimate(const nv::VerifyOptions& o, int shards) {
     const std::size_t runs = o.languages.size() * o.archs.size() * o.profile.lrs.size() *
                              static_cast<std::size_t>(o.seeds.value_or(o.profile.seeds));
     const bool gpu = o.device == neural::Device::Cuda;
-    const auto e = nv::estimate_cost(o.profile.base, runs, shards, gpu);
+    const auto e = neural::estimate_cost(o.profile.base, runs, shards, gpu);
     char hours[32];
     std::snprintf(hours, sizeof hours, "%.2f", e.grid_hours);
     std::cout << "runs=" << e.runs << "\nshards=" << e.shards << "\nruns_per_shard=" << e.runs_per_shard
               << "\ndevice=" << (gpu ? "cuda" : "cpu") << "\nseconds_per_run=" << std::lround(e.seconds_per_run)
-              << "\ntask_time_limit=" << nv::slurm_time(e.task_seconds) << "\ngrid_hours=" << hours
+              << "\ntask_time_limit=" << neural::slurm_time(e.task_seconds) << "\ngrid_hours=" << hours
               << "\nunit=" << (gpu ? "GPU-hours" : "core-hours") << "\nassumptions=" << e.assumptions << "\n";
+}
+
+// Before anything runs: the work and its estimated time on this device (stderr), and on a CPU a
+// refusal when the grid would take longer than --max-hours, unless --accept-cost (exit 3).
+void say_cost(const nv::VerifyOptions& o, const VerifyArgs& a) {
+    const bool gpu = o.device == neural::Device::Cuda;
+    const std::size_t runs = (grid_runs(o) + static_cast<std::size_t>(o.shard_count) - 1) /
+                             static_cast<std::size_t>(std::max(o.shard_count, 1));
+    const auto e = neural::estimate_cost(o.profile.base, runs, 1, gpu);
+    const int parallel = gpu ? 1 : std::max(1, std::min(o.threads, static_cast<int>(runs)));
+    const double wall = static_cast<double>(runs) * e.seconds_per_run / parallel;
+    const auto& m = o.profile.base.model;
+    const auto& t = o.profile.base.training;
+    const auto& v = o.profile.base.evaluation;
+    if (!a.quiet)
+        std::cerr << "verify: " << runs << " run(s), profile " << o.profile.name << " (" << m.layers << " layers × d "
+                  << m.d_model << " × " << m.heads << " heads, " << t.steps << " steps × batch " << t.batch
+                  << ", test lengths " << v.test_min << ".." << v.test_max << " × " << v.per_length
+                  << "): about " << fmt_duration(e.seconds_per_run) << " per run, " << fmt_duration(wall)
+                  << " in all on this " << (gpu ? std::string("GPU") : "CPU (" + std::to_string(parallel) + " at once)")
+                  << " (a pessimistic estimate: "
+                  << e.assumptions << ")\n";
+    if (!gpu && wall > a.max_hours * 3600 && !a.accept_cost) {
+        Error err = make_error("this grid would take about " + fmt_duration(wall) + " on this CPU (" +
+                               std::to_string(runs) + " runs × " + fmt_duration(e.seconds_per_run) +
+                               "), over --max-hours " + [&] { char b[32]; std::snprintf(b, sizeof b, "%g", a.max_hours); return std::string(b); }() +
+                               ": try --profile first, size it (--steps, --test-lengths, --per-length, --layers, "
+                               "--d-model, --heads, --profile-file), split it (--shard, docs/CLUSTER.md), or pass "
+                               "--accept-cost to run it anyway");
+        err.exit_code = 3;
+        fail(err);
+    }
 }
 
 // The Ctrl-C message of a verify: runs finished, the runs interrupted, and the command that resumes.
@@ -143,8 +185,17 @@ int run_verify_command(const VerifyArgs& a) {
     o.archs.clear();
     for (const auto& name : split_csv(a.archs)) o.archs.push_back(take(neural::parse_architecture(name)));
     if (o.archs.empty()) fail("--archs: no architecture given");
-    o.profile = take(nv::profile_by_name(a.profile));
-    if (a.steps > 0) o.profile.base.training.steps = a.steps;
+    // The profile, sized by a profile file and then by the command line's sizes.
+    nv::ProfileSizes sizes = a.profile_file.empty() ? nv::ProfileSizes{} : take(nv::read_profile_file(a.profile_file));
+    nv::ProfileSizes cli_sizes = a.sizes;
+    if (!a.test_lengths.empty()) {
+        const auto r = take(automata::parse_length_range(a.test_lengths));
+        if (r.lo < 1 || r.hi > 100000) fail("--test-lengths " + a.test_lengths + ": expected A:B with 1 <= A <= B <= 100000");
+        cli_sizes.test_lengths = std::pair{static_cast<int>(r.lo), static_cast<int>(r.hi)};
+    }
+    sizes = sizes.merged_with(cli_sizes);
+    const std::string profile_name = !a.profile.empty() ? a.profile : sizes.profile.value_or("quick");
+    o.profile = take(nv::apply_sizes(take(nv::profile_by_name(profile_name)), sizes));
     o.profile.base.evaluation.test_distribution = take(neural::parse_test_distribution(a.test_distribution));
     if (a.seeds > 0) o.seeds = a.seeds;
     o.base_seed = a.seed;
@@ -179,6 +230,11 @@ int run_verify_command(const VerifyArgs& a) {
         print_estimate(o, a.estimate);
         return 0;
     }
+    if (a.worker.empty()) say_cost(o, a);
+    if (a.quiet)  // warnings still show
+        o.log = [](const std::string& line) {
+            if (line.rfind("warning", 0) == 0) std::cerr << line << std::endl;
+        };
     if (a.worker.empty()) {
         // Worker processes keep the default action: they end silently with their parent.
         const std::string command = own_command_text();
@@ -222,7 +278,21 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--profile", a->profile,
                        "Model sizes, steps and evaluation lengths (default: quick; cpu: the papers' lengths on a "
                        "CPU; docs/RESULTS.md)")
-            ->type_name("quick|cpu|cpu-deep|standard|paper");
+            ->type_name("first|quick|cpu|cpu-deep|standard|paper");
+        app.add_option("--profile-file", a->profile_file,
+                       "Size the run from a JSON file: {\"profile\": \"quick\", \"steps\": 300, \"layers\": 2, "
+                       "\"d_model\": 16, \"heads\": 2, \"test_lengths\": \"41:60\", \"per_length\": 8} (any subset; "
+                       "options given on the command line win)")
+            ->type_name("FILE");
+        app.add_option("--test-lengths", a->test_lengths, "Evaluate at these lengths, A:B (default: the profile's)")
+            ->type_name("A:B");
+        app.add_option("--per-length", a->sizes.per_length, "Test words per length (default: the profile's)")
+            ->check(at_least(1));
+        app.add_option("--layers", a->sizes.layers, "Model layers (default: the profile's)")->check(at_least(1));
+        app.add_option("--d-model", a->sizes.d_model, "Model width; d-ff keeps its ratio (default: the profile's)")
+            ->check(at_least(1));
+        app.add_option("--heads", a->sizes.heads, "Attention heads, dividing --d-model (default: the profile's)")
+            ->check(at_least(1));
         app.add_option("--only", a->only,
                        "Run only this cell, LANGUAGE:ARCH (repeat the option for more; recorded in plan.json)")
             ->type_name("CELL")
@@ -237,7 +307,13 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--threads", a->threads,
                        "Runs trained at once, one torch thread each (default: the number of cores)")
             ->check(at_least(1));
-        app.add_option("--steps", a->steps, "Override the profile's training steps")->check(at_least(1));
+        app.add_option("--steps", a->sizes.steps, "Training steps (default: the profile's)")->check(at_least(1));
+        app.add_option("--max-hours", a->max_hours,
+                       "On a CPU, refuse a grid estimated to take longer than this many hours (default 4; the "
+                       "estimate is printed before anything runs)")
+            ->check(positive_real());
+        app.add_flag("--accept-cost", a->accept_cost, "Run even when the estimate exceeds --max-hours");
+        app.add_flag("--quiet,-q", a->quiet, "Print no cost estimate and progress lines on stderr (errors still)");
         app.add_option("--device", a->device, "Where runs train (default: auto, CUDA when available)")
             ->type_name("auto|cpu|cuda")
             ->check(one_of(kDeviceNames));

@@ -9,6 +9,7 @@
 
 #include "cli/common.hh"
 #include "cli/interrupt.hh"
+#include "neural/cost.hh"
 #include "neural/run.hh"
 
 namespace ltlkit::cli {
@@ -27,6 +28,23 @@ inline std::string fmt_duration(double s) {
     return buf;
 }
 
+
+// Before a run starts (stderr): its work and the estimated time on this device, so that a long run
+// is announced before it is spent. `train` false: evaluation only (eval).
+inline void print_cost_estimate(const char* command, const neural::Config& c, bool gpu, bool train) {
+    const auto e = neural::estimate_cost(c, 1, 1, gpu);
+    const auto& t = c.training;
+    const auto& v = c.evaluation;
+    std::string line = std::string(command) + ": ";
+    if (train)
+        line += std::to_string(t.steps) + " steps × batch " + std::to_string(t.batch) + " (about " +
+                fmt_duration(e.train_seconds) + "), then ";
+    line += "evaluation at lengths " + std::to_string(v.test_min) + ".." + std::to_string(v.test_max) + " × " +
+            std::to_string(v.per_length) + " words (about " + fmt_duration(e.eval_seconds) + "); at most about " +
+            fmt_duration(train ? e.seconds_per_run : e.eval_seconds) + " on this " + (gpu ? "GPU" : "CPU") +
+            " (a pessimistic estimate; smaller: " + (train ? "--steps, " : "") + "--test-lengths, --per-length)";
+    std::fprintf(stderr, "%s\n", line.c_str());
+}
 
 // A progress line on stderr: training (Log) or evaluation; the other phases print nothing.
 inline void print_progress(const neural::Progress& p) {

@@ -1,6 +1,13 @@
 #include "neural/verify/profiles.hh"
 
+#include <algorithm>
 #include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "automata/dataset.hh"
+#include "automata/io.hh"
+#include "automata/json.hh"
 
 namespace ltlkit::neural::verify {
 
@@ -68,6 +75,25 @@ Profile quick() {
     return p;
 }
 
+// A first try: `quick` at a quarter of its cost (one layer fewer is not possible for hybrid-2, so
+// the model is narrower instead), test lengths 41..60 with 8 words each; about a minute per run on
+// one CPU core. Its verdicts are weak evidence (8 words per length): use it to see the whole
+// pipeline, then size a real run (quick, cpu, or --steps/--test-lengths/--per-length).
+Profile first() {
+    Profile p = quick();
+    p.name = "first";
+    p.base.model.d_model = 16;
+    p.base.model.heads = 2;
+    p.base.model.d_ff = 32;
+    p.base.training.steps = 300;
+    p.base.evaluation.test_max = 60;
+    p.base.evaluation.per_length = 8;
+    p.base.evaluation.fit_words = 200;
+    p.adversarial_pairs = 16;
+    p.note = "a first try on a CPU: about a minute per run; weak evidence (8 words per test length)";
+    return p;
+}
+
 // The papers' protocol (train lengths 1..40, test lengths 41..500, every test length exact for a
 // success, 3 seeds) at a model and budget that a 2-core CPU runs in hours for a whole grid: the
 // quick model trained three times longer at a lower learning rate, 16 words per test length.
@@ -131,9 +157,10 @@ Profile tiny_profile() {
     return p;
 }
 
-std::vector<std::string> profile_names() { return {"quick", "cpu", "cpu-deep", "standard", "paper"}; }
+std::vector<std::string> profile_names() { return {"first", "quick", "cpu", "cpu-deep", "standard", "paper"}; }
 
 Result<Profile> profile_by_name(const std::string& name) {
+    if (name == "first") return first();
     if (name == "quick") return quick();
     if (name == "cpu") return cpu();
     if (name == "cpu-deep") return cpu_deep();
@@ -141,7 +168,93 @@ Result<Profile> profile_by_name(const std::string& name) {
     if (name == "paper") return paper();
     // Not listed (tests only): CLI tests that must run whole grids in seconds, e.g. tests/cli/slurm.sh.
     if (name == "tiny") return tiny_profile();
-    return make_error("unknown profile '" + name + "' (expected quick, cpu, cpu-deep, standard or paper)");
+    return make_error("unknown profile '" + name + "' (expected first, quick, cpu, cpu-deep, standard or paper)");
+}
+
+ProfileSizes ProfileSizes::merged_with(const ProfileSizes& over) const {
+    ProfileSizes m = *this;
+    auto take = [](auto& mine, const auto& theirs) {
+        if (theirs) mine = theirs;
+    };
+    take(m.profile, over.profile);
+    take(m.steps, over.steps);
+    take(m.layers, over.layers);
+    take(m.d_model, over.d_model);
+    take(m.heads, over.heads);
+    take(m.d_ff, over.d_ff);
+    take(m.per_length, over.per_length);
+    take(m.seeds, over.seeds);
+    take(m.test_lengths, over.test_lengths);
+    return m;
+}
+
+Result<Profile> apply_sizes(Profile p, const ProfileSizes& s) {
+    for (const auto& [name, v] : {std::pair{"steps", s.steps}, {"layers", s.layers}, {"d-model", s.d_model},
+                                  {"heads", s.heads}, {"d-ff", s.d_ff}, {"per-length", s.per_length}, {"seeds", s.seeds}})
+        if (v && *v < 1) return make_error(std::string("--") + name + " must be at least 1 (got " + std::to_string(*v) + ")");
+    auto& m = p.base.model;
+    if (s.d_model && !s.d_ff) m.d_ff = std::max(1, static_cast<int>(static_cast<long>(m.d_ff) * *s.d_model / m.d_model));
+    if (s.d_model) m.d_model = *s.d_model;
+    if (s.d_ff) m.d_ff = *s.d_ff;
+    if (s.heads) m.heads = *s.heads;
+    if (s.layers) m.layers = *s.layers;
+    if (m.d_model % m.heads != 0)
+        return make_error("--d-model " + std::to_string(m.d_model) + " is not a multiple of --heads " +
+                          std::to_string(m.heads) + " (each head gets d-model / heads dimensions)");
+    if (s.steps) p.base.training.steps = *s.steps;
+    if (s.per_length) p.base.evaluation.per_length = *s.per_length;
+    if (s.seeds) p.seeds = *s.seeds;
+    if (s.test_lengths) {
+        const auto [lo, hi] = *s.test_lengths;
+        if (lo < 1 || hi < lo)
+            return make_error("--test-lengths " + std::to_string(lo) + ":" + std::to_string(hi) +
+                              ": expected A:B with 1 <= A <= B");
+        p.base.evaluation.test_min = lo;
+        p.base.evaluation.test_max = hi;
+    }
+    return p;
+}
+
+Result<ProfileSizes> read_profile_file(const std::string& path) {
+    auto text = automata::read_file(path);
+    if (!text.ok()) return text.error();
+    auto parsed = automata::parse_json<nlohmann::json>(*text);
+    if (!parsed.ok()) {
+        Error e = parsed.error();
+        e.origin = path;
+        return e;
+    }
+    const nlohmann::json& j = *parsed;
+    if (!j.is_object()) return make_error(path + ": a profile file is a JSON object, e.g. {\"profile\": \"quick\", \"steps\": 300}");
+    ProfileSizes s;
+    for (const auto& [key, v] : j.items()) {
+        if (key == "profile") {
+            if (!v.is_string()) return make_error(path + ": \"profile\" must be a profile name (a string)");
+            s.profile = v.get<std::string>();
+        } else if (key == "test_lengths") {
+            if (!v.is_string()) return make_error(path + ": \"test_lengths\" must be a string \"A:B\"");
+            auto r = automata::parse_length_range(v.get<std::string>());
+            if (!r.ok()) return make_error(path + ": test_lengths: " + r.error().message);
+            if (r->hi > 100000) return make_error(path + ": test_lengths: at most 100000");
+            s.test_lengths = std::pair{static_cast<int>(r->lo), static_cast<int>(r->hi)};
+        } else {
+            std::optional<int>* field = key == "steps"        ? &s.steps
+                                        : key == "layers"     ? &s.layers
+                                        : key == "d_model"    ? &s.d_model
+                                        : key == "heads"      ? &s.heads
+                                        : key == "d_ff"       ? &s.d_ff
+                                        : key == "per_length" ? &s.per_length
+                                        : key == "seeds"      ? &s.seeds
+                                                              : nullptr;
+            if (!field)
+                return make_error(path + ": unknown key \"" + key +
+                                  "\" (expected profile, steps, layers, d_model, heads, d_ff, test_lengths, per_length, seeds)");
+            if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 100000000)
+                return make_error(path + ": \"" + key + "\" must be a positive integer");
+            *field = static_cast<int>(v.get<long long>());
+        }
+    }
+    return s;
 }
 
 std::string format_lr(double lr) {

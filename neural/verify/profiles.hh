@@ -2,7 +2,9 @@
 // every run, the seeds and learning rates per (language, architecture), the test lengths.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/error.hh"
@@ -19,9 +21,30 @@ struct Profile {
     std::string note;            // one line for the report (where it is meant to run)
 };
 
-// "quick" | "cpu" | "cpu-deep" | "standard" | "paper" (and the unlisted "tiny"); Error naming the listed names otherwise.
+// "first" | "quick" | "cpu" | "cpu-deep" | "standard" | "paper" (and the unlisted "tiny"); Error naming the
+// listed names otherwise.
 Result<Profile> profile_by_name(const std::string& name);
 std::vector<std::string> profile_names();
+
+// A profile sized by the user (verify --steps, --layers, --d-model, --heads, --test-lengths,
+// --per-length, or a profile file): each field set replaces the profile's value. The sizes end up
+// in the profile's base Config, so plan.json and every run's identity record them.
+struct ProfileSizes {
+    std::optional<std::string> profile;  // the profile sized (a profile file's "profile")
+    std::optional<int> steps, layers, d_model, heads, d_ff, per_length, seeds;
+    std::optional<std::pair<int, int>> test_lengths;  // inclusive
+    // Fields of `over` replace those of this one (the command line over a profile file).
+    ProfileSizes merged_with(const ProfileSizes& over) const;
+};
+
+// `p` with the sizes applied and checked (every size positive, d_model a multiple of heads, the test
+// lengths 1 <= A <= B). When d_model changes and d_ff is not given, d_ff keeps its ratio to d_model.
+Result<Profile> apply_sizes(Profile p, const ProfileSizes& s);
+
+// A profile file: a JSON object with any of "profile" (the profile it sizes, default quick),
+// "steps", "layers", "d_model", "heads", "d_ff", "per_length", "seeds" (positive integers) and
+// "test_lengths" ("A:B"); any other key is an error naming it.
+Result<ProfileSizes> read_profile_file(const std::string& path);
 
 // A tiny profile for tests (seconds per run); accepted as `--profile tiny` but not listed.
 Profile tiny_profile();

@@ -1,4 +1,5 @@
-// What a verification grid will cost before it runs (`ltlkit verify --estimate N`, used by
+// What a run or a verification grid will cost before it runs (said by train, eval and verify before
+// they start; `ltlkit verify --estimate N`, used by
 // examples/slurm/verify-array.sh to size each array task's time limit and to print the grid's cost
 // before submitting). A rough, deliberately pessimistic model, not a measurement: training-token
 // equivalents per run × multiply-accumulates per token at an assumed throughput, the method of
@@ -11,7 +12,7 @@
 
 #include "neural/run.hh"
 
-namespace ltlkit::neural::verify {
+namespace ltlkit::neural {
 
 struct CostEstimate {
     std::size_t runs = 0, shards = 1, runs_per_shard = 0;  // runs_per_shard: the largest shard
@@ -20,6 +21,7 @@ struct CostEstimate {
     double eval_tokens = 0;     // per run, forward only: test words + fit words, in tokens
     double macs_per_token = 0;  // layers × (4 d² + 2 d d_ff): the projections and feed-forward
     double seconds_per_run = 0;
+    double train_seconds = 0, eval_seconds = 0;  // its parts, per run
     double task_seconds = 0;    // per array task: its runs one after another, planning, ×2 margin
     double grid_hours = 0;      // runs × seconds_per_run: core-hours (CPU) or GPU-hours
     std::string assumptions;    // one line: the throughput assumed
@@ -33,4 +35,4 @@ CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, boo
 // from one day on.
 std::string slurm_time(double seconds);
 
-}  // namespace ltlkit::neural::verify
+}  // namespace ltlkit::neural

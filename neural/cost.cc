@@ -1,11 +1,11 @@
-// Grid cost estimate (cost.hh).
-#include "neural/verify/cost.hh"
+// Run and grid cost estimates (cost.hh).
+#include "neural/cost.hh"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-namespace ltlkit::neural::verify {
+namespace ltlkit::neural {
 namespace {
 
 // The slow end of the quick model's measured training throughput on one loaded core
@@ -39,14 +39,17 @@ CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, boo
     const double d = base.model.d_model, ff = base.model.d_ff;
     e.macs_per_token = base.model.layers * (4 * d * d + 2 * d * ff);
     if (gpu) {
-        e.seconds_per_run = t.steps * kGpuSecondsPerStep + e.eval_tokens / kGpuEvalTokensPerSecond;
+        e.train_seconds = t.steps * kGpuSecondsPerStep;
+        e.eval_seconds = e.eval_tokens / kGpuEvalTokensPerSecond;
         e.assumptions = "GPU: 5 ms per training step, 1.6 M evaluation tokens/s (docs/RESULTS.md; not measured)";
     } else {
         // A forward-only evaluation token costs about a third of a training token (forward + backward).
-        e.seconds_per_run = (e.train_tokens + e.eval_tokens / 3) * e.macs_per_token / kCpuMacsPerSecond;
+        e.train_seconds = e.train_tokens * e.macs_per_token / kCpuMacsPerSecond;
+        e.eval_seconds = e.eval_tokens / 3 * e.macs_per_token / kCpuMacsPerSecond;
         e.assumptions = "CPU: 65 M multiply-accumulates/s per core, one run at a time per task (the slow end of "
                         "docs/RESULTS.md's measured quick runs)";
     }
+    e.seconds_per_run = e.train_seconds + e.eval_seconds;
     e.task_seconds = std::max(kMinTaskSeconds,
                               kMargin * (kPlanningSeconds + static_cast<double>(e.runs_per_shard) * e.seconds_per_run));
     e.grid_hours = static_cast<double>(runs) * e.seconds_per_run / 3600;
@@ -63,4 +66,4 @@ std::string slurm_time(double seconds) {
     return buf;
 }
 
-}  // namespace ltlkit::neural::verify
+}  // namespace ltlkit::neural
