@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "automata/algebra/budget.hh"
+#include "automata/algebra/classification_json.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/classify.hh"
 #include "automata/algebra/subregular.hh"
@@ -40,13 +41,6 @@ struct ClassifyArgs {
     std::string input;
 };
 
-std::vector<std::string> archs(unsigned max_k) {
-    std::vector<std::string> a{"global"};
-    for (unsigned k = 1; k <= max_k; ++k) a.push_back("local-" + std::to_string(k));
-    for (unsigned k = 1; k <= max_k; ++k) a.push_back("hybrid-" + std::to_string(k));
-    return a;
-}
-
 std::string file_name(const std::string& id) {
     std::string s = id;
     for (char& c : s)
@@ -66,44 +60,6 @@ void write_certificates(const Classification& c, const automata::Language& L, co
 
 std::string word_or_empty(const std::vector<std::string>& alphabet, const automata::Word& w) {
     return w.empty() ? "'' (the empty word)" : automata::format_word(alphabet, w);
-}
-
-nlohmann::ordered_json render_json(const Classification& c, const automata::Language& L, const ClassifyArgs& a) {
-    nlohmann::ordered_json j;
-    j["alphabet"] = c.alphabet;
-    j["alphabet_inferred"] = alphabet_inferred(L);
-    if (!a.input.empty()) j["input"] = L.spec.text;
-    j["fragment"] = L.fragment ? nlohmann::ordered_json(*L.fragment) : nlohmann::ordered_json(nullptr);
-    j["states"] = c.states;
-    nlohmann::ordered_json cls;
-    for (const auto& row : class_table()) {
-        auto v = c.classes.at(row.id);
-        cls[row.id] = v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-    }
-    j["classes"] = cls;
-    j["definite_degree"] = c.definite_degree ? nlohmann::ordered_json(*c.definite_degree) : nlohmann::ordered_json(nullptr);
-    nlohmann::ordered_json lk = nlohmann::ordered_json::object(), hk = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : c.local_k) lk[std::to_string(k)] = to_string(v);
-    for (const auto& [k, v] : c.hybrid_k) hk[std::to_string(k)] = to_string(v);
-    j["local_k"] = lk;
-    j["hybrid_k"] = hk;
-    nlohmann::ordered_json pred, reasons, witnesses = nlohmann::ordered_json::object();
-    for (const auto& arch : archs(a.max_k)) {
-        const ArchPrediction p = predict(c, arch);
-        pred[arch] = to_string(p.prediction);
-        reasons[arch] = explain_prediction(c, arch, p);
-        if (auto w = labelled_witness(p, L.dfa))
-            witnesses[arch] = {{"accepted", automata::format_word(c.alphabet, w->first)},
-                               {"rejected", automata::format_word(c.alphabet, w->second)}};
-    }
-    j["predictions"] = pred;
-    j["prediction_reasons"] = reasons;
-    j["witnesses"] = witnesses;
-    nlohmann::ordered_json certs = nlohmann::ordered_json::object();
-    for (const auto& [id, cert] : c.certificates) certs[id] = nlohmann::ordered_json::parse(certificate_to_json(cert, L.dfa));
-    for (const auto& [id, why] : c.null_reasons) certs[id] = {{"class", id}, {"member", nullptr}, {"reason", why}};
-    j["certificates"] = certs;
-    return j;
 }
 
 // The subregular section (docs/SUBREGULAR.md): mark, name with parameters, fact, and the prediction
@@ -158,15 +114,15 @@ std::string render_text(const Classification& c, const automata::Language& L, co
     for (const auto& r : rows)
         out += wrap_text("  " + r[0] + " " + pad_right(r[1], label_width) + "  " + r[2], width, 4 + label_width + 2);
     out += "\npredictions:\n";
-    const std::vector<std::string> names = archs(a.max_k);
+    const std::vector<Architecture> archs = predicted_architectures(a.max_k);
     std::size_t arch_width = 0;
-    for (const auto& arch : names) arch_width = std::max(arch_width, arch.size());
+    for (const auto& arch : archs) arch_width = std::max(arch_width, to_string(arch).size());
     const std::size_t verdict_width = std::string("recognizes,").size();
     const std::size_t indent = 2 + arch_width + 2 + verdict_width + 1;
-    for (const auto& arch : names) {
+    for (const auto& arch : archs) {
         const ArchPrediction p = predict(c, arch);
-        out += wrap_text("  " + pad_right(arch, arch_width) + "  " + pad_right(to_string(p.prediction) + ",", verdict_width) +
-                             " because " + explain_prediction(c, arch, p),
+        out += wrap_text("  " + pad_right(to_string(arch), arch_width) + "  " + pad_right(to_string(p.prediction) + ",", verdict_width) +
+                             " because " + explain_prediction(c, p),
                          width, indent);
         if (auto w = labelled_witness(p, L.dfa))
             out += wrap_text(std::string(indent, ' ') + "accepted: " + word_or_empty(c.alphabet, w->first) +
@@ -271,9 +227,13 @@ LTLKIT_COMMAND(CommandDef{
             std::string out;
             for (std::size_t i = 0; i < langs.size(); ++i) {
                 if (a->json) {
-                    auto j = render_json(results[i], langs[i], *a);
-                    if (!a->no_subregular) j["subregular"] = subregular_summary_json(sub[i]);
-                    out += j.dump(a->input.empty() ? 2 : -1) + "\n";
+                    ClassificationJsonContext context;
+                    context.max_k = a->max_k;
+                    context.alphabet_inferred = alphabet_inferred(langs[i]);
+                    if (!a->input.empty()) context.input = langs[i].spec.text;
+                    context.fragment = langs[i].fragment;
+                    if (!a->no_subregular) context.subregular = &sub[i];
+                    out += classification_to_json(results[i], langs[i].dfa, context).dump(a->input.empty() ? 2 : -1) + "\n";
                 } else {
                     out += (i ? "\n" : "") + render_text(results[i], langs[i], *a, terminal_width());
                     if (!a->no_subregular) out += "\n" + render_subregular_text(sub[i], terminal_width());

@@ -11,6 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "automata/algebra/adversarial.hh"
 #include "automata/algebra/classify.hh"
 #include "automata/dataset.hh"
 #include "automata/sampler.hh"
@@ -78,26 +79,16 @@ void add_adversarial(const Language& L, const GenerateArgs& a, DatasetOptions& o
         o.extra_meta_json = extra.dump();
         return;
     }
-    std::vector<std::string> archs{"global"};
-    for (unsigned k = 1; k <= a.max_k; ++k) archs.push_back("local-" + std::to_string(k));
-    for (unsigned k = 1; k <= a.max_k; ++k) archs.push_back("hybrid-" + std::to_string(k));
     nlohmann::ordered_json preds = nlohmann::ordered_json::object();
-    for (const auto& arch : archs) {
-        ArchPrediction p = predict(*c, arch);
-        preds[arch] = {{"prediction", to_string(p.prediction)}, {"reason", p.reason}};
+    for (const auto& arch : predicted_architectures(a.max_k)) {
+        const ArchPrediction p = predict(*c, arch);
+        const std::string name = to_string(arch);
+        preds[name] = {{"prediction", to_string(p.prediction)}, {"reason", p.reason}};
         if (p.prediction != Prediction::Fails) continue;
-        if (!p.witness) {
-            preds[arch]["adversarial"] = "no witness family";
-            continue;
-        }
-        const WordFamily& wf = *p.witness;
-        AdversarialFamily f{wf, p.reason, ""};
-        if (wf.extended() && !wf.q.empty())
-            f.extra = "q='" + format_word(L.dfa.alphabet, wf.q) + "' (the words are x (p^r q^r)^r p^r y and x (p^r q^r)^r p^r q^r z)";
-        else if (wf.extended())
-            f.extra = "x2=" + (wf.x2 ? "'" + format_word(L.dfa.alphabet, *wf.x2) + "'" : std::string("none")) +
-                      "; e='" + format_word(L.dfa.alphabet, wf.e) + "' (<e^r> in p, y, z stands for e^r)";
-        o.adversarial.push_back({arch, {f}});
+        if (auto spec = adversarial_spec(p, L.dfa.alphabet))
+            o.adversarial.push_back(*spec);
+        else
+            preds[name]["adversarial"] = "no witness family";
     }
     extra["predictions"] = preds;
     o.extra_meta_json = extra.dump();

@@ -49,8 +49,8 @@ int main(int argc, char** argv) {
     std::cout << "formula " << ltl::to_string(formula) << ": minimal DFA with " << c->states << " states\n";
     for (const auto& [id, member] : c->classes)
         std::cout << "class " << id << ": " << (!member ? "unknown" : *member ? "yes" : "no") << "\n";
-    for (const auto& arch : {"global", "local-1", "local-2", "hybrid-1", "hybrid-2"})
-        std::cout << "prediction " << arch << ": " << to_string(automata::algebra::predict(*c, arch).prediction) << "\n";
+    for (const auto& arch : automata::predicted_architectures(2))
+        std::cout << "prediction " << to_string(arch) << ": " << to_string(automata::algebra::predict(*c, arch).prediction) << "\n";
 
     int bad = 0;
     for (const auto& [id, cert] : c->certificates) {

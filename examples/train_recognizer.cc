@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
         std::cerr << "train_recognizer: " << result.error().one_line() << "\n";
         return result.error().exit_code;
     }
-    std::cout << "arch " << neural::to_string(c.model.arch) << " on " << spec.text << ": train accuracy "
+    std::cout << "arch " << automata::to_string(c.model.arch) << " on " << spec.text << ": train accuracy "
               << result->train_accuracy << ", mean test accuracy " << result->mean_accuracy << " (lengths "
               << c.evaluation.test_min << ".." << c.evaluation.test_max << "), success " << (result->success ? "yes" : "no") << "\n";
     return 0;

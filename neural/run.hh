@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "automata/architecture.hh"
 #include "automata/dataset.hh"
 #include "automata/dfa.hh"
 #include "base/error.hh"
@@ -27,17 +28,10 @@ enum class PositionalEncoding { None, Learned, Sinusoidal, Rope };
 std::string to_string(PositionalEncoding pe);  // "none" | "learned" | "sinusoidal" | "rope"
 Result<PositionalEncoding> parse_positional_encoding(const std::string& name);
 
-// The recognizer's architecture (docs/PROTOCOL.md "Models"): every head global, every head k-local,
-// hybrid-k (global and k-local heads, or layers), or an LSTM. k is 0 for Global and Lstm.
-struct Architecture {
-    enum class Kind { Global, Local, Hybrid, Lstm };
-    Kind kind = Kind::Global;
-    int k = 0;
-    bool operator==(const Architecture&) const = default;
-};
-std::string to_string(const Architecture& arch);  // "global" | "local-K" | "hybrid-K" | "lstm"
-// Parses "global", "local-K", "hybrid-K", "lstm" (K >= 1); Error otherwise.
-Result<Architecture> parse_architecture(const std::string& name);
+// The recognizer's architecture (docs/PROTOCOL.md "Models"): the library's value type
+// (automata/architecture.hh), the one the theory predicts for.
+using automata::Architecture;
+using automata::parse_architecture;
 
 // How a run's success is judged from its evaluation (docs/PROTOCOL.md "Evaluation").
 enum class SuccessRule {

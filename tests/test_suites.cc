@@ -66,11 +66,11 @@ void check_suite(const std::string& file) {
             CHECK(*c->classes.at(cls) == want);
         }
         // The architecture predictions follow the classes (docs/CLASSES.md §4).
-        CHECK((predict(*c, "global").prediction == Prediction::Recognizes) == (c->classes.at("r_trivial") == true));
-        CHECK((predict(*c, "local-1").prediction == Prediction::Recognizes) == (c->classes.at("definite") == true));
-        CHECK((predict(*c, "hybrid-1").prediction == Prediction::Recognizes) ==
+        CHECK((predict(*c, *parse_architecture("global")).prediction == Prediction::Recognizes) == (c->classes.at("r_trivial") == true));
+        CHECK((predict(*c, *parse_architecture("local-1")).prediction == Prediction::Recognizes) == (c->classes.at("definite") == true));
+        CHECK((predict(*c, *parse_architecture("hybrid-1")).prediction == Prediction::Recognizes) ==
               (c->classes.at("locally_r_trivial") == true));
-        if (predict(*c, "global").prediction == Prediction::Fails) CHECK(predict(*c, "global").witness.has_value());
+        if (predict(*c, *parse_architecture("global")).prediction == Prediction::Fails) CHECK(predict(*c, *parse_architecture("global")).witness.has_value());
     }
 }
 

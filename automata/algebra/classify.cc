@@ -21,14 +21,6 @@
 
 namespace ltlkit::automata::algebra {
 
-std::string to_string(Prediction p) {
-    switch (p) {
-        case Prediction::Recognizes: return "recognizes";
-        case Prediction::Fails: return "fails";
-        default: return "unknown";
-    }
-}
-
 namespace {
 
 // Semigroups for classify are also bounded in memory (a 10^4-state DFA has 20 KB per element).
@@ -263,9 +255,10 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     return out;
 }
 
-ArchPrediction predict(const Classification& c, const std::string& arch) {
+ArchPrediction predict(const Classification& c, const Architecture& arch) {
     ArchPrediction p;
     p.arch = arch;
+    const std::string name = to_string(arch);
     auto from_class = [&](const std::string& id) {
         auto it = c.classes.find(id);
         if (it == c.classes.end() || !it->second) {
@@ -299,20 +292,16 @@ ArchPrediction predict(const Classification& c, const std::string& arch) {
         } else p.reason = id + " unknown: " + fact;
     };
     for (const ClassRow& row : class_table())
-        if (!row.arch.empty() && row.arch == arch) {
+        if (!row.arch.empty() && row.arch == name) {
             from_class(row.id);
             return p;
         }
-    auto parse_k = [&](const std::string& prefix) -> std::optional<unsigned> {
-        if (arch.rfind(prefix, 0) != 0) return std::nullopt;
-        std::string num = arch.substr(prefix.size());
-        if (num.empty() || num.size() > 6 || !std::all_of(num.begin(), num.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
-            return std::nullopt;
-        return unsigned(std::stoul(num));
-    };
-    if (auto k = parse_k("local-"); k && *k >= 2) from_window(c.local_k, false, *k);
-    else if (auto h = parse_k("hybrid-"); h && *h >= 2) from_window(c.hybrid_k, true, *h);
-    else p.reason = "unknown architecture '" + arch + "'";
+    const bool window = arch.kind == Architecture::Kind::Local || arch.kind == Architecture::Kind::Hybrid;
+    if (window && arch.k >= 2) {
+        const bool hybrid = arch.kind == Architecture::Kind::Hybrid;
+        from_window(hybrid ? c.hybrid_k : c.local_k, hybrid, unsigned(arch.k));
+    } else
+        p.reason = "unknown architecture '" + name + "'";
     return p;
 }
 
@@ -326,7 +315,8 @@ std::string class_phrase(const std::string& id) {
 
 }  // namespace
 
-std::string explain_prediction(const Classification& c, const std::string& arch, const ArchPrediction& p) {
+std::string explain_prediction(const Classification& c, const ArchPrediction& p) {
+    const std::string arch = to_string(p.arch);
     for (const ClassRow& row : class_table()) {
         if (row.arch != arch) continue;
         const std::string name = class_phrase(row.id);
@@ -339,10 +329,10 @@ std::string explain_prediction(const Classification& c, const std::string& arch,
             }
         }
     }
-    const bool local = arch.rfind("local-", 0) == 0;
-    const std::string k = arch.substr(arch.find('-') + 1);
+    const bool local = p.arch.kind == Architecture::Kind::Local;
+    const std::string k = std::to_string(p.arch.k);
     const std::string logic = local ? "LTL[Y<=" + k + "]" : "LTL[P,Y<=" + k + "]";
-    const std::string id = (local ? "local_k:" : "hybrid_k:") + k;
+    const std::string id = window_class_id(!local, unsigned(p.arch.k));
     switch (p.prediction) {
         case Prediction::Recognizes: return "an " + logic + " formula defines the language (" + id + ": yes)";
         case Prediction::Fails: return "no " + logic + " formula defines the language (" + id + ": no)";

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "automata/architecture.hh"
 #include "automata/certificate.hh"
 #include "automata/dfa.hh"
 #include "ltl/formula.hh"
@@ -64,25 +65,22 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
 // a local yes a hybrid yes and a hybrid no a local no. classify ends with it.
 void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t formula_cap, Classification& c);
 
-enum class Prediction { Recognizes, Fails, Unknown };
-std::string to_string(Prediction p);  // "recognizes" / "fails" / "unknown"
-
 struct ArchPrediction {
-    std::string arch;  // "global", "local-K", "hybrid-K"
-    Prediction prediction = Prediction::Unknown;
+    Architecture arch;
+    Prediction prediction = Prediction::Unknown;  // automata/architecture.hh
     std::string reason;                 // e.g. "not r_trivial: SCC {1,2}"
     std::optional<WordFamily> witness;  // for Fails: the family that should expose the failure
 };
 
 // global <-> r_trivial; local-1 <-> definite; local-K <-> local_k[K]; hybrid-1 <->
-// locally_r_trivial; hybrid-K <-> hybrid_k[K]. Unknown for an arch name it cannot parse or a
-// K above max_k.
-ArchPrediction predict(const Classification& c, const std::string& arch);
+// locally_r_trivial; hybrid-K <-> hybrid_k[K]. Unknown for an architecture the theory does not
+// cover (lstm) or a K above max_k.
+ArchPrediction predict(const Classification& c, const Architecture& arch);
 
-// Why `p` (= predict(c, arch)) follows, as one sentence naming the class or window answer and its
-// logic: "the language is R-trivial (LTL[P])", "no LTL[Y<=2] formula defines the language
+// Why `p` (= predict(c, p.arch)) follows, as one sentence naming the class or window answer and
+// its logic: "the language is R-trivial (LTL[P])", "no LTL[Y<=2] formula defines the language
 // (local_k:2: no)".
-std::string explain_prediction(const Classification& c, const std::string& arch, const ArchPrediction& p);
+std::string explain_prediction(const Classification& c, const ArchPrediction& p);
 // The witness pair of a `fails` prediction at r = max(r_min, 2), as {accepted, rejected} by `dfa`.
 std::optional<std::pair<Word, Word>> labelled_witness(const ArchPrediction& p, const Dfa& dfa);
 

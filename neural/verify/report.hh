@@ -20,7 +20,7 @@ namespace ltlkit::neural::verify {
 
 struct ArchPlan {
     Architecture arch;
-    Expectation prediction = Expectation::Unknown;
+    Prediction prediction = Prediction::Unknown;
     std::string reason;               // from the classifier
     std::string witness;              // the witness family in words ("x=… p=… y=… z=…"), may be empty
     std::size_t adversarial_words = 0;  // size of the adversarial set used (0: none)

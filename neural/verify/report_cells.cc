@@ -68,10 +68,10 @@ const char* verdict_symbol(VerdictKind v) {
     return "⬜";
 }
 
-std::string short_prediction(Expectation e) {
+std::string short_prediction(Prediction e) {
     switch (e) {
-        case Expectation::Recognizes: return "rec";
-        case Expectation::Fails: return "fails";
+        case Prediction::Recognizes: return "rec";
+        case Prediction::Fails: return "fails";
         default: return "?";
     }
 }

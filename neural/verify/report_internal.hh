@@ -48,7 +48,7 @@ struct Cell {
     }
     // "fails" predicted, the random test looks perfect: the failure can show only adversarially.
     bool random_hides_failure() const {
-        return verdict.prediction == Expectation::Fails && finished > 0 && random_mean >= 0.99;
+        return verdict.prediction == Prediction::Fails && finished > 0 && random_mean >= 0.99;
     }
 };
 
@@ -79,7 +79,7 @@ std::string html_escape(const std::string& s);
 std::string md_escape(const std::string& s);
 std::string now_utc();
 const char* verdict_symbol(VerdictKind v);
-std::string short_prediction(Expectation e);
+std::string short_prediction(Prediction e);
 bool far_from_paper(const Comparison& cmp);
 std::string comparison_text(const Cell& c);
 std::string runs_text(const Cell& c);

@@ -94,7 +94,7 @@ std::string render_verdicts_json(const ReportData& d) {
                                                                                     : json(c.arch->adversarial_kind)},
                                           {"forced_pairs", c.arch->adversarial_forced_pairs},
                                           {"note", c.arch->adversarial_note},
-                                          {"control", c.verdict.prediction != Expectation::Fails}};
+                                          {"control", c.verdict.prediction != Prediction::Fails}};
             if (plan.published) {
                 json pub = json::array();
                 for (const auto& cmp : c.published)

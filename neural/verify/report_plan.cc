@@ -136,7 +136,7 @@ Result<Plan> plan_from_json(const std::string& text) {
                 auto arch = parse_architecture(aj.at("arch").get<std::string>());
                 if (!arch.ok()) return make_error("plan.json: " + arch.error().message);
                 a.arch = *arch;
-                auto e = expectation_from_string(aj.at("prediction").get<std::string>());
+                auto e = parse_prediction(aj.at("prediction").get<std::string>());
                 if (!e.ok()) return e.error();
                 a.prediction = *e;
                 a.reason = aj.value("reason", "");

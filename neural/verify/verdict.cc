@@ -10,15 +10,6 @@
 
 namespace ltlkit::neural::verify {
 
-std::string to_string(Expectation e) {
-    switch (e) {
-        case Expectation::Recognizes: return "recognizes";
-        case Expectation::Fails: return "fails";
-        case Expectation::Unknown: return "unknown";
-    }
-    return "unknown";
-}
-
 std::string to_string(VerdictKind v) {
     switch (v) {
         case VerdictKind::Pending: return "pending";
@@ -29,13 +20,6 @@ std::string to_string(VerdictKind v) {
         case VerdictKind::Contradicted: return "contradicted";
     }
     return "inconclusive";
-}
-
-Result<Expectation> expectation_from_string(const std::string& s) {
-    if (s == "recognizes") return Expectation::Recognizes;
-    if (s == "fails") return Expectation::Fails;
-    if (s == "unknown") return Expectation::Unknown;
-    return make_error("unknown prediction '" + s + "' (expected recognizes, fails or unknown)");
 }
 
 namespace {
@@ -217,13 +201,13 @@ std::vector<CeilingViolation> ceiling_violations(const CellCeiling& ceiling, con
     return out;
 }
 
-Verdict judge(const std::string& language, const Architecture& arch, Expectation prediction,
+Verdict judge(const std::string& language, const Architecture& arch, Prediction prediction,
               const std::vector<RunResult>& runs, const std::vector<std::string>& labels,
               const CellCeiling& ceiling) {
     Verdict v;
     v.language = language;
     v.arch = to_string(arch);
-    v.prediction = theory_applies(arch, runs) ? prediction : Expectation::Unknown;
+    v.prediction = theory_applies(arch, runs) ? prediction : Prediction::Unknown;
     v.stats = run_stats(runs);
     std::map<double, std::vector<RunResult>> by_lr;
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -253,7 +237,7 @@ Verdict judge(const std::string& language, const Architecture& arch, Expectation
         const std::string every = "every run (" + std::to_string(s.runs) +
                                   ") failed to fit its training distribution (best training accuracy " +
                                   pct(best_train) + ")";
-        if (v.prediction != Expectation::Fails) {
+        if (v.prediction != Prediction::Fails) {
             v.mark = "not_fitted";
             v.reason = every;
             return v;
@@ -276,15 +260,15 @@ Verdict judge(const std::string& language, const Architecture& arch, Expectation
         return v;
     }
     // Rule 2: no prediction to test.
-    if (v.prediction == Expectation::Unknown) {
+    if (v.prediction == Prediction::Unknown) {
         v.rule = 2;
         v.rule_id = "2";
         v.verdict = VerdictKind::Evidence;
-        v.reason = (prediction == Expectation::Unknown ? "no prediction" : "the theory does not cover this setup") +
+        v.reason = (prediction == Prediction::Unknown ? "no prediction" : "the theory does not cover this setup") +
                    std::string("; ") + ratio + " runs succeed, best mean accuracy " + pct(s.max_accuracy);
         return v;
     }
-    if (v.prediction == Expectation::Recognizes) {
+    if (v.prediction == Prediction::Recognizes) {
         if (s.successes > 0) {  // Rule 3
             v.rule = 3;
             v.rule_id = "3";

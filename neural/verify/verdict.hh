@@ -12,9 +12,10 @@
 
 namespace ltlkit::neural::verify {
 
-enum class Expectation { Recognizes, Fails, Unknown };  // the theory's prediction (docs/CLASSES.md §4)
-std::string to_string(Expectation e);                   // "recognizes" | "fails" | "unknown"
-Result<Expectation> expectation_from_string(const std::string& s);
+// The theory's prediction (docs/CLASSES.md §4): the library's type (automata/architecture.hh),
+// with its to_string and parse_prediction.
+using automata::Prediction;
+using automata::parse_prediction;
 
 // Regularized incomplete beta function I_x(a, b) (Numerical Recipes 3rd ed. §6.4: Lentz's
 // continued fraction, with the symmetry I_x(a,b) = 1 - I_{1-x}(b,a) for fast convergence).
@@ -80,7 +81,7 @@ std::string to_string(VerdictKind v);
 
 struct Verdict {
     std::string language, arch;
-    Expectation prediction = Expectation::Unknown;  // after the NoPE / strict-mask rule
+    Prediction prediction = Prediction::Unknown;  // after the NoPE / strict-mask rule
     VerdictKind verdict = VerdictKind::Inconclusive;
     int rule = 0;         // the docs/PROTOCOL.md table row that decided (1..6)
     std::string rule_id;  // the row as written there: "1", "1a", "1b", "2", ..., "6"
@@ -103,7 +104,7 @@ struct Verdict {
 // shows on the training lengths already — else rule 1b (inconclusive, *not fitted*: a fit was
 // possible, or the ceiling is unknown, and training did not find it).
 // `labels` (optional, parallel to `runs`) name the runs in reasons, e.g. "seed1-lr0.003".
-Verdict judge(const std::string& language, const Architecture& arch, Expectation prediction,
+Verdict judge(const std::string& language, const Architecture& arch, Prediction prediction,
               const std::vector<RunResult>& runs, const std::vector<std::string>& labels = {},
               const CellCeiling& ceiling = {});
 

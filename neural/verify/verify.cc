@@ -19,6 +19,7 @@
 #include <set>
 #include <sstream>
 
+#include "automata/algebra/adversarial.hh"
 #include "automata/algebra/classify.hh"
 #include "automata/dataset.hh"
 #include "automata/dfa_json.hh"
@@ -82,13 +83,6 @@ std::string word_text(const std::vector<std::string>& alphabet, const Word& w) {
     return s;
 }
 
-Expectation to_expectation(automata::algebra::Prediction p) {
-    switch (p) {
-        case automata::algebra::Prediction::Recognizes: return Expectation::Recognizes;
-        case automata::algebra::Prediction::Fails: return Expectation::Fails;
-        default: return Expectation::Unknown;
-    }
-}
 
 // The settings of one run: the profile's, with the run's architecture, learning rate and seed.
 Config run_config(const Plan& plan, const RunPlan& r, const VerifyOptions& o) {
@@ -147,15 +141,8 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
         d.language_text = lp.text;
         std::vector<automata::algebra::ArchPrediction> all = preds;
         all.insert(all.end(), control_preds.begin(), control_preds.end());
-        for (const auto& pred : all) {
-            if (pred.prediction != automata::algebra::Prediction::Fails || !pred.witness) continue;
-            const auto f = *pred.witness;
-            automata::AdversarialFamily pf{f, pred.reason, ""};
-            if (f.extended())
-                pf.extra = "x2=" + (f.x2 ? word_text(lp.alphabet, *f.x2) : std::string("x")) +
-                           " e=" + word_text(lp.alphabet, f.e);
-            d.adversarial.push_back({pred.arch, {pf}});
-        }
+        for (const auto& pred : all)
+            if (auto spec = automata::algebra::adversarial_spec(pred, ctx.dfa.alphabet)) d.adversarial.push_back(*spec);
         auto g = automata::generate_dataset(ctx.dfa, data.string(), d);
         if (!g.ok()) return g.error();
         if (!g->repaired.empty()) ctx.dataset_repaired = (data / g->repaired).string();
@@ -166,8 +153,8 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
     ctx.test = to_labelled(ds->find("test"));
     ctx.boundary = to_labelled(ds->find("boundary"));
     for (const auto& pred : preds) {
-        auto set = to_labelled(ds->find("adversarial-" + pred.arch));
-        if (!set.empty()) ctx.adversarial[pred.arch] = std::move(set);
+        auto set = to_labelled(ds->find("adversarial-" + to_string(pred.arch)));
+        if (!set.empty()) ctx.adversarial[to_string(pred.arch)] = std::move(set);
     }
     // Controls (docs/PROTOCOL.md "Evaluation"): an architecture not predicted to fail (a predicted
     // recognizer, no prediction, the LSTM) is evaluated on the pairs of every failing one's set
@@ -187,10 +174,10 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
     };
     for (const auto& [arch, set] : ctx.adversarial) add_pairs(set);
     if (control.empty())
-        for (const auto& pred : control_preds) add_pairs(to_labelled(ds->find("adversarial-" + pred.arch)));
+        for (const auto& pred : control_preds) add_pairs(to_labelled(ds->find("adversarial-" + to_string(pred.arch))));
     for (const auto& pred : preds)
-        if (controls && pred.prediction != automata::algebra::Prediction::Fails && !control.empty())
-            ctx.adversarial[pred.arch] = control;
+        if (controls && pred.prediction != Prediction::Fails && !control.empty())
+            ctx.adversarial[to_string(pred.arch)] = control;
     // LC25's test distribution replaces the dataset's uniform test split (automata/dataset.hh).
     if (prof.base.evaluation.test_distribution == TestDistribution::Lc25) {
         const EvaluationConfig& e = prof.base.evaluation;
@@ -238,7 +225,7 @@ ArchPlan arch_plan(const Architecture& arch, const automata::algebra::ArchPredic
                    const LanguageContext& ctx, const Profile& prof) {
     ArchPlan ap;
     ap.arch = arch;
-    ap.prediction = to_expectation(pred.prediction);
+    ap.prediction = pred.prediction;
     ap.reason = pred.reason;
     if (pred.witness) {
         const auto& f = *pred.witness;
@@ -254,7 +241,7 @@ ArchPlan arch_plan(const Architecture& arch, const automata::algebra::ArchPredic
         ap.adversarial_pairs = m.pairs;
         ap.adversarial_forced_pairs = m.forced;
         ap.adversarial_kind = m.kind;
-        if (pred.prediction != automata::algebra::Prediction::Fails)
+        if (pred.prediction != Prediction::Fails)
             ap.adversarial_note = "control: the pairs of the language's failing architectures";
         else if (pred.witness && m.pairs < static_cast<std::size_t>(prof.adversarial_pairs))
             ap.adversarial_note = witness_shortfall(*pred.witness, m.pairs, prof);
@@ -366,14 +353,14 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
         ctx.dfa = lang->dfa;
         const fs::path data = fs::path(o.out) / "data" / lp.dir;
         std::vector<automata::algebra::ArchPrediction> preds, control_preds;
-        for (const auto& arch : o.archs) preds.push_back(automata::algebra::predict(*cls, to_string(arch)));
+        for (const auto& arch : o.archs) preds.push_back(automata::algebra::predict(*cls, arch));
         const bool any_fails = std::any_of(preds.begin(), preds.end(), [](const auto& p) {
-            return p.prediction == automata::algebra::Prediction::Fails && p.witness;
+            return p.prediction == Prediction::Fails && p.witness;
         });
         const bool any_control = std::any_of(preds.begin(), preds.end(), [](const auto& p) {
-            return p.prediction != automata::algebra::Prediction::Fails;
+            return p.prediction != Prediction::Fails;
         });
-        if (!any_fails && any_control) control_preds.push_back(automata::algebra::predict(*cls, "local-1"));
+        if (!any_fails && any_control) control_preds.push_back(automata::algebra::predict(*cls, {Architecture::Kind::Local, 1}));
         auto dataset = language_dataset(ctx, lp, preds, control_preds, prof, data, write_files);
         if (!dataset.ok()) return dataset.error();
         if (!ctx.dataset_repaired.empty())
@@ -846,7 +833,7 @@ Result<std::size_t> mark_plan_adversarial(Plan& plan, const std::string& scratch
         LanguageContext ctx;
         ctx.dfa = dfa;
         std::vector<automata::algebra::ArchPrediction> preds;
-        for (const auto& arch : plan.archs) preds.push_back(automata::algebra::predict(*cls, to_string(arch)));
+        for (const auto& arch : plan.archs) preds.push_back(automata::algebra::predict(*cls, arch));
         auto ds = language_dataset(ctx, lp, preds, {}, *prof, fs::path(scratch) / lp.dir, true, false);
         if (!ds.ok()) continue;
         for (std::size_t i = 0; i < lp.archs.size() && i < preds.size(); ++i) {

@@ -17,6 +17,7 @@
 
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/classify.hh"
+#include "automata/algebra/classification_json.hh"
 #include "automata/algebra/subregular.hh"
 #include "automata/algorithms.hh"
 #include "automata/ceiling.hh"
@@ -354,55 +355,15 @@ py::dict dataset_to_python(const automata::Dataset& ds, std::optional<std::int64
 
 // ---- classification as Python data, key for key as `ltlkit classify --json`
 
-std::vector<std::string> archs(unsigned max_k) {
-    std::vector<std::string> a{"global"};
-    for (unsigned k = 1; k <= max_k; ++k) a.push_back("local-" + std::to_string(k));
-    for (unsigned k = 1; k <= max_k; ++k) a.push_back("hybrid-" + std::to_string(k));
-    return a;
-}
-
-py::object optional_bool(const std::optional<bool>& v) { return v ? py::object(py::bool_(*v)) : py::object(py::none()); }
-
+// `ltlkit classify --json`'s object (automata/algebra/classification_json.hh) as Python data, with
+// the DFA beside it; the subregular classes follow (added by the caller), as in the CLI.
 py::dict classification_to_python(const automata::algebra::Classification& c, const Dfa& dfa,
                                   const std::optional<std::string>& fragment, unsigned max_k, bool alphabet_inferred) {
-    using namespace automata::algebra;
-    py::dict classes;
-    for (const auto& [id, v] : c.classes) classes[py::str(id)] = optional_bool(v);
-    py::dict local_k, hybrid_k, predictions, reasons, witnesses, certificates;
-    for (const auto& [k, v] : c.local_k) local_k[py::str(std::to_string(k))] = to_string(v);
-    for (const auto& [k, v] : c.hybrid_k) hybrid_k[py::str(std::to_string(k))] = to_string(v);
-    for (const auto& arch : archs(max_k)) {
-        ArchPrediction p = predict(c, arch);
-        predictions[py::str(arch)] = to_string(p.prediction);
-        reasons[py::str(arch)] = explain_prediction(c, arch, p);
-        if (auto w = labelled_witness(p, dfa)) {
-            py::dict pair;
-            pair["accepted"] = automata::format_word(c.alphabet, w->first);
-            pair["rejected"] = automata::format_word(c.alphabet, w->second);
-            witnesses[py::str(arch)] = pair;
-        }
-    }
-    for (const auto& [id, cert] : c.certificates) certificates[py::str(id)] = json_text_to_python(certificate_to_json(cert, dfa));
-    for (const auto& [id, why] : c.null_reasons) {
-        py::dict d;
-        d["class"] = id;
-        d["member"] = py::none();
-        d["reason"] = why;
-        certificates[py::str(id)] = d;
-    }
-    py::dict d;
-    d["alphabet"] = c.alphabet;
-    d["alphabet_inferred"] = alphabet_inferred;
-    d["fragment"] = fragment ? py::object(py::str(*fragment)) : py::object(py::none());
-    d["states"] = c.states;
-    d["classes"] = classes;
-    d["definite_degree"] = c.definite_degree ? py::object(py::int_(*c.definite_degree)) : py::object(py::none());
-    d["local_k"] = local_k;
-    d["hybrid_k"] = hybrid_k;
-    d["predictions"] = predictions;
-    d["prediction_reasons"] = reasons;
-    d["witnesses"] = witnesses;
-    d["certificates"] = certificates;
+    automata::algebra::ClassificationJsonContext context;
+    context.max_k = max_k;
+    context.alphabet_inferred = alphabet_inferred;
+    context.fragment = fragment;
+    py::dict d = to_python(automata::algebra::classification_to_json(c, dfa, context));
     d["dfa"] = dfa;
     return d;
 }

@@ -279,7 +279,7 @@ TEST_CASE("adversarial sets are marked forced or informative from the certificat
     const auto dfa = regex_dfa(".*a", "a,b");
     auto cls = automata::algebra::classify(dfa, {});
     REQUIRE(cls.ok());
-    const auto pred = automata::algebra::predict(*cls, "local-2");
+    const auto pred = automata::algebra::predict(*cls, *parse_architecture("local-2"));
     REQUIRE(pred.witness);
     std::vector<LabelledWord> set;
     for (std::size_t r = 20; r < 30; ++r) {

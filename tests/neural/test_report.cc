@@ -53,8 +53,8 @@ Plan fixture_plan() {
     const std::string last_a = R"({"alphabet":["a","b"],"initial":0,"accepting":[1],"transitions":[[1,0],[1,0]]})";
     const std::string first_a =
         R"({"alphabet":["a","b"],"initial":0,"accepting":[1],"transitions":[[1,2],[1,1],[2,2]]})";
-    for (auto [name, dfa, g, l] : {std::tuple{"last-a", last_a, Expectation::Fails, Expectation::Recognizes},
-                                   std::tuple{"first-a", first_a, Expectation::Recognizes, Expectation::Fails}}) {
+    for (auto [name, dfa, g, l] : {std::tuple{"last-a", last_a, Prediction::Fails, Prediction::Recognizes},
+                                   std::tuple{"first-a", first_a, Prediction::Recognizes, Prediction::Fails}}) {
         LanguagePlan lp;
         lp.name = name;
         lp.dir = name;
@@ -63,9 +63,9 @@ Plan fixture_plan() {
         lp.alphabet = {"a", "b"};
         lp.dfa_json = dfa;
         lp.states = 3;
-        lp.classes = {{"definite", l == Expectation::Recognizes}, {"r_trivial", g == Expectation::Recognizes},
+        lp.classes = {{"definite", l == Prediction::Recognizes}, {"r_trivial", g == Prediction::Recognizes},
                       {"star_free", std::nullopt}};
-        auto arch_plan = [](Architecture a, Expectation e, std::string witness, std::size_t words) {
+        auto arch_plan = [](Architecture a, Prediction e, std::string witness, std::size_t words) {
             ArchPlan ap;
             ap.arch = a;
             ap.prediction = e;
@@ -75,7 +75,7 @@ Plan fixture_plan() {
             return ap;
         };
         lp.archs = {arch_plan(named("global"), g, "", 0), arch_plan(named("local-1"), l, "x=a p=b y=a z=b r≥1", 8),
-                    arch_plan(named("hybrid-1"), Expectation::Recognizes, "", 0)};
+                    arch_plan(named("hybrid-1"), Prediction::Recognizes, "", 0)};
         p.languages.push_back(lp);
     }
     for (const auto& lp : p.languages)
@@ -106,18 +106,18 @@ RunResult fixture_result(const Plan& p, const RunPlan& r) {
     res.identity.data = sha256_hex("data " + r.language);
     res.identity.training = sha256_hex("training " + std::to_string(r.index));
     res.identity.evaluation = r.identity;
-    Expectation pred = Expectation::Unknown;
+    Prediction pred = Prediction::Unknown;
     for (const auto& l : p.languages)
         if (l.dir == r.language)
             for (const auto& a : l.archs)
                 if (a.arch == r.arch) pred = a.prediction;
-    const bool good = pred == Expectation::Recognizes && r.seed_index == 1;
+    const bool good = pred == Prediction::Recognizes && r.seed_index == 1;
     for (int n = 41; n <= 60; ++n) res.per_length_accuracy[n] = good ? 1.0 : (n < 50 ? 1.0 : 0.6);
     res.mean_accuracy = good ? 1.0 : 0.82;
     res.n_star = good ? 60 : 49;
     res.success = good;
     res.train_accuracy = 1.0;
-    if (pred == Expectation::Fails) res.adversarial_accuracy = 0.5;
+    if (pred == Prediction::Fails) res.adversarial_accuracy = 0.5;
     res.steps_done = 10;
     return res;
 }

@@ -84,7 +84,7 @@ TEST_CASE("Clopper-Pearson interval: closed forms at 0/n and n/n, symmetry, publ
 TEST_CASE("rule 1: every run failed_to_fit is inconclusive for a predicted recognizer or no prediction",
           "[verdict]") {
     const std::vector<RunResult> runs = {run(true, 1.0, 500, 1.0, true), run(false, 0.6, 40, std::nullopt, true)};
-    for (auto p : {Expectation::Recognizes, Expectation::Unknown}) {
+    for (auto p : {Prediction::Recognizes, Prediction::Unknown}) {
         const Verdict v = judge("L", named("global"), p, runs);
         CHECK(v.verdict == VerdictKind::Inconclusive);
         CHECK(v.rule == 1);
@@ -92,8 +92,8 @@ TEST_CASE("rule 1: every run failed_to_fit is inconclusive for a predicted recog
         CHECK(v.stats.failed_to_fit == 2);
         CHECK(v.failed_to_fit_runs.size() == 2);
     }
-    CHECK(judge("L", named("global"), Expectation::Recognizes, {}).verdict == VerdictKind::Inconclusive);
-    CHECK(judge("L", named("global"), Expectation::Fails, {}).verdict == VerdictKind::Inconclusive);
+    CHECK(judge("L", named("global"), Prediction::Recognizes, {}).verdict == VerdictKind::Inconclusive);
+    CHECK(judge("L", named("global"), Prediction::Fails, {}).verdict == VerdictKind::Inconclusive);
 }
 
 TEST_CASE("rules 1a and 1b: a predicted failure that no run fits is confirmed only at the ceiling",
@@ -102,7 +102,7 @@ TEST_CASE("rules 1a and 1b: a predicted failure that no run fits is confirmed on
     SECTION("the training ceiling is below the fit threshold: rule 1a, confirmed at the ceiling") {
         CellCeiling c;
         c.train = 0.827;  // Σ*a under a 2-layer local-2 model
-        const Verdict v = judge("L", named("local-2"), Expectation::Fails, unfit, {}, c);
+        const Verdict v = judge("L", named("local-2"), Prediction::Fails, unfit, {}, c);
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.rule == 1);
         CHECK(v.rule_id == "1a");
@@ -112,7 +112,7 @@ TEST_CASE("rules 1a and 1b: a predicted failure that no run fits is confirmed on
     SECTION("the ceiling allows a fit: rule 1b, inconclusive, not fitted") {
         CellCeiling c;
         c.train = 0.9977;
-        const Verdict v = judge("L", named("local-2"), Expectation::Fails, unfit, {}, c);
+        const Verdict v = judge("L", named("local-2"), Prediction::Fails, unfit, {}, c);
         CHECK(v.verdict == VerdictKind::Inconclusive);
         CHECK(v.rule_id == "1b");
         CHECK(v.mark == "not_fitted");
@@ -122,7 +122,7 @@ TEST_CASE("rules 1a and 1b: a predicted failure that no run fits is confirmed on
         for (const char* arch : {"global", "hybrid-2", "local-2"}) {
             CellCeiling c;
             c.note = "unknown";
-            const Verdict v = judge("L", named(arch), Expectation::Fails, unfit, {}, c);
+            const Verdict v = judge("L", named(arch), Prediction::Fails, unfit, {}, c);
             CHECK(v.verdict == VerdictKind::Inconclusive);
             CHECK(v.rule_id == "1b");
             CHECK(v.mark == "not_fitted");
@@ -131,12 +131,12 @@ TEST_CASE("rules 1a and 1b: a predicted failure that no run fits is confirmed on
     SECTION("exactly at the threshold is not below it") {
         CellCeiling c;
         c.train = kFitThreshold;
-        CHECK(judge("L", named("local-1"), Expectation::Fails, unfit, {}, c).rule_id == "1b");
+        CHECK(judge("L", named("local-1"), Prediction::Fails, unfit, {}, c).rule_id == "1b");
     }
     SECTION("a predicted recognizer stays at rule 1 whatever the ceiling") {
         CellCeiling c;
         c.train = 0.5;
-        const Verdict v = judge("L", named("local-1"), Expectation::Recognizes, unfit, {}, c);
+        const Verdict v = judge("L", named("local-1"), Prediction::Recognizes, unfit, {}, c);
         CHECK(v.verdict == VerdictKind::Inconclusive);
         CHECK(v.rule_id == "1");
     }
@@ -144,7 +144,7 @@ TEST_CASE("rules 1a and 1b: a predicted failure that no run fits is confirmed on
         CellCeiling c;
         c.train = 0.827;
         c.test = 0.8;
-        const auto j = nlohmann::json::parse(verdict_to_json(judge("L", named("local-2"), Expectation::Fails, unfit, {}, c)));
+        const auto j = nlohmann::json::parse(verdict_to_json(judge("L", named("local-2"), Prediction::Fails, unfit, {}, c)));
         CHECK(j.at("mean_accuracy").is_null());
         CHECK(j.at("max_accuracy").is_null());
         CHECK(j.at("n_star_max").is_null());
@@ -153,7 +153,7 @@ TEST_CASE("rules 1a and 1b: a predicted failure that no run fits is confirmed on
         CHECK(j.at("ceiling").at("train").get<double>() == Approx(0.827));
         CHECK(j.at("ceiling").at("test_sample").is_null());
         const auto fitted = nlohmann::json::parse(
-            verdict_to_json(judge("L", named("global"), Expectation::Recognizes, {run(true, 1.0, 500)})));
+            verdict_to_json(judge("L", named("global"), Prediction::Recognizes, {run(true, 1.0, 500)})));
         CHECK(fitted.at("mean_accuracy").get<double>() == 1.0);
         CHECK(fitted.at("mark").is_null());
     }
@@ -181,7 +181,7 @@ TEST_CASE("a run above its ceiling beyond sampling error is named", "[verdict]")
     REQUIRE(v.size() == 1);
     CHECK(v[0].run == "seed2");
     // judge carries them into the verdict.
-    CHECK(judge("L", named("local-4"), Expectation::Fails, {u}, {"seed2"}, t).ceiling_violations.size() == 1);
+    CHECK(judge("L", named("local-4"), Prediction::Fails, {u}, {"seed2"}, t).ceiling_violations.size() == 1);
 }
 
 TEST_CASE("published numbers: LC25's LSTM sd and the test distribution are read, and a bad one is refused",
@@ -209,25 +209,25 @@ TEST_CASE("published numbers: LC25's LSTM sd and the test distribution are read,
 
 TEST_CASE("rule 2: an unknown prediction gives evidence, also when the theory does not apply", "[verdict]") {
     const std::vector<RunResult> runs = {run(true, 1.0, 500), run(false, 0.7, 60)};
-    const Verdict v = judge("L", named("local-2"), Expectation::Unknown, runs);
+    const Verdict v = judge("L", named("local-2"), Prediction::Unknown, runs);
     CHECK(v.verdict == VerdictKind::Evidence);
     CHECK(v.rule == 2);
     CHECK(v.stats.successes == 1);
     // A learned positional encoding: predictions do not apply (docs/PROTOCOL.md "Models": NoPE only).
     auto pe = runs;
     for (auto& r : pe) r.config.model.pe = PositionalEncoding::Learned;
-    const Verdict w = judge("L", named("global"), Expectation::Recognizes, pe);
+    const Verdict w = judge("L", named("global"), Prediction::Recognizes, pe);
     CHECK(w.verdict == VerdictKind::Evidence);
-    CHECK(w.prediction == Expectation::Unknown);
+    CHECK(w.prediction == Prediction::Unknown);
     auto ns = runs;
     ns[0].config.model.strict = false;
-    CHECK(judge("L", named("global"), Expectation::Fails, ns).verdict == VerdictKind::Evidence);
-    CHECK(judge("L", named("lstm"), Expectation::Fails, runs).verdict == VerdictKind::Evidence);
+    CHECK(judge("L", named("global"), Prediction::Fails, ns).verdict == VerdictKind::Evidence);
+    CHECK(judge("L", named("lstm"), Prediction::Fails, runs).verdict == VerdictKind::Evidence);
 }
 
 TEST_CASE("rule 3: a predicted recognizer is confirmed by one successful fitted run", "[verdict]") {
     const std::vector<RunResult> runs = {run(false, 0.8, 60), run(true, 1.0, 500), run(false, 0.5, 40, {}, true)};
-    const Verdict v = judge("L", named("local-1"), Expectation::Recognizes, runs);
+    const Verdict v = judge("L", named("local-1"), Prediction::Recognizes, runs);
     CHECK(v.verdict == VerdictKind::Confirmed);
     CHECK(v.rule == 3);
     CHECK(v.stats.runs == 3);
@@ -243,7 +243,7 @@ TEST_CASE("rule 4: a predicted recognizer with no successful run is not reproduc
           "[verdict]") {
     // The failed_to_fit run claims success but is not judged.
     const std::vector<RunResult> runs = {run(false, 0.9, 120), run(false, 0.95, 230), run(true, 1.0, 500, {}, true)};
-    const Verdict v = judge("L", named("global"), Expectation::Recognizes, runs);
+    const Verdict v = judge("L", named("global"), Prediction::Recognizes, runs);
     CHECK(v.verdict == VerdictKind::NotReproduced);
     CHECK(v.rule == 4);
     CHECK(v.stats.n_star_max == 230);
@@ -253,7 +253,7 @@ TEST_CASE("rule 4: a predicted recognizer with no successful run is not reproduc
 TEST_CASE("rule 5: a predicted failure that passes the random and the adversarial test is contradicted",
           "[verdict]") {
     const std::vector<RunResult> runs = {run(false, 0.7, 50, 0.5), run(true, 1.0, 500, 0.995)};
-    const Verdict v = judge("L", named("global"), Expectation::Fails, runs, {"seed1-lr0.0003", "seed2-lr0.0003"});
+    const Verdict v = judge("L", named("global"), Prediction::Fails, runs, {"seed1-lr0.0003", "seed2-lr0.0003"});
     CHECK(v.verdict == VerdictKind::Contradicted);
     CHECK(v.rule == 5);
     CHECK(v.reason.find("seed2-lr0.0003") != std::string::npos);
@@ -262,27 +262,27 @@ TEST_CASE("rule 5: a predicted failure that passes the random and the adversaria
 
 TEST_CASE("rule 6: a predicted failure is confirmed otherwise", "[verdict]") {
     SECTION("no run succeeds") {
-        const Verdict v = judge("L", named("local-1"), Expectation::Fails, {run(false, 0.5, 40, 0.5)});
+        const Verdict v = judge("L", named("local-1"), Prediction::Fails, {run(false, 0.5, 40, 0.5)});
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.rule == 6);
     }
     SECTION("random test passed, adversarial set failed: the reason gives both numbers") {
-        const Verdict v = judge("L", named("local-2"), Expectation::Fails, {run(true, 1.0, 500, 0.5)});
+        const Verdict v = judge("L", named("local-2"), Prediction::Fails, {run(true, 1.0, 500, 0.5)});
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.rule == 6);
         CHECK(v.reason.find("random 100.0%, adversarial 50.0%") == 0);
     }
     SECTION("adversarial passed but not the random test") {
-        const Verdict v = judge("L", named("global"), Expectation::Fails, {run(false, 0.98, 80, 1.0)});
+        const Verdict v = judge("L", named("global"), Prediction::Fails, {run(false, 0.98, 80, 1.0)});
         CHECK(v.verdict == VerdictKind::Confirmed);
     }
     SECTION("the only passing run did not fit") {
-        const Verdict v = judge("L", named("global"), Expectation::Fails, {run(true, 1.0, 500, 1.0, true), run(false, 0.6, 40, 0.5)});
+        const Verdict v = judge("L", named("global"), Prediction::Fails, {run(true, 1.0, 500, 1.0, true), run(false, 0.6, 40, 0.5)});
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.failed_to_fit_runs.size() == 1);
     }
     SECTION("no adversarial set") {
-        const Verdict v = judge("L", named("global"), Expectation::Fails, {run(true, 1.0, 500)});
+        const Verdict v = judge("L", named("global"), Prediction::Fails, {run(true, 1.0, 500)});
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.reason.find("no adversarial set") != std::string::npos);
     }
@@ -291,7 +291,7 @@ TEST_CASE("rule 6: a predicted failure is confirmed otherwise", "[verdict]") {
 TEST_CASE("per-configuration statistics group the runs by learning rate", "[verdict]") {
     const std::vector<RunResult> runs = {run(true, 1.0, 500, {}, false, 1e-4), run(false, 0.8, 90, {}, false, 1e-4),
                                          run(false, 0.6, 41, {}, false, 5e-4)};
-    const Verdict v = judge("L", named("global"), Expectation::Recognizes, runs);
+    const Verdict v = judge("L", named("global"), Prediction::Recognizes, runs);
     REQUIRE(v.per_config.size() == 2);
     CHECK(v.per_config[0].lr == Approx(1e-4));
     CHECK(v.per_config[0].stats.successes == 1);
