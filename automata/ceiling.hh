@@ -17,7 +17,7 @@
 
 #include "automata/dataset.hh"
 #include "automata/dfa.hh"
-#include "ltl/error.hh"
+#include "base/error.hh"
 
 namespace ltlkit::automata {
 

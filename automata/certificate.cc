@@ -2,9 +2,13 @@
 
 #include <array>
 
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
 
 namespace ltlkit::automata {
+
+std::string window_class_id(bool hybrid, unsigned k) {
+    return std::string(hybrid ? "hybrid_k:" : "local_k:") + std::to_string(k);
+}
 
 std::string to_string(Answer a) {
     switch (a) {

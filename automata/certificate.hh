@@ -1,4 +1,4 @@
-// Certificates (SPEC §6) as values: what a class decision or a window answer proves and how
+// Certificates (docs/CLASSES.md §3) as values: what a class decision or a window answer proves and how
 // (CertificateKind), the word families x·pʳ·y / x·pʳ·z that witness non-membership, the
 // three-valued answer of the window questions, their JSON form and their rendering for people.
 // The classes and windows of algebra/, the dataset generator (adversarial pairs) and the verifier
@@ -22,7 +22,11 @@ namespace ltlkit::automata {
 enum class Answer { Yes, No, Unknown };
 std::string to_string(Answer a);  // "yes" / "no" / "unknown"
 
-// How a certificate proves its claim. The JSON spelling is to_string's (SPEC §6).
+// The class id of a window class (docs/CLASSES.md §2): "local_k:K" for LTL[Y<=K], "hybrid_k:K" for
+// LTL[P,Y<=K] (the keys of `classes` and `certificates` in classify's JSON).
+std::string window_class_id(bool hybrid, unsigned k);
+
+// How a certificate proves its claim. The JSON spelling is to_string's (docs/CLASSES.md §3).
 enum class CertificateKind {
     DfaCriterion,        // "dfa_criterion": the class's polynomial DFA test, re-run by the checker
     SemigroupIdentity,   // "semigroup_identity": the identity holds on the syntactic semigroup
@@ -92,7 +96,7 @@ struct Certificate {
     std::string extra_json = "{}";               // kind-specific fields, merged into the JSON object
 };
 
-// Certificate JSON (SPEC §6) with the DFA embedded.
+// Certificate JSON (docs/CLASSES.md §3) with the DFA embedded.
 std::string certificate_to_json(const Certificate& cert, const Dfa& dfa);
 
 }  // namespace ltlkit::automata

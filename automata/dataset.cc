@@ -20,8 +20,10 @@
 #include <unordered_set>
 
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
-#include "automata/json.hh"
+#include "automata/dfa_json.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
+#include "base/json.hh"
 #include "automata/lock.hh"
 #include "automata/random.hh"
 #include "automata/sampler.hh"
@@ -114,7 +116,7 @@ const Split* Dataset::find(const std::string& name) const {
     return it == splits.end() ? nullptr : &it->second;
 }
 
-// SHA-256: sha256_hex is in automata/io.cc.
+// SHA-256: sha256_hex is in base/checksum.hh.
 
 namespace {
 

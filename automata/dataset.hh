@@ -4,7 +4,7 @@
 // `train --dataset DIR` / `eval --dataset DIR`.
 //
 // Layout of DIR (format tsv): meta.json, train.tsv, validation.tsv, test.tsv, boundary.tsv,
-// adversarial-<arch>.tsv; lines `word<TAB>label[<TAB>pair]` (label 1/0, words as in docs/SYNTAX.md §3).
+// adversarial-<arch>.tsv; lines `word<TAB>label[<TAB>pair]` (label 1/0, words as in docs/SYNTAX.md §8).
 // Format jsonl: the same files with `.jsonl`, one {"word": "...", "label": 1[, "pair": 7]} per line.
 // Format flare (FLaRe layout): one subfolder per split (train/, validation/, test/, boundary/,
 // adversarial-<arch>/) with main.tok (one word per line, symbols separated by single spaces, the
@@ -23,6 +23,7 @@
 #include "automata/certificate.hh"
 #include "automata/dfa.hh"
 #include "automata/random.hh"
+#include "base/checksum.hh"
 
 namespace ltlkit::automata {
 
@@ -120,7 +121,7 @@ inline constexpr const char* kDatasetGeneratorVersion = "ltlkit-dataset-1";
 // Identical arguments into a DIR holding their dataset: verifies the hashes, writes nothing.
 // Different arguments into a non-empty DIR: error unless options.force. An interrupted run (DIR
 // holds DIR/.generating.json with the same arguments, no meta.json) starts over without force.
-// meta.json carries an embedded checksum (automata/io.hh); a mismatch is an error unless force.
+// meta.json carries an embedded checksum (base/checksum.hh); a mismatch is an error unless force.
 Result<GenerateReport> generate_dataset(const Dfa& minimal, const std::string& dir,
                                         const DatasetOptions& options);
 
@@ -158,8 +159,5 @@ private:
     std::optional<Word> factor_;
     std::shared_ptr<const Sampler> positives_;  // over the accepted test words' DFA
 };
-
-// SHA-256 of a byte string, lowercase hex (the file hashes of meta.json); defined in automata/io.cc.
-std::string sha256_hex(const std::string& data);
 
 }  // namespace ltlkit::automata

@@ -14,8 +14,7 @@
 #include <unordered_set>
 
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
-#include "automata/json.hh"
+#include "base/json.hh"
 #include "automata/lock.hh"
 #include "automata/random.hh"
 #include "automata/sampler.hh"

@@ -16,8 +16,10 @@
 #include <unordered_set>
 
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
-#include "automata/json.hh"
+#include "automata/dfa_json.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
+#include "base/json.hh"
 #include "automata/lock.hh"
 #include "automata/random.hh"
 #include "automata/sampler.hh"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ltl/error.hh"
+#include "base/error.hh"
 
 namespace ltlkit::automata {
 
@@ -40,7 +40,7 @@ struct Dfa {
     friend bool operator==(const Dfa&, const Dfa&) = default;  // structural (same numbering)
 };
 
-// --- words (SPEC §3: letter by letter when every symbol is one character, else space-separated)
+// --- words (docs/SYNTAX.md §8: letter by letter when every symbol is one character, else space-separated)
 
 // True when every symbol of the alphabet is a single character.
 bool single_char_alphabet(const std::vector<std::string>& alphabet);

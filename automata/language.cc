@@ -5,7 +5,9 @@
 #include <sstream>
 
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "base/file.hh"
+#include "base/text.hh"
 #include "automata/monitor.hh"
 #include "automata/regex.hh"
 #include "ltl/fragment.hh"

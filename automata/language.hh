@@ -1,5 +1,5 @@
 // A language as the user gives it (formula, regex or DFA file) resolved to its minimal DFA, and
-// suites of languages (SPEC §8). Every command that takes a language goes through here.
+// suites of languages (docs/SYNTAX.md §10). Every command that takes a language goes through here.
 #pragma once
 
 #include <optional>
@@ -35,7 +35,7 @@ struct LanguageSpec {
 struct Language {
     LanguageSpec spec;
     std::optional<ltl::Formula> formula;  // only for InputKind::Formula
-    std::optional<std::string> fragment;  // fragment name (SPEC §4) for formulas; nullopt otherwise
+    std::optional<std::string> fragment;  // fragment name (docs/CLASSES.md §1) for formulas; nullopt otherwise
     Dfa dfa;                              // minimal, complete, canonical (unless !spec.minimize)
 };
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "ltl/error.hh"
+#include "base/error.hh"
 
 namespace ltlkit::automata {
 

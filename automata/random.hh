@@ -68,7 +68,7 @@ inline std::uint64_t splitmix64(std::uint64_t x) {
 }
 
 // A seed derived from named parts (language, architecture, seed index, learning rate, ...), so
-// that shards and reruns agree (PROTOCOL.md). FNV-1a over the parts, then SplitMix64.
+// that shards and reruns agree (docs/PROTOCOL.md, "Training"). FNV-1a over the parts, then SplitMix64.
 inline std::uint64_t derive_seed(const std::vector<std::string>& parts) {
     std::uint64_t h = 0xcbf29ce484222325ULL;
     for (const auto& p : parts) {

@@ -1,5 +1,6 @@
 // Exact uniform sampling of words of a given length and label from a DFA (count DP over
-// (state, remaining length)), used by the dataset generator and by training (PROTOCOL.md).
+// (state, remaining length)), used by the dataset generator and by training (docs/PROTOCOL.md,
+// "Training" and "Evaluation").
 #pragma once
 
 #include <cstddef>

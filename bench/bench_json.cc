@@ -1,4 +1,4 @@
-// The strict JSON reader (automata/json.hh: duplicate keys refused) against nlohmann's own
+// The strict JSON reader (base/json.hh: duplicate keys refused) against nlohmann's own
 // json::parse on the two shapes ltlkit reads: many one-line objects (a jsonl dataset split) and
 // one large document holding a long array of objects (plan.json, results). Prints the time of
 // each route and the ratio strict / nlohmann (median of 5 runs).
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "automata/json.hh"
+#include "base/json.hh"
 
 namespace {
 
@@ -29,7 +29,7 @@ double median_seconds(F f) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    using ltlkit::automata::parse_json;
+    using ltlkit::parse_json;
     using ojson = nlohmann::ordered_json;
     const int n_lines = argc > 1 ? std::atoi(argv[1]) : 200000;
     const int n_objects = argc > 2 ? std::atoi(argv[2]) : 100000;

@@ -50,14 +50,13 @@
 #include "automata/algebra/classify.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
 
 using namespace ltlkit::automata;
 using namespace ltlkit::automata::algebra;
 
 namespace {
 
-// The certificate exactly as `classify --certificates` writes it (SPEC §6).
+// The certificate exactly as `classify --certificates` writes it (docs/CLASSES.md §3).
 std::string cert_json(const Certificate& c, const Dfa& d) { return certificate_to_json(c, d); }
 
 std::string describe(const Dfa& d) {
@@ -353,7 +352,7 @@ int main(int argc, char** argv) {
                 for (bool hybrid : {false, true}) {
                     WindowDecision w;
                     w.answer = hybrid ? c->hybrid_k.at(k) : c->local_k.at(k);
-                    w.certificate = c->certificates.at((hybrid ? "hybrid_k:" : "local_k:") + std::to_string(k));
+                    w.certificate = c->certificates.at(automata::window_class_id(hybrid, k));
                     if (hybrid || def) answers[{hybrid, k}] = w;
                     const bool asked = hybrid ? c->local_k.at(k) != Answer::Yes : def;
                     if (asked && q < costs.size()) record(r, hybrid, k, w, costs[q++]);

@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
 #include "automata/language.hh"
 #include "automata/regex.hh"
 #include "cli/command.hh"

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "automata/algebra/classify.hh"
-#include "automata/io.hh"
+#include "base/file.hh"
 #include "cli/command.hh"
 
 namespace ltlkit::cli {
@@ -26,7 +26,7 @@ LTLKIT_COMMAND(CommandDef{
         app.footer("Examples:\n  ltlkit classify 'Y a' --alphabet a,b --certificates c/ && ltlkit check-certificate c/definite.json\n"
                    "  ltlkit check-certificate c/r_trivial.json --json");
         return [a] {
-            std::string text = take(automata::read_file(a->file));
+            std::string text = take(read_file(a->file));
             std::string why;
             auto r = automata::algebra::check_certificate_json(text, &why);
             if (!r) {

@@ -11,7 +11,8 @@
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/classify.hh"
-#include "automata/io.hh"
+#include "automata/algebra/subregular.hh"
+#include "base/file.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
 
@@ -34,6 +35,7 @@ struct ClassifyArgs {
     std::string window_clock = "wall";
     std::size_t window_memory_mb = 400;
     bool json = false;
+    bool no_subregular = false;
     std::string certificates;
     std::string input;
 };
@@ -58,7 +60,7 @@ void write_certificates(const Classification& c, const automata::Language& L, co
     if (ec) fail(dir + ": cannot create folder: " + ec.message(), 4);
     for (const auto& [id, cert] : c.certificates) {
         auto path = (std::filesystem::path(dir) / file_name(id)).string();
-        take(automata::write_output_file(path, certificate_to_json(cert, L.dfa) + "\n"));
+        take(write_output_file(path, certificate_to_json(cert, L.dfa) + "\n"));
     }
 }
 
@@ -104,8 +106,30 @@ nlohmann::ordered_json render_json(const Classification& c, const automata::Lang
     return j;
 }
 
+// The subregular section (docs/SUBREGULAR.md): mark, name with parameters, fact, and the prediction
+// that follows from the class, wrapped like the class rows.
+std::string render_subregular_text(const std::vector<SubregularDecision>& ds, std::size_t width);
+
 std::string mark(std::optional<bool> v) { return !v ? "?" : *v ? "✓" : "✗"; }
 std::string mark(Answer v) { return v == Answer::Yes ? "✓" : v == Answer::No ? "✗" : "?"; }
+
+std::string render_subregular_text(const std::vector<SubregularDecision>& ds, std::size_t width) {
+    std::vector<std::pair<std::string, const SubregularDecision*>> rows;
+    std::size_t label_width = 0;
+    for (const auto& d : ds) {
+        std::string ps;
+        for (auto& [k, v] : d.params.items()) ps += (ps.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+        rows.push_back({d.id + (ps.empty() ? "" : " (" + ps + ")"), &d});
+        label_width = std::max(label_width, display_width(rows.back().first));
+    }
+    std::string out = "subregular classes (docs/SUBREGULAR.md):\n";
+    for (const auto& [label, d] : rows) {
+        out += wrap_text("  " + mark(d->member) + " " + pad_right(label, label_width) + "  " + d->fact, width, 4 + label_width + 2);
+        if (auto note = subregular_prediction_note(*d); !note.empty())
+            out += wrap_text(std::string(4 + label_width + 2, ' ') + "⇒ " + note, width, 4 + label_width + 4);
+    }
+    return out;
+}
 
 // The text report: classes with their evidence, then one line per prediction with its reason and
 // labelled witnesses; every row wrapped to `width` columns under its own text column.
@@ -126,9 +150,9 @@ std::string render_text(const Classification& c, const automata::Language& L, co
         rows.push_back({mark(v), label, v ? c.certificates.at(row.id).fact : c.null_reasons.at(row.id)});
     }
     for (const auto& [k, v] : c.local_k)
-        rows.push_back({mark(v), "local_k:" + std::to_string(k), c.certificates.at("local_k:" + std::to_string(k)).fact});
+        rows.push_back({mark(v), window_class_id(false, k), c.certificates.at(window_class_id(false, k)).fact});
     for (const auto& [k, v] : c.hybrid_k)
-        rows.push_back({mark(v), "hybrid_k:" + std::to_string(k), c.certificates.at("hybrid_k:" + std::to_string(k)).fact});
+        rows.push_back({mark(v), window_class_id(true, k), c.certificates.at(window_class_id(true, k)).fact});
     std::size_t label_width = 0;
     for (const auto& r : rows) label_width = std::max(label_width, display_width(r[1]));
     for (const auto& r : rows)
@@ -189,8 +213,10 @@ LTLKIT_COMMAND(CommandDef{
             ->check(CLI::Range(std::size_t(0), std::size_t(1) << 30));
         app.add_flag("--json", a->json,
                      "Print one JSON object (alphabet, alphabet_inferred, fragment, states, classes, definite_degree, "
-                     "local_k, hybrid_k, predictions, prediction_reasons, witnesses, certificates); with --input, "
+                     "local_k, hybrid_k, predictions, prediction_reasons, witnesses, certificates, subregular); with --input, "
                      "one object per line");
+        app.add_flag("--no-subregular", a->no_subregular,
+                     "Skip the subregular classes (finite, SL, SP, LT, PT, LTT, TSL, DA, ...; docs/SUBREGULAR.md)");
         app.add_option("--certificates", a->certificates,
                        "Write one certificate file per class into DIR (with --input: into DIR/N for the N-th formula)");
         app.add_option("--input", a->input,
@@ -233,12 +259,25 @@ LTLKIT_COMMAND(CommandDef{
                     write_certificates(results[i], langs[i], dir.string());
                 }
             }
+            // The subregular classes (docs/SUBREGULAR.md), their certificates next to the others.
+            std::vector<std::vector<SubregularDecision>> sub(langs.size());
+            for (std::size_t i = 0; i < langs.size() && !a->no_subregular; ++i) sub[i] = classify_subregular(langs[i].dfa);
+            for (std::size_t i = 0; i < langs.size() && !a->certificates.empty(); ++i)
+                for (const auto& d : sub[i]) {
+                    std::filesystem::path dir(a->certificates);
+                    if (!a->input.empty()) dir /= std::to_string(i + 1);
+                    take(write_output_file((dir / (d.id + ".json")).string(), subregular_certificate_json(d, langs[i].dfa) + "\n"));
+                }
             std::string out;
             for (std::size_t i = 0; i < langs.size(); ++i) {
-                if (a->json)
-                    out += render_json(results[i], langs[i], *a).dump(a->input.empty() ? 2 : -1) + "\n";
-                else
+                if (a->json) {
+                    auto j = render_json(results[i], langs[i], *a);
+                    if (!a->no_subregular) j["subregular"] = subregular_summary_json(sub[i]);
+                    out += j.dump(a->input.empty() ? 2 : -1) + "\n";
+                } else {
                     out += (i ? "\n" : "") + render_text(results[i], langs[i], *a, terminal_width());
+                    if (!a->no_subregular) out += "\n" + render_subregular_text(sub[i], terminal_width());
+                }
             }
             write_stdout(out);
             return 0;

@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "automata/dot.hh"
+#include "base/file.hh"
 #include "automata/language.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
@@ -118,7 +120,7 @@ LTLKIT_COMMAND(CommandDef{
                 out += render(langs[i], *a);
             }
             if (!a->output.empty()) {
-                take(automata::write_output_file(a->output, out));
+                take(write_output_file(a->output, out));
             } else {
                 write_stdout(out);
             }

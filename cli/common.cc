@@ -18,7 +18,8 @@
 #include <sstream>
 
 #include "automata/dfa.hh"
-#include "automata/io.hh"
+#include "base/file.hh"
+#include "base/text.hh"
 #include "automata/sampler.hh"
 #include "cli/command.hh"
 
@@ -253,9 +254,9 @@ std::vector<NumberedLine> read_numbered_lines(const std::string& path, bool skip
         all << std::cin.rdbuf();
         text = all.str();
     } else {
-        text = take(automata::read_file(path));
+        text = take(read_file(path));
     }
-    if (auto bom = automata::check_no_byte_order_mark(text); !bom.ok()) {
+    if (auto bom = check_no_byte_order_mark(text); !bom.ok()) {
         Error e = bom.error();
         e.origin = path == "-" ? "<stdin>" : path;
         fail(e);

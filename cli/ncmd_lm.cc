@@ -7,7 +7,6 @@
 
 #include "cli/command.hh"
 #include "cli/common.hh"
-#include "automata/io.hh"
 #include "neural/lm/lm.hh"
 
 namespace ltlkit::cli {

@@ -2,7 +2,7 @@
 #ifdef LTLKIT_HAVE_ALGEBRA
 #include <iostream>
 
-#include "automata/io.hh"
+#include "base/file.hh"
 #include "cli/command.hh"
 #include "neural/verify/report.hh"
 
@@ -37,7 +37,7 @@ LTLKIT_COMMAND(CommandDef{
             if (!a->published.empty()) published = take(nv::read_published(a->published));
             auto r = take(nv::merge_report(a->dirs, out, published));
             if (a->json) {
-                std::cout << take(automata::read_file(r.verdicts));
+                std::cout << take(read_file(r.verdicts));
             } else {
                 std::cout << r.summary << "(prediction→verdict successes/fitted runs; " << r.runs_found << " of "
                           << r.runs_planned << " runs finished)\n";

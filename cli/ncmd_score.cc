@@ -5,7 +5,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "automata/io.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
 #include "neural/score.hh"

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <thread>
 
-#include "automata/io.hh"
+#include "base/file.hh"
 #include "automata/sampler.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
@@ -248,7 +248,7 @@ int run_verify_command(const VerifyArgs& a) {
     if (summary.report) {
         const auto& r = *summary.report;
         if (a.json) {
-            std::cout << take(automata::read_file(r.verdicts));
+            std::cout << take(read_file(r.verdicts));
         } else {
             std::cout << "\n" << r.summary;
             std::cout << "(prediction→verdict successes/fitted runs; " << r.runs_found << " of " << r.runs_planned

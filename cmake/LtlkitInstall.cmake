@@ -10,8 +10,9 @@ set(LTLKIT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/ltlkit CACHE STRING
 set(LTLKIT_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/ltlkit)
 
 set(LTLKIT_PUBLIC_HEADERS
-    ltl/error.hh ltl/formula.hh ltl/parser.hh ltl/printer.hh ltl/semantics.hh ltl/fragment.hh
-    automata/dfa.hh automata/monitor.hh automata/regex.hh automata/io.hh automata/language.hh
+    base/error.hh base/file.hh base/text.hh base/checksum.hh base/json.hh
+    ltl/formula.hh ltl/parser.hh ltl/printer.hh ltl/semantics.hh ltl/fragment.hh
+    automata/dfa.hh automata/monitor.hh automata/regex.hh automata/dfa_json.hh automata/dot.hh automata/language.hh
     automata/algorithms.hh automata/sampler.hh automata/random.hh automata/dataset.hh automata/certificate.hh
     automata/algebra/classify.hh automata/algebra/semigroup.hh automata/algebra/green.hh)
 set(LTLKIT_PUBLIC_NEURAL_HEADERS
@@ -19,7 +20,7 @@ set(LTLKIT_PUBLIC_NEURAL_HEADERS
     neural/verify/verify.hh neural/verify/profiles.hh neural/verify/report.hh neural/verify/verdict.hh
     neural/verify/figures.hh neural/verify/published.hh)
 
-set(LTLKIT_SYMBOLIC_LIBS ltl automata algebra)
+set(LTLKIT_SYMBOLIC_LIBS base ltl automata algebra)
 # The Python module links the symbolic libraries into a shared object.
 set_target_properties(${LTLKIT_SYMBOLIC_LIBS} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
@@ -35,6 +36,8 @@ if(TARGET verify)
 endif()
 
 set_property(TARGET ltl PROPERTY INTERFACE_INCLUDE_DIRECTORIES
+             "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>" "$<INSTALL_INTERFACE:${LTLKIT_INSTALL_INCLUDEDIR}>")
+set_property(TARGET base PROPERTY INTERFACE_INCLUDE_DIRECTORIES
              "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>" "$<INSTALL_INTERFACE:${LTLKIT_INSTALL_INCLUDEDIR}>")
 
 set(_ltlkit_libs ${LTLKIT_SYMBOLIC_LIBS})

@@ -1,5 +1,5 @@
-// Classify a past-LTL formula: its classes (SPEC §4), the prediction per attention architecture
-// (SPEC §7), and every certificate (SPEC §6) re-verified by the independent checker. The alphabet
+// Classify a past-LTL formula: its classes (docs/CLASSES.md §2), the prediction per attention architecture
+// (docs/CLASSES.md §4), and every certificate (docs/CLASSES.md §3) re-verified by the independent checker. The alphabet
 // follows the rule of `ltlkit classify` (docs/SYNTAX.md §5): the formula's symbols unless given,
 // and an inferred alphabet of a single symbol is refused.
 //   classify_formula 'P(b & Y a)'

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dot.hh"
 #include "automata/regex.hh"
 
 using namespace ltlkit;

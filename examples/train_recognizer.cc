@@ -1,4 +1,4 @@
-// Train a small transformer recognizer on a language and evaluate it on longer words (PROTOCOL.md),
+// Train a small transformer recognizer on a language and evaluate it on longer words (docs/PROTOCOL.md),
 // with settings tiny enough to run in seconds on a CPU. The run folder gets checkpoint.pt,
 // run.json and result.json.
 //   train_recognizer 'Y a' RUNDIR

@@ -1,6 +1,6 @@
 // Ways to build formulas beyond the node factories of formula.hh: folds over a list, and
 // constructors that simplify at the constants. The factories never rewrite (a formula is kept as
-// written, SPEC §2); these are for formulas that the library generates itself.
+// written, docs/SYNTAX.md §2); these are for formulas that the library generates itself.
 #pragma once
 
 #include <vector>

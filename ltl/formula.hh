@@ -1,6 +1,6 @@
 // Immutable, hash-consed past-LTL formulas (after Spot's spot/tl/formula.hh): equal subformulas
 // are one node, so equality and hashing are O(1). Formulas are never rewritten: the fragment of a
-// formula is a property of how it was written (SPEC §2, §4).
+// formula is a property of how it was written (docs/SYNTAX.md §2, docs/CLASSES.md §1).
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// The syntactic fragment of SPEC §4: the smallest of LTL[P], LTL[Y], LTL[Y<=k], LTL[P,Y],
+// The syntactic fragment of docs/CLASSES.md §1: the smallest of LTL[P], LTL[Y], LTL[Y<=k], LTL[P,Y],
 // LTL[P,Y<=k], LTL[S] containing the operators used.
 #include "ltl/fragment.hh"
 

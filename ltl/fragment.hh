@@ -1,4 +1,4 @@
-// The syntactic fragment of a formula (SPEC §4).
+// The syntactic fragment of a formula (docs/CLASSES.md §1).
 #pragma once
 
 #include <string>

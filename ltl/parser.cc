@@ -1,4 +1,4 @@
-// Parser for the past-LTL syntax of SPEC §2: a lexer, then operator precedence with explicit
+// Parser for the past-LTL syntax of docs/SYNTAX.md §2: a lexer, then operator precedence with explicit
 // stacks (shunting-yard), one precedence level per row of the table. Columns are counted in
 // characters (UTF-8 code points), 1-based.
 #include "ltl/parser.hh"
@@ -276,7 +276,7 @@ private:
     // --- parser: operator precedence with explicit stacks (Dijkstra's shunting-yard), so neither
     // operator chains nor nested parentheses use the call stack.
 
-    static int precedence(Tok k) {  // SPEC §2, low to high; prefix operators bind tightest
+    static int precedence(Tok k) {  // docs/SYNTAX.md §2, low to high; prefix operators bind tightest
         switch (k) {
             case Tok::Iff: return 1;
             case Tok::Implies: return 2;

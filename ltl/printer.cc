@@ -1,4 +1,4 @@
-// Printer with the minimal parentheses of SPEC §2's precedence table, so that parsing the output
+// Printer with the minimal parentheses of docs/SYNTAX.md §2's precedence table, so that parsing the output
 // yields the same hash-consed node (associativity included: a -> b -> c, (a -> b) -> c).
 // Iterative (explicit stack), so long operator chains cannot overflow the call stack.
 #include "ltl/printer.hh"
@@ -10,7 +10,7 @@ namespace ltlkit::ltl {
 
 namespace {
 
-// Precedence levels of SPEC §2 (higher binds tighter).
+// Precedence levels of docs/SYNTAX.md §2 (higher binds tighter).
 int level(Op op) {
     switch (op) {
         case Op::Iff: return 1;

@@ -7,7 +7,7 @@
 
 namespace ltlkit::ltl {
 
-// ASCII syntax with the minimal parentheses that the precedence table of SPEC §2 needs.
+// ASCII syntax with the minimal parentheses that the precedence table of docs/SYNTAX.md §2 needs.
 std::string to_string(Formula f);
 // Same, with the Unicode operator forms (¬ ∧ ∨ → ↔ ⊤ ⊥ Y≤k).
 std::string to_unicode(Formula f);

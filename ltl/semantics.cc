@@ -1,4 +1,4 @@
-// Direct evaluation of SPEC §3 by dynamic programming over positions 1..n+1, one truth vector per
+// Direct evaluation of docs/SYNTAX.md §3 by dynamic programming over positions 1..n+1, one truth vector per
 // distinct subformula (children first). P, H and S use their one-step recurrences
 // (P at i+1 = φ(i) ∨ P at i; S at i+1 = ψ(i) ∨ (φ(i) ∧ S at i)); Y<=k scans its window.
 #include "ltl/semantics.hh"

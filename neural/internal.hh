@@ -8,8 +8,6 @@
 #include <map>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "automata/dataset.hh"
 #include "automata/random.hh"
 #include "automata/sampler.hh"
@@ -47,17 +45,6 @@ private:
     std::array<std::vector<int>, 2> with_;  // lengths with words of label 0 / 1
     std::map<int, std::array<std::vector<automata::Word>, 2>> words_;  // from_words only
 };
-
-// The model and training parts of a config without `steps`: what decides the trained model apart
-// from how long it trains (the training identity and a checkpoint's training key hash it).
-nlohmann::json trained_model_json(const Config& c);
-
-// RunIdentity::evaluation from its parts (run_identity computes it the same way).
-std::string evaluation_identity(const std::string& training, const Config& config, const std::string& data);
-
-// The "identity" object of run.json and result.json, and back (run.cc).
-nlohmann::json identity_to_json(const RunIdentity& id);
-Result<RunIdentity> identity_from_json(const nlohmann::json& j);
 
 // Logits (accept iff > 0) for words of any lengths.
 using Predictor = std::function<std::vector<float>(const std::vector<const automata::Word*>&)>;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "ltl/error.hh"
+#include "base/error.hh"
 #include "neural/run.hh"
 
 namespace ltlkit::neural {

@@ -1,5 +1,5 @@
 // Transformer recognizers with per-head global / k-local strict masks, and the LSTM baseline
-// (PROTOCOL.md "Models"). Attention written by hand so that one source builds against LibTorch
+// (docs/PROTOCOL.md "Models"). Attention written by hand so that one source builds against LibTorch
 // 1.13 (CPU) and 2.x (CUDA).
 #include "neural/model.hh"
 
@@ -85,7 +85,7 @@ torch::Tensor local_attention(const torch::Tensor& q, const torch::Tensor& k,
 torch::Tensor dense_reference_attention(const torch::Tensor& q, const torch::Tensor& k,
                                         const torch::Tensor& v, int window, bool strict) {
     const long n = q.size(2);
-    // visible(i, j) straight from PROTOCOL.md with 1-based positions.
+    // visible(i, j) straight from docs/PROTOCOL.md with 1-based positions.
     std::vector<std::uint8_t> vis(static_cast<std::size_t>(n * n), 0);
     std::vector<std::uint8_t> any(static_cast<std::size_t>(n), 0);
     for (long i = 1; i <= n; ++i)

@@ -1,4 +1,4 @@
-// The recognizers of PROTOCOL.md in LibTorch: decoder-only transformers whose heads are global or
+// The recognizers of docs/PROTOCOL.md in LibTorch: decoder-only transformers whose heads are global or
 // k-local (strict by default), and the LSTM baseline. PRIVATE, torch-only header: include it only
 // from neural/*.cc, tests/neural and bench/neural (the public API is neural/run.hh, torch-free).
 #pragma once
@@ -39,7 +39,7 @@ struct HeadGroup {
 // The sinusoidal positional table of Vaswani et al. 2017 §3.5 for positions 1..n, [n, d_model].
 torch::Tensor sinusoidal_table(long n, int d_model, const torch::TensorOptions& options);
 
-// The head groups of layer `layer` for an architecture (PROTOCOL.md: hybrid-k = ceil(h/2) global
+// The head groups of layer `layer` for an architecture (docs/PROTOCOL.md: hybrid-k = ceil(h/2) global
 // heads then floor(h/2) k-local heads; by layer: local layers at even indices, global at odd).
 std::vector<HeadGroup> head_groups(const Architecture& arch, int heads, int layer, bool hybrid_by_layer);
 

@@ -12,8 +12,9 @@
 #include <sstream>
 
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
-#include "neural/internal.hh"
+#include "automata/dfa_json.hh"
+#include "base/checksum.hh"
+#include "neural/identity.hh"
 
 namespace ltlkit::neural {
 
@@ -354,7 +355,7 @@ std::string data_identity(const EvalSets& sets) {
     hash_words(data, sets.boundary);
     data += "adversarial:";
     hash_words(data, sets.adversarial);
-    return automata::sha256_hex(data);
+    return sha256_hex(data);
 }
 
 RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const EvalSets& sets) {
@@ -364,15 +365,15 @@ RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const E
 RunIdentity run_identity(const automata::Dfa& dfa, const Config& config, const EvalSets& sets,
                          const std::string& data) {
     RunIdentity id;
-    id.dfa = automata::sha256_hex(automata::to_json(automata::canonical(dfa)));
+    id.dfa = sha256_hex(automata::to_json(automata::canonical(dfa)));
     const json cfg = trained_model_json(config);
     std::string train_words;
     if (!sets.train.empty()) hash_words(train_words, sets.train);
     const json training{{"dfa", id.dfa},
                         {"config", cfg},
                         {"train_words", sets.train.empty() ? std::string("sampled")
-                                                           : automata::sha256_hex(train_words)}};
-    id.training = automata::sha256_hex(training.dump());
+                                                           : sha256_hex(train_words)}};
+    id.training = sha256_hex(training.dump());
     id.data = data;
     id.evaluation = evaluation_identity(id.training, config, id.data);
     return id;
@@ -384,7 +385,7 @@ std::string evaluation_identity(const std::string& training, const Config& confi
     eval_part["steps"] = config.training.steps;
     eval_part.update(fit_stop_to_json(config.training));  // and where training until the fit stops
     const json evaluation{{"training", training}, {"evaluation", eval_part}, {"data", data}};
-    return automata::sha256_hex(evaluation.dump());
+    return sha256_hex(evaluation.dump());
 }
 
 std::optional<std::string> identity_mismatch(const RunIdentity& want, const RunIdentity& got) {
@@ -484,7 +485,7 @@ std::string result_to_json(const RunResult& r) {
         j["adversarial_pairs"] = *r.adversarial_pairs;
         j["adversarial_same_answer"] = r.adversarial_same_answer.value_or(0);
     }
-    return automata::json_with_checksum(j.dump(), 2);
+    return json_with_checksum(j.dump(), 2);
 }
 
 namespace {
@@ -544,11 +545,11 @@ std::string adversarial_pairs_tsv(const RunResult& r, const std::vector<std::str
 }
 
 Result<RunResult> result_from_json(const std::string& text) {
-    switch (automata::json_checksum_state(text)) {
-        case automata::ChecksumState::Valid: break;
-        case automata::ChecksumState::Missing:
+    switch (json_checksum_state(text)) {
+        case ChecksumState::Valid: break;
+        case ChecksumState::Missing:
             return make_error("result.json: no checksum (written by an older ltlkit, or edited)");
-        case automata::ChecksumState::Mismatch:
+        case ChecksumState::Mismatch:
             return make_error("result.json: checksum mismatch (truncated or corrupted)");
     }
     json j;

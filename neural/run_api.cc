@@ -15,9 +15,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
 #include "automata/lock.hh"
 #include "automata/sampler.hh"
+#include "neural/identity.hh"
 #include "neural/internal.hh"
 #include "neural/score.hh"
 #include "neural/training.hh"
@@ -46,7 +49,7 @@ Result<bool> check_run_folder(const std::string& rundir) {
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
         std::string stem;
-        if (name == ".lock" || (automata::is_temporary_name(name, &stem) && run_file_name(stem))) continue;
+        if (name == ".lock" || (is_temporary_name(name, &stem) && run_file_name(stem))) continue;
         return make_error(rundir + ": not empty and holds no ltlkit run (no run.json, and '" + name +
                           "' is not a file train writes); use another --out, or an empty folder");
     }
@@ -54,7 +57,7 @@ Result<bool> check_run_folder(const std::string& rundir) {
 }
 
 Result<bool> write_text_atomic(const std::string& path, const std::string& text) {
-    return automata::write_file_atomic(path, text);
+    return write_file_atomic(path, text);
 }
 
 std::string revision() {
@@ -114,11 +117,11 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
     const fs::path info_path = fs::path(rundir) / "run.json";
     bool info_valid = false;  // run.json is there and says this run
     if (fs::exists(info_path, ec)) {
-        auto text = automata::read_file(info_path.string());
+        auto text = read_file(info_path.string());
         if (!text.ok()) return text.error();
         // A run.json that fails its checksum is rewritten below, once the checkpoint (if any) has
         // shown that it belongs to this run; any other unreadable run.json is refused.
-        if (automata::json_checksum_state(*text) == automata::ChecksumState::Valid) {
+        if (json_checksum_state(*text) == ChecksumState::Valid) {
             auto old = read_run_info(rundir);
             if (!old.ok()) return old.error();
             if (old->identity.training != identity.training) {
@@ -161,12 +164,12 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
             d["device"] = to_string(defaults.device);
             info["defaults"] = d;
         }
-        auto w = write_text_atomic(info_path.string(), automata::json_with_checksum(info.dump(), 2));
+        auto w = write_text_atomic(info_path.string(), json_with_checksum(info.dump(), 2));
         if (!w.ok()) return w.error();
     }
     const fs::path result_path = fs::path(rundir) / "result.json";
     if (fs::exists(result_path, ec)) {
-        auto text = automata::read_file(result_path.string());
+        auto text = read_file(result_path.string());
         if (!text.ok()) return text.error();
         if (auto prev = result_from_json(*text); prev.ok() && prev->identity == identity && fs::exists(ckpt, ec)) {
             prev->already_finished = true;
@@ -203,9 +206,9 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
 
 Result<RunInfo> read_run_info(const std::string& rundir) {
     const std::string path = (fs::path(rundir) / "run.json").string();
-    auto text = automata::read_file(path);
+    auto text = read_file(path);
     if (!text.ok()) return text.error();
-    if (auto c = automata::check_json_checksum(
+    if (auto c = check_json_checksum(
             path, *text, "rerun `ltlkit train` with the same arguments and --out to rewrite it");
         !c.ok())
         return c.error();
@@ -312,8 +315,8 @@ Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rund
     // The training run's result (its training time) is read, never written; a damaged one is
     // reported rather than skipped.
     const std::string result_path = (fs::path(rundir) / "result.json").string();
-    if (auto prev = automata::read_file(result_path); prev.ok()) {
-        if (auto c = automata::check_json_checksum(result_path, *prev,
+    if (auto prev = read_file(result_path); prev.ok()) {
+        if (auto c = check_json_checksum(result_path, *prev,
                                                    "delete it, or rerun `ltlkit train` with the same arguments "
                                                    "and --out to rewrite it");
             !c.ok())

@@ -15,9 +15,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "automata/io.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
 #include "automata/lock.hh"
 #include "automata/sampler.hh"
+#include "neural/identity.hh"
 #include "neural/internal.hh"
 #include "neural/score.hh"
 #include "neural/training.hh"
@@ -50,7 +52,7 @@ std::string training_key(const Config& c, const std::string& training_identity) 
     // The learned table's size is part of the model.
     j["max_positions"] = c.model.pe == PositionalEncoding::Learned ? learned_rows(c) : 0;
     j["identity"] = training_identity;
-    return automata::sha256_hex(j.dump());
+    return sha256_hex(j.dump());
 }
 
 // checkpoint.pt (docs/DURABILITY.md): one header line
@@ -69,7 +71,7 @@ std::string frame_checkpoint(const std::string& archive, double train_seconds, c
     const std::string prefix = std::string(kCheckpointMagic) + buf + " state=" + state;
     std::string hashed = prefix + "\n";
     hashed += archive;
-    return prefix + " sha256=" + automata::sha256_hex(hashed) + "\n" + archive;
+    return prefix + " sha256=" + sha256_hex(hashed) + "\n" + archive;
 }
 
 void add_tensor(std::string& out, const std::string& name, const torch::Tensor& t) {
@@ -96,7 +98,7 @@ std::string state_digest(const std::string& config, Recognizer& model, torch::op
             if (a->max_exp_avg_sq().defined()) add_tensor(s, n + " max_exp_avg_sq", a->max_exp_avg_sq());
         }
     }
-    return automata::sha256_hex(s);
+    return sha256_hex(s);
 }
 
 // The archive of a checkpoint file, checked against its header; train_seconds from the header.
@@ -107,13 +109,13 @@ Result<std::string> unframe_checkpoint(const std::string& path, std::string text
     const std::string magic = std::string(kCheckpointMagic) + " ";
     const auto nl = text.find('\n');
     if (text.rfind(magic, 0) != 0 || nl == std::string::npos || nl > 512)
-        return automata::checksum_error(path, kCheckpointAdvice);
+        return checksum_error(path, kCheckpointAdvice);
     const std::string header = text.substr(0, nl);
     const auto at = header.find(" sha256=");
-    if (at == std::string::npos) return automata::checksum_error(path, kCheckpointAdvice);
+    if (at == std::string::npos) return checksum_error(path, kCheckpointAdvice);
     const std::string prefix = header.substr(0, at), want = header.substr(at + 8);
     text.replace(0, nl, prefix);  // prefix + "\n" + archive: what the hash covers
-    if (automata::sha256_hex(text) != want) return automata::checksum_error(path, kCheckpointAdvice);
+    if (sha256_hex(text) != want) return checksum_error(path, kCheckpointAdvice);
     const auto ts = prefix.find(" train_seconds=");
     if (ts != std::string::npos) train_seconds = std::strtod(prefix.c_str() + ts + 15, nullptr);
     return text.substr(prefix.size() + 1);
@@ -153,14 +155,14 @@ Result<bool> save_checkpoint(const std::string& path, const Config& c, const std
     } catch (const std::exception& e) {
         return io_error("cannot write checkpoint " + path + ": " + e.what());
     }
-    return automata::write_file_atomic(path, frame_checkpoint(bytes.str(), train_seconds, state));
+    return write_file_atomic(path, frame_checkpoint(bytes.str(), train_seconds, state));
 }
 
 
 Result<LoadedCheckpoint> read_checkpoint(const std::string& path, torch::serialize::InputArchive& a,
                                          torch::Device device) {
     LoadedCheckpoint out;
-    auto text = automata::read_file(path);
+    auto text = read_file(path);
     if (!text.ok()) return text.error();
     double header_seconds = 0;
     auto archive = unframe_checkpoint(path, std::move(text).value(), header_seconds);
@@ -332,7 +334,7 @@ Result<torch::Device> pick_device(const std::string& name) {
 Result<bool> trim_metrics(const std::string& path, int step) {
     std::string kept;
     if (step > 0)
-        if (auto old = automata::read_file(path); old.ok()) {
+        if (auto old = read_file(path); old.ok()) {
             std::istringstream in(*old);
             for (std::string line; std::getline(in, line);) {
                 const auto at = line.find("\"step\":");
@@ -340,7 +342,7 @@ Result<bool> trim_metrics(const std::string& path, int step) {
                 if (std::atoi(line.c_str() + at + 7) <= step) kept += line + "\n";
             }
         }
-    return automata::write_file_atomic(path, kept);
+    return write_file_atomic(path, kept);
 }
 
 Result<Device> resolve_device(Device device) {
@@ -406,7 +408,7 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
         std::error_code ec;
         fs::create_directories(rundir, ec);
         if (ec) return io_error("cannot create " + rundir + ": " + ec.message());
-        automata::remove_stale_temporaries(rundir, run_file_name);  // left by a killed run
+        remove_stale_temporaries(rundir, run_file_name);  // left by a killed run
     }
     if (!ckpt.empty() && fs::exists(ckpt)) {
         auto resumed = resume_from(ckpt, rundir, key, *out.model, flat, opt, rng, out.device);

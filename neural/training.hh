@@ -1,4 +1,4 @@
-// Training, checkpoints and batched inference of one recognizer (PROTOCOL.md "Training";
+// Training, checkpoints and batched inference of one recognizer (docs/PROTOCOL.md "Training";
 // neural/train.cc). PRIVATE, torch-only header like neural/model.hh: the public, torch-free run API
 // (train, evaluate, resume one run) is neural/run.hh.
 #pragma once

@@ -1,4 +1,4 @@
-// Certificates (SPEC §6): every certificate classify emits on random DFAs re-verifies with the
+// Certificates (docs/CLASSES.md §3): every certificate classify emits on random DFAs re-verifies with the
 // independent checker, and tampered certificates are rejected.
 #include <catch2/catch.hpp>
 
@@ -7,7 +7,7 @@
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/classify.hh"
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
 #include "automata/random.hh"
 #include "support/dfa_builders.hh"
 

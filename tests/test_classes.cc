@@ -1,5 +1,5 @@
 // The class table: the polynomial DFA criteria agree with the semigroup identities, the
-// containments of SPEC §4 hold, formulas of each fragment land in their class, and the definite
+// containments of docs/CLASSES.md §2 hold, formulas of each fragment land in their class, and the definite
 // degree is the least d for which the last d symbols decide membership.
 #include <catch2/catch.hpp>
 
@@ -14,7 +14,7 @@
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/classify.hh"
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
 #include "automata/monitor.hh"
 #include "automata/random.hh"
 #include "support/dfa_builders.hh"
@@ -71,7 +71,7 @@ TEST_CASE("DFA criteria agree with the semigroup identities on 2,000+ random min
     }
 }
 
-TEST_CASE("The containments of SPEC §4 hold on random minimal DFAs", "[classes]") {
+TEST_CASE("The containments of docs/CLASSES.md §2 hold on random minimal DFAs", "[classes]") {
     auto dfas = random_minimal_dfas(99, 800);
     ClassifyOptions o;
     o.max_k = 1;

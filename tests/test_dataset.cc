@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "automata/dataset.hh"
-#include "automata/io.hh"
+#include "base/checksum.hh"
 #include "automata/sampler.hh"
 #include "support/dfa_builders.hh"
 

@@ -1,4 +1,4 @@
-// DFA algorithms (automata/algorithms.hh), words (dfa.hh) and I/O (io.hh, language.hh), each
+// DFA algorithms (automata/algorithms.hh), words (dfa.hh) and I/O (dfa_json.hh, dot.hh, base/file.hh, language.hh), each
 // checked against a brute-force route over all short words.
 #include <catch2/catch.hpp>
 
@@ -12,7 +12,9 @@
 #include <set>
 
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "automata/dot.hh"
+#include "base/file.hh"
 #include "automata/language.hh"
 
 using namespace ltlkit;
@@ -230,7 +232,7 @@ TEST_CASE("count_accepted agrees with enumeration", "[dfa]") {
     }
 }
 
-TEST_CASE("words: formatting and parsing round-trip (SPEC §3)", "[dfa]") {
+TEST_CASE("words: formatting and parsing round-trip (docs/SYNTAX.md §8)", "[dfa]") {
     const std::vector<std::string> ab{"a", "b"}, multi{"a", "b0", "b1"};
     CHECK(single_char_alphabet(ab));
     CHECK(!single_char_alphabet(multi));
@@ -254,7 +256,7 @@ TEST_CASE("words: formatting and parsing round-trip (SPEC §3)", "[dfa]") {
     }
 }
 
-TEST_CASE("DFA JSON is exactly SPEC §8 and round-trips", "[dfa][io]") {
+TEST_CASE("DFA JSON is exactly docs/SYNTAX.md §9 and round-trips", "[dfa][io]") {
     const std::string spec = R"({"alphabet": ["a","b"], "initial": 0, "accepting": [1], "transitions": [[1,0],[1,0]]})";
     auto d = dfa_from_json(spec);
     REQUIRE(d.ok());

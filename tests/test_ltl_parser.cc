@@ -1,4 +1,4 @@
-// Parser, printer and fragments of SPEC §2 and §4.
+// Parser, printer and fragments of docs/SYNTAX.md §2 and docs/CLASSES.md §1.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -66,7 +66,7 @@ TEST_CASE("hash-consing shares equal subformulas and ids are dense", "[ltl]") {
     REQUIRE(y.id() == x.id() + 1);
 }
 
-TEST_CASE("precedence and associativity follow the table of SPEC §2", "[ltl][parser]") {
+TEST_CASE("precedence and associativity follow the table of docs/SYNTAX.md §2", "[ltl][parser]") {
     using F = Formula;
     CHECK(parse_ok("a <-> b -> c | d") == F::iff(A(), F::implies(B(), F::disj(C(), D()))));
     CHECK(parse_ok("a | b & c") == F::disj(A(), F::conj(B(), C())));
@@ -140,7 +140,7 @@ TEST_CASE("printer uses minimal parentheses", "[ltl][printer]") {
     CHECK(to_unicode(parse_ok("!a & Y<=2 true")) == "¬a ∧ Y≤2 ⊤");
 }
 
-TEST_CASE("fragment is the smallest containing the operators (SPEC §4)", "[ltl][fragment]") {
+TEST_CASE("fragment is the smallest containing the operators (docs/CLASSES.md §1)", "[ltl][fragment]") {
     auto frag = [](const std::string& s) { return fragment_of(parse_ok(s)).name(); };
     CHECK(frag("a & !b") == "none");
     CHECK(frag("true") == "none");

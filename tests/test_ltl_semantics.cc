@@ -1,4 +1,4 @@
-// The direct semantics of SPEC §3 against descriptions of the languages, and against a literal
+// The direct semantics of docs/SYNTAX.md §3 against descriptions of the languages, and against a literal
 // quantifier-by-quantifier evaluator written here from the table (a second, independent route).
 #include <catch2/catch.hpp>
 
@@ -48,7 +48,7 @@ std::string join(const Word& w) {
     return s;
 }
 
-// SPEC §3 read literally: position i in 1..n+1, quantifiers over j as written.
+// docs/SYNTAX.md §3 read literally: position i in 1..n+1, quantifiers over j as written.
 bool literal(Formula f, const Word& w, std::size_t i) {
     const std::size_t n = w.size();
     switch (f.op()) {
@@ -102,7 +102,7 @@ bool contains_subsequence(const Word& w, const Word& u) {
 
 }  // namespace
 
-TEST_CASE("every example of SPEC §3 defines the stated language on all words up to length 6",
+TEST_CASE("every example of docs/SYNTAX.md §4 defines the stated language on all words up to length 6",
           "[ltl][semantics]") {
     const std::vector<std::pair<std::string, std::function<bool(const Word&)>>> examples = {
         {"Y a", [](const Word& w) { return !w.empty() && w.back() == "a"; }},

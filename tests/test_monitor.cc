@@ -175,7 +175,7 @@ TEST_CASE("monitor DFA agrees with the semantics on all words up to length 8, LT
     fragment_agreement(FragmentKind::S, 16);
 }
 
-TEST_CASE("every example of SPEC §3 has the stated language", "[monitor]") {
+TEST_CASE("every example of docs/SYNTAX.md §4 has the stated language", "[monitor]") {
     const std::vector<std::string> ab{"a", "b"};
     auto contains = [](const std::string& w, const std::string& sub) { return w.find(sub) != std::string::npos; };
     require_language(compile_text("Y a", ab), [](const std::string& w) { return !w.empty() && w.back() == 'a'; });

@@ -11,10 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "automata/io.hh"
-#include "automata/json.hh"
+#include "automata/dfa_json.hh"
+#include "base/checksum.hh"
+#include "base/text.hh"
+#include "base/json.hh"
 #include "automata/language.hh"
-#include "ltl/error.hh"
+#include "base/error.hh"
 #include "ltl/parser.hh"
 
 using namespace ltlkit;
@@ -277,9 +279,9 @@ TEST_CASE("suites: errors of a suite line's language say FILE:LINE, empty suites
 }
 
 TEST_CASE("parse_json: nesting deeper than the bound is refused at its bracket, and excerpts are bounded", "[io]") {
-    using ltlkit::automata::json_excerpt;
-    using ltlkit::automata::kMaxJsonDepth;
-    using ltlkit::automata::parse_json;
+    using ltlkit::json_excerpt;
+    using ltlkit::kMaxJsonDepth;
+    using ltlkit::parse_json;
     for (std::size_t depth : {kMaxJsonDepth - 1, kMaxJsonDepth, kMaxJsonDepth + 1, std::size_t(100000)}) {
         const std::string text = "{\"a\": " + std::string(depth - 1, '[') + std::string(depth - 1, ']') + "}";
         auto r = parse_json<nlohmann::json>(text);

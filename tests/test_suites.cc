@@ -13,7 +13,7 @@ using namespace ltlkit::automata::algebra;
 
 namespace {
 
-// name -> {class id -> expected membership}; the papers' statements (SPEC §4 names).
+// name -> {class id -> expected membership}; the papers' statements (docs/CLASSES.md §2 names).
 using Expect = std::map<std::string, bool>;
 const std::map<std::string, Expect>& expectations() {
     static const std::map<std::string, Expect> e = {
@@ -65,7 +65,7 @@ void check_suite(const std::string& file) {
             REQUIRE(c->classes.at(cls).has_value());
             CHECK(*c->classes.at(cls) == want);
         }
-        // The architecture predictions follow the classes (SPEC §7).
+        // The architecture predictions follow the classes (docs/CLASSES.md §4).
         CHECK((predict(*c, "global").prediction == Prediction::Recognizes) == (c->classes.at("r_trivial") == true));
         CHECK((predict(*c, "local-1").prediction == Prediction::Recognizes) == (c->classes.at("definite") == true));
         CHECK((predict(*c, "hybrid-1").prediction == Prediction::Recognizes) ==

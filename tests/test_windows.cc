@@ -13,7 +13,7 @@
 #include "automata/algebra/depth_probe.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
 #include "automata/monitor.hh"
 #include "ltl/fragment.hh"
 #include "ltl/parser.hh"
@@ -38,7 +38,7 @@ Dfa dfa_of(const std::string& formula, const std::vector<std::string>& alphabet 
     return minimize(*d);
 }
 
-// The certificate exactly as `classify --certificates` writes it (SPEC §6).
+// The certificate exactly as `classify --certificates` writes it (docs/CLASSES.md §3).
 std::string cert_json(const Certificate& c, const Dfa& d) { return certificate_to_json(c, d); }
 
 Certificate window_certificate(const std::string& class_id, bool member, CertificateKind kind) {

@@ -1,4 +1,5 @@
 #include "automata/algebra/classify.hh"
+#include "automata/algebra/subregular.hh"
 
 #include <algorithm>
 #include <chrono>
@@ -12,8 +13,8 @@
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
-#include "automata/json.hh"
+#include "automata/dfa_json.hh"
+#include "base/json.hh"
 #include "automata/monitor.hh"
 #include "ltl/fragment.hh"
 #include "ltl/parser.hh"
@@ -56,7 +57,7 @@ Certificate relabel(const Certificate& c, const std::string& id, const std::stri
 // A formula of LTL[Y<=k] is one of LTL[P,Y<=k].
 Certificate local_yes_as_hybrid(const Certificate& local, unsigned k) {
     const std::string ks = std::to_string(k);
-    Certificate c = relabel(local, "hybrid_k:" + ks, "in LTL[Y<=" + ks + "] ⊆ LTL[P,Y<=" + ks + "]");
+    Certificate c = relabel(local, window_class_id(true, k), "in LTL[Y<=" + ks + "] ⊆ LTL[P,Y<=" + ks + "]");
     if (c.kind == CertificateKind::DepthTypes) {
         // The window types alone separate; the checker re-runs that (smaller) exploration.
         auto extra = nlohmann::json::parse(c.extra_json);
@@ -70,7 +71,7 @@ Certificate local_yes_as_hybrid(const Certificate& local, unsigned k) {
 // bisimulation for the window and past modalities is one for the window alone).
 Certificate hybrid_no_as_local(const Certificate& hybrid, unsigned k) {
     const std::string ks = std::to_string(k);
-    Certificate c = relabel(hybrid, "local_k:" + ks, "not in LTL[P,Y<=" + ks + "] ⊇ LTL[Y<=" + ks + "]");
+    Certificate c = relabel(hybrid, window_class_id(false, k), "not in LTL[P,Y<=" + ks + "] ⊇ LTL[Y<=" + ks + "]");
     c.kind = CertificateKind::WindowBisimulation;
     return c;
 }
@@ -83,7 +84,7 @@ Certificate hybrid_no_as_local(const Certificate& hybrid, unsigned k) {
 void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t formula_cap, Classification& out) {
     WindowOptions options;
     options.max_formula_size = formula_cap;
-    using window_strategies::class_id, window_strategies::fragment_name;
+    using window_strategies::fragment_name;
     bool changed = true;
     while (changed) {
         changed = false;
@@ -95,7 +96,7 @@ void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t for
             };
             for (unsigned k = 2; k <= max_k; ++k)
                 for (unsigned m = 2 * k; m <= max_k; m += k) {
-                    const std::string kid = class_id(hybrid, k), mid = class_id(hybrid, m);
+                    const std::string kid = window_class_id(hybrid, k), mid = window_class_id(hybrid, m);
                     if (answer(m) == Answer::Yes && answer(k) == Answer::Unknown && out.certificates[mid].formula) {
                         auto f = ltl::parse_formula(*out.certificates[mid].formula);
                         if (!f) continue;
@@ -130,12 +131,12 @@ void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t for
             if (h == out.hybrid_k.end()) continue;
             if (a == Answer::Yes && h->second == Answer::Unknown) {
                 h->second = Answer::Yes;
-                out.certificates[class_id(true, k)] = local_yes_as_hybrid(out.certificates[class_id(false, k)], k);
+                out.certificates[window_class_id(true, k)] = local_yes_as_hybrid(out.certificates[window_class_id(false, k)], k);
                 changed = true;
             }
-            if (h->second == Answer::No && a == Answer::Unknown && out.certificates[class_id(true, k)].family) {
+            if (h->second == Answer::No && a == Answer::Unknown && out.certificates[window_class_id(true, k)].family) {
                 a = Answer::No;
-                out.certificates[class_id(false, k)] = hybrid_no_as_local(out.certificates[class_id(true, k)], k);
+                out.certificates[window_class_id(false, k)] = hybrid_no_as_local(out.certificates[window_class_id(true, k)], k);
                 changed = true;
             }
         }
@@ -229,7 +230,7 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
         return std::nullopt;
     };
     for (unsigned k = 2; k <= options.max_k; ++k) {
-        const std::string lid = "local_k:" + std::to_string(k), hid = "hybrid_k:" + std::to_string(k);
+        const std::string lid = window_class_id(false, k), hid = window_class_id(true, k);
         const std::string ks = std::to_string(k);
         if (out.classes["definite"] == false) {
             out.local_k[k] = Answer::No;
@@ -281,9 +282,9 @@ ArchPrediction predict(const Classification& c, const std::string& arch) {
             if (cert != c.certificates.end()) p.witness = cert->second.family;
         }
     };
-    auto from_window = [&](const std::map<unsigned, Answer>& m, const std::string& prefix, unsigned k) {
+    auto from_window = [&](const std::map<unsigned, Answer>& m, bool hybrid, unsigned k) {
         auto it = m.find(k);
-        const std::string id = prefix + std::to_string(k);
+        const std::string id = window_class_id(hybrid, k);
         if (it == m.end()) {
             p.reason = "window " + std::to_string(k) + " above --max-k";
             return;
@@ -309,8 +310,8 @@ ArchPrediction predict(const Classification& c, const std::string& arch) {
             return std::nullopt;
         return unsigned(std::stoul(num));
     };
-    if (auto k = parse_k("local-"); k && *k >= 2) from_window(c.local_k, "local_k:", *k);
-    else if (auto h = parse_k("hybrid-"); h && *h >= 2) from_window(c.hybrid_k, "hybrid_k:", *h);
+    if (auto k = parse_k("local-"); k && *k >= 2) from_window(c.local_k, false, *k);
+    else if (auto h = parse_k("hybrid-"); h && *h >= 2) from_window(c.hybrid_k, true, *h);
     else p.reason = "unknown architecture '" + arch + "'";
     return p;
 }
@@ -477,6 +478,7 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     if (!j["class"].is_string() || !j["kind"].is_string())
         return make_error("\"class\" and \"kind\" must be strings");
     const std::string cls = j["class"], kind = j["kind"];
+    if (is_subregular_class(cls) && kind == "subregular") return check_subregular_certificate(j, explanation);
     const std::optional<CertificateKind> K = parse_certificate_kind(kind);
     // A kind ltlkit does not write is malformed input (exit 2), not a certificate that fails.
     if (!K) return make_error("unknown certificate kind '" + kind + "' (the kinds are listed in automata/certificate.hh)");

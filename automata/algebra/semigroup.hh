@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "automata/dfa.hh"
-#include "ltl/error.hh"
+#include "base/error.hh"
 
 namespace ltlkit::automata::algebra {
 

@@ -17,8 +17,7 @@
 #include "automata/algebra/depth_probe.hh"
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
-#include "automata/json.hh"
+#include "base/json.hh"
 #include "automata/monitor.hh"
 #include "automata/random.hh"
 #include "ltl/fragment.hh"
@@ -40,7 +39,7 @@ WindowDecision formula_decision(ltl::Formula f, std::size_t size, unsigned k, bo
                                 nlohmann::json extra, const WindowOptions& options) {
     WindowDecision d;
     Certificate& c = d.certificate;
-    c.class_id = class_id(hybrid, k);
+    c.class_id = window_class_id(hybrid, k);
     d.answer = Answer::Yes;
     c.member = true;
     c.kind = CertificateKind::Formula;
@@ -71,7 +70,7 @@ struct Question {
     }
     WindowDecision blank() const {
         WindowDecision d;
-        d.certificate.class_id = class_id(hybrid, k);
+        d.certificate.class_id = window_class_id(hybrid, k);
         return d;
     }
 };

@@ -32,9 +32,6 @@
 
 namespace ltlkit::automata::algebra::window_strategies {
 
-inline std::string class_id(bool hybrid, unsigned k) {
-    return std::string(hybrid ? "hybrid_k:" : "local_k:") + std::to_string(k);
-}
 inline std::string fragment_name(bool hybrid, unsigned k) {
     return std::string(hybrid ? "LTL[P,Y<=" : "LTL[Y<=") + std::to_string(k) + "]";
 }

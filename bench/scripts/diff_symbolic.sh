@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Differential check of the symbolic commands between two ltlkit binaries: runs classify (--json,
-# --window-time 0 --window-memory 0 so that no answer depends on the machine's load), compile --json, monoid --json,
+# --window-time 0 --window-memory 0 so that no answer depends on the machine's load), compile (--json,
+# the text table, --format dot with and without --hide-sink), monoid --json,
 # check-certificate on every certificate classify writes, and generate (small sizes) on the same
 # languages with both, and compares the outputs byte for byte.
 #
@@ -70,6 +71,10 @@ run_case() {  # bin out_dir alphabet kind text
     # progress lines depend on the machine's speed
     sed -i '/still searching after/d' "$out/classify.err"
     "$bin" compile "${src[@]}" "${ab[@]}" --json >"$out/compile.out" 2>&1; echo "rc=$?" >>"$out/compile.out"
+    "$bin" compile "${src[@]}" "${ab[@]}" >"$out/compile-text.out" 2>&1; echo "rc=$?" >>"$out/compile-text.out"
+    "$bin" compile "${src[@]}" "${ab[@]}" --format dot >"$out/compile-dot.out" 2>&1; echo "rc=$?" >>"$out/compile-dot.out"
+    "$bin" compile "${src[@]}" "${ab[@]}" --format dot --hide-sink >"$out/compile-dot-hidden.out" 2>&1
+    echo "rc=$?" >>"$out/compile-dot-hidden.out"
     "$bin" monoid "${src[@]}" "${ab[@]}" --json --max-elements 2000 >"$out/monoid.out" 2>&1; echo "rc=$?" >>"$out/monoid.out"
     if [ -d "$out/certs" ]; then
         for c in "$out"/certs/*.json; do
@@ -88,6 +93,8 @@ gen_case() {  # bin out_dir alphabet kind text
 }
 
 i=0 bad=0 timed=0
+# Stopped from outside (e.g. by `timeout`): say how far the comparison got.
+trap 'echo "stopped at case $i: $((i - 1)) cases compared, $bad differ, $timed time-dependent"; exit 124' TERM INT
 while IFS=$'\t' read -r alpha kind text; do
     i=$((i + 1))
     for side in old new; do

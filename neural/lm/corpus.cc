@@ -7,7 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "automata/io.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
 #include "neural/lm/lm.hh"
 #include "neural/run.hh"
 
@@ -117,10 +118,10 @@ Result<Corpus> read_corpus(const CorpusFiles& files) {
         const std::string& path = *parts[s].first;
         const char* names[] = {"training", "validation", "test"};
         if (path.empty()) return make_error(std::string("no ") + names[s] + " file given");
-        auto text = automata::read_file(path);
+        auto text = read_file(path);
         if (!text.ok()) return text.error();
         parts[s].second->path = path;
-        parts[s].second->sha256 = automata::sha256_hex(*text);
+        parts[s].second->sha256 = sha256_hex(*text);
         if (c.tokenizer == "word") {
             auto w = word_tokens(path, *text);
             if (!w.ok()) return w.error();
@@ -161,7 +162,7 @@ Result<Corpus> read_corpus(const CorpusFiles& files) {
         id.emplace(c.vocab[i], static_cast<std::int32_t>(i));
         listing += c.vocab[i] + "\n";
     }
-    c.vocab_sha256 = automata::sha256_hex(c.tokenizer + "\n" + listing);
+    c.vocab_sha256 = sha256_hex(c.tokenizer + "\n" + listing);
     for (int s = 0; s < 3; ++s) {
         Split& sp = *parts[s].second;
         sp.tokens.reserve(raw[s].tokens.size());
@@ -237,7 +238,7 @@ std::string lm_result_to_json(const LmResult& r) {
            {"unigram_valid_ppl", r.unigram_valid_ppl},
            {"eval_context", r.eval_context > 0 ? r.eval_context : r.config.model.context},
            {"device", r.device}};
-    return automata::json_with_checksum(j.dump(), 2);
+    return json_with_checksum(j.dump(), 2);
 }
 
 Result<LmResult> lm_result_from_json(const std::string& text) {

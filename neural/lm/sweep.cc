@@ -8,7 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "automata/io.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
 #include "neural/lm/lm.hh"
 
 namespace ltlkit::neural::lm {
@@ -238,7 +239,7 @@ Result<std::vector<SweepCell>> run_sweep(const SweepSpec& spec, const Corpus& co
         if (ec) return io_error("cannot create " + spec.out + ": " + ec.message());
         for (auto [name, text] : {std::pair{"table.md", sweep_markdown(cells)}, std::pair{"table.json", sweep_json(cells)},
                                   std::pair{"figure.svg", sweep_svg(cells)}}) {
-            auto w = automata::write_file_atomic((fs::path(spec.out) / name).string(), text);
+            auto w = write_file_atomic((fs::path(spec.out) / name).string(), text);
             if (!w.ok()) return w.error();
         }
         return true;
@@ -252,8 +253,8 @@ Result<std::vector<SweepCell>> run_sweep(const SweepSpec& spec, const Corpus& co
             const std::string name = to_string(cell.arch) + "." + to_string(cell.pe) + ".seed" + std::to_string(seed);
             const std::string dir = (fs::path(spec.out) / name).string();
             std::optional<LmResult> done;
-            if (auto text = automata::read_file((fs::path(dir) / "result.json").string()); text.ok())
-                if (automata::json_checksum_state(*text) == automata::ChecksumState::Valid)
+            if (auto text = read_file((fs::path(dir) / "result.json").string()); text.ok())
+                if (json_checksum_state(*text) == ChecksumState::Valid)
                     if (auto r = lm_result_from_json(*text);
                         r.ok() && lm_training_key(r->config) == lm_training_key(c) && r->steps_done == c.training.steps &&
                         same_corpus(r->corpus_json, corpus))

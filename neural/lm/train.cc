@@ -10,7 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "automata/io.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
 #include "automata/random.hh"
 #include "neural/lm/model.hh"
 #include "neural/training.hh"
@@ -152,20 +153,20 @@ Result<bool> save_checkpoint(const std::string& path, const Checkpoint& ck, Lang
         return io_error("cannot write checkpoint " + path + ": " + e.what());
     }
     const std::string archive = bytes.str();
-    return automata::write_file_atomic(path, kMagic + automata::sha256_hex(archive) + "\n" + archive);
+    return write_file_atomic(path, kMagic + sha256_hex(archive) + "\n" + archive);
 }
 
 Result<Checkpoint> load_checkpoint(const std::string& path, LanguageModel* model, torch::optim::Optimizer* opt,
                                    torch::Device device) {
-    auto text = automata::read_file(path);
+    auto text = read_file(path);
     if (!text.ok()) return text.error();
     const std::string advice = "delete it to restart the run from step 0";
     const std::string magic = kMagic;
     const auto nl = text->find('\n');
-    if (text->rfind(magic, 0) != 0 || nl == std::string::npos) return automata::checksum_error(path, advice);
+    if (text->rfind(magic, 0) != 0 || nl == std::string::npos) return checksum_error(path, advice);
     const std::string want = text->substr(magic.size(), nl - magic.size());
     std::string archive = text->substr(nl + 1);
-    if (automata::sha256_hex(archive) != want) return automata::checksum_error(path, advice);
+    if (sha256_hex(archive) != want) return checksum_error(path, advice);
     Checkpoint ck;
     try {
         torch::serialize::InputArchive a;
@@ -217,7 +218,7 @@ std::string num(double x) {
 }
 
 Result<LmResult> finish(LmResult r, const std::string& rundir) {
-    auto w = automata::write_file_atomic((fs::path(rundir) / "result.json").string(), lm_result_to_json(r));
+    auto w = write_file_atomic((fs::path(rundir) / "result.json").string(), lm_result_to_json(r));
     if (!w.ok()) return w.error();
     return r;
 }
@@ -247,7 +248,7 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
     fs::create_directories(rundir, ec);
     if (ec) return io_error("cannot create " + rundir + ": " + ec.message());
     // only the temporaries of this run's own files: the folder may hold the user's
-    automata::remove_stale_temporaries(rundir, [](const std::string& stem) {
+    remove_stale_temporaries(rundir, [](const std::string& stem) {
         return stem == "run.json" || stem == "checkpoint.pt" || stem == "metrics.jsonl" || stem == "result.json";
     });
     const std::string ckpt = (fs::path(rundir) / "checkpoint.pt").string();
@@ -266,8 +267,8 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
     {
         json info{{"config", json::parse(lm_config_to_json(c))}, {"corpus", json::parse(corpus.identity_json())},
                   {"parameters", model->parameter_count()}};
-        auto w = automata::write_file_atomic((fs::path(rundir) / "run.json").string(),
-                                             automata::json_with_checksum(info.dump(), 2));
+        auto w = write_file_atomic((fs::path(rundir) / "run.json").string(),
+                                             json_with_checksum(info.dump(), 2));
         if (!w.ok()) return w.error();
     }
     const std::string metrics_path = (fs::path(rundir) / "metrics.jsonl").string();
@@ -361,9 +362,9 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
 
 Result<std::pair<LmConfig, CorpusFiles>> read_lm_run(const std::string& rundir) {
     const std::string path = (fs::path(rundir) / "run.json").string();
-    auto text = automata::read_file(path);
+    auto text = read_file(path);
     if (!text.ok()) return text.error();
-    if (auto ok = automata::check_json_checksum(path, *text, "rerun `ltlkit lm train` with the same --out"); !ok.ok())
+    if (auto ok = check_json_checksum(path, *text, "rerun `ltlkit lm train` with the same --out"); !ok.ok())
         return ok.error();
     try {
         auto j = json::parse(*text);
@@ -412,7 +413,7 @@ Result<LmResult> evaluate_lm(const std::string& rundir, const Corpus& corpus, co
     if (!ck.ok()) return ck.error();
     LmResult r;
     const std::string result_path = (fs::path(rundir) / "result.json").string();
-    if (auto prev = automata::read_file(result_path); prev.ok())
+    if (auto prev = read_file(result_path); prev.ok())
         if (auto old = lm_result_from_json(*prev); old.ok()) r = *old;
     r.config = c;
     r.corpus_json = corpus.identity_json();

@@ -4,7 +4,7 @@
 #include <map>
 
 #include "automata/ceiling.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
 
 namespace ltlkit::neural::verify {
 

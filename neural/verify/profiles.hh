@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "ltl/error.hh"
+#include "base/error.hh"
 #include "neural/run.hh"
 
 namespace ltlkit::neural::verify {

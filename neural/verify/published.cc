@@ -7,7 +7,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "automata/io.hh"
+#include "base/file.hh"
 
 namespace ltlkit::neural::verify {
 
@@ -92,7 +92,7 @@ Result<Published> parse_published(const std::string& text, const std::string& fi
 }
 
 Result<Published> read_published(const std::string& path) {
-    auto text = automata::read_file(path);
+    auto text = read_file(path);
     if (!text.ok()) return text.error();
     return parse_published(*text, path);
 }

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "ltl/error.hh"
+#include "base/error.hh"
 
 namespace ltlkit::neural::verify {
 

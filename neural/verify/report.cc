@@ -15,7 +15,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "automata/io.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
 #include "automata/lock.hh"
 #include "neural/verify/ceilings.hh"
 #include "neural/verify/profiles.hh"
@@ -64,7 +65,7 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
                                                           {(dir / "figures" / "cells.csv").string(), figures.cells_csv},
                                                           {files.markdown, render_markdown(d)},
                                                           {files.html, render_html(d, figures)}}) {
-        auto w = automata::write_file_atomic(path, content);
+        auto w = write_file_atomic(path, content);
         if (!w.ok()) return w.error();
     }
     return files;
@@ -146,16 +147,16 @@ Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std
             no_plan.push_back(d);
             continue;
         }
-        auto text = automata::read_file(path);
+        auto text = read_file(path);
         if (!text.ok()) return text.error();
         // A JSON object that is no plan at all is named as such; a plan must carry its checksum.
-        if (automata::json_checksum_state(*text) == automata::ChecksumState::Missing)
+        if (json_checksum_state(*text) == ChecksumState::Missing)
             if (auto p = plan_from_json(*text); !p.ok()) {
                 Error e = p.error();
                 e.origin = path;
                 return e;
             }
-        if (auto c = automata::check_json_checksum(path, *text, "rerun `ltlkit verify` with the same arguments and --out to rewrite it");
+        if (auto c = check_json_checksum(path, *text, "rerun `ltlkit verify` with the same arguments and --out to rewrite it");
             !c.ok())
             return c.error();
         auto p = plan_from_json(*text);
@@ -208,7 +209,7 @@ Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std
     if (out != dirs.front() || published || marked > 0) {
         std::error_code ec;
         fs::create_directories(out, ec);
-        auto w = automata::write_file_atomic((fs::path(out) / "plan.json").string(), plan_to_json(*plan));
+        auto w = write_file_atomic((fs::path(out) / "plan.json").string(), plan_to_json(*plan));
         if (!w.ok()) return w.error();
     }
     return write_report(*plan, all, out, missing);

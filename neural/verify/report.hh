@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "ltl/error.hh"
+#include "base/error.hh"
 #include "neural/run.hh"
 #include "neural/verify/figures.hh"
 #include "neural/verify/published.hh"
@@ -41,7 +41,7 @@ struct LanguagePlan {
     std::string kind;  // formula | regex | dfa
     std::string text;
     std::vector<std::string> alphabet;
-    std::string dfa_json;  // the minimal complete DFA (SPEC §8)
+    std::string dfa_json;  // the minimal complete DFA (docs/SYNTAX.md §9)
     std::size_t states = 0;
     std::optional<std::string> fragment;
     std::map<std::string, std::optional<bool>> classes;  // class id -> member (null: undecided)

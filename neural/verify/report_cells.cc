@@ -16,7 +16,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "automata/dot.hh"
 #include "automata/lock.hh"
 #include "neural/verify/ceilings.hh"
 #include "neural/verify/profiles.hh"

@@ -15,7 +15,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "automata/io.hh"
 #include "automata/lock.hh"
 #include "neural/verify/ceilings.hh"
 #include "neural/verify/profiles.hh"

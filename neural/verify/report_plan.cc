@@ -15,7 +15,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "automata/io.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
 #include "automata/lock.hh"
 #include "neural/verify/ceilings.hh"
 #include "neural/verify/profiles.hh"
@@ -95,7 +96,7 @@ std::string plan_to_json(const Plan& p) {
               {"languages", langs},
               {"runs", runs}};
     if (!p.cells.empty()) j["cells"] = p.cells;
-    return automata::json_with_checksum(j.dump(), 1);
+    return json_with_checksum(j.dump(), 1);
 }
 
 Result<Plan> plan_from_json(const std::string& text) {
@@ -193,9 +194,9 @@ Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::
         const fs::path path = fs::path(dir) / r.rundir / "result.json";
         std::error_code ec;
         if (!fs::exists(path, ec)) continue;
-        auto text = automata::read_file(path.string());
+        auto text = read_file(path.string());
         if (!text.ok()) return text.error();
-        if (auto c = automata::check_json_checksum(
+        if (auto c = check_json_checksum(
                 path.string(), *text, "rerun `ltlkit verify` with the same arguments and --out, which evaluates the run again");
             !c.ok())
             return c.error();
@@ -217,7 +218,7 @@ Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::
         }
         lr.from = path.string();
         // The training curve, when the run logged one (lines that do not parse are skipped).
-        if (auto log = automata::read_file((fs::path(dir) / r.rundir / "metrics.jsonl").string()); log.ok()) {
+        if (auto log = read_file((fs::path(dir) / r.rundir / "metrics.jsonl").string()); log.ok()) {
             std::istringstream in(*log);
             for (std::string line; std::getline(in, line);) {
                 try {
@@ -239,7 +240,7 @@ Result<std::optional<std::pair<int, int>>> read_shard_file(const std::string& di
     const std::string path = (fs::path(dir) / "shard.json").string();
     std::error_code ec;
     if (!fs::exists(path, ec)) return std::optional<std::pair<int, int>>{};
-    auto text = automata::read_file(path);
+    auto text = read_file(path);
     if (!text.ok()) return text.error();
     try {
         const json j = json::parse(*text);
@@ -252,7 +253,7 @@ Result<std::optional<std::pair<int, int>>> read_shard_file(const std::string& di
 }
 
 Result<bool> write_shard_file(const std::string& dir, int index, int count) {
-    return automata::write_file_atomic((fs::path(dir) / "shard.json").string(),
+    return write_file_atomic((fs::path(dir) / "shard.json").string(),
                                        json{{"shard", index}, {"shards", count}}.dump() + "\n");
 }
 

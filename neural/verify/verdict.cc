@@ -162,7 +162,7 @@ std::string fmt(const char* f, double x) {
 
 std::string pct(double x) { return fmt("%.1f%%", 100 * x); }
 
-// The theory (SPEC §7) speaks about strict masks without positional encoding, and about
+// The theory (docs/CLASSES.md §4) speaks about strict masks without positional encoding, and about
 // transformers only.
 bool theory_applies(const Architecture& arch, const std::vector<RunResult>& runs) {
     if (arch.kind == Architecture::Kind::Lstm) return false;

@@ -12,7 +12,7 @@
 
 namespace ltlkit::neural::verify {
 
-enum class Expectation { Recognizes, Fails, Unknown };  // the theory's prediction (SPEC §7)
+enum class Expectation { Recognizes, Fails, Unknown };  // the theory's prediction (docs/CLASSES.md §4)
 std::string to_string(Expectation e);                   // "recognizes" | "fails" | "unknown"
 Result<Expectation> expectation_from_string(const std::string& s);
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "automata/language.hh"
-#include "ltl/error.hh"
+#include "base/error.hh"
 #include "neural/run.hh"
 #include "neural/verify/profiles.hh"
 #include "neural/verify/report.hh"

@@ -22,7 +22,7 @@ import subprocess as _subprocess
 from . import _ltlkit
 from ._ltlkit import (  # noqa: F401  (the public names)
     Dfa, Error, Formula, InputError, IOError, LimitError, Op, Sampler, accepts, atoms, canonical, ceiling,
-    check_certificate, classify, compile, compile_regex, complement, dag_size, distinguishing_word,
+    check_certificate, classify, classify_subregular, compile, compile_regex, complement, dag_size, distinguishing_word,
     empirical_ceiling, formula_alphabet, fragment_of, holds_at_eos, is_minimal, minimize, parse_formula, read_dfa_file,
     subformulas_postorder, temporal_depth, to_string, to_unicode, tree_size)
 
@@ -33,7 +33,7 @@ __version__ = _ltlkit.__version__
 # Python's builtins; they are public all the same (ltlkit.compile, ltlkit.IOError).
 __all__ = [
     "Dataset", "Dfa", "Error", "Formula", "InputError", "LimitError", "Op", "Sampler", "Split",
-    "accepts", "atoms", "canonical", "ceiling", "check_certificate", "classify", "compile_regex",
+    "accepts", "atoms", "canonical", "ceiling", "check_certificate", "classify", "classify_subregular", "compile_regex",
     "complement", "dag_size", "distinguishing_word", "empirical_ceiling", "equiv", "formula_alphabet",
     "fragment_of", "generate_dataset", "holds_at_eos", "is_minimal", "load_recognizer", "minimize",
     "parse_formula", "read_dataset", "read_dfa_file", "subformulas_postorder", "temporal_depth",
@@ -56,7 +56,7 @@ def _dfa_svg(self):
 
 
 def _dfa_to_dict(self):
-    """The DFA JSON of SPEC §8 as a dict."""
+    """The DFA JSON of docs/SYNTAX.md §9 as a dict."""
     return {"alphabet": list(self.alphabet), "initial": self.initial,
             "accepting": self.accepting, "transitions": self.transitions}
 

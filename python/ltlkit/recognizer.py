@@ -5,7 +5,7 @@ returns a `LoadedRecognizer` that scores words; `.module` is a TorchScript-ready
 `.save_torchscript(path)` writes it as TorchScript, which `torch.jit.load` opens with no ltlkit.
 
 The forward pass is written here a second time, in PyTorch, from the definitions that
-neural/model.cc implements (PROTOCOL.md "Models"): strict or non-strict causal masks, k-local
+neural/model.cc implements (docs/PROTOCOL.md "Models"): strict or non-strict causal masks, k-local
 windows max(1, i-k) <= j, hybrid heads (ceil(h/2) global then floor(h/2) k-local) or hybrid
 layers (local at even indices), post-LN or pre-LN blocks, NoPE / learned / sinusoidal / rotary
 positions, the readout at EOS, and the LSTM baseline. Masks are built densely from the definition
@@ -95,7 +95,7 @@ class _Attention(torch.nn.Module):
         for g in range(len(self.firsts)):
             if self.counts[g] == 0:
                 continue
-            # visible(i, j) (PROTOCOL.md): j < i (strict) or j <= i, and j >= i - k in a k-local head.
+            # visible(i, j) (docs/PROTOCOL.md "Models"): j < i (strict) or j <= i, and j >= i - k in a k-local head.
             visible = j < i if self.strict else j <= i
             if self.windows[g] > 0:
                 visible = visible & (j >= i - self.windows[g])

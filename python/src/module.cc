@@ -17,16 +17,18 @@
 
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/classify.hh"
+#include "automata/algebra/subregular.hh"
 #include "automata/algorithms.hh"
 #include "automata/ceiling.hh"
 #include "automata/dataset.hh"
 #include "automata/dfa.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "automata/dot.hh"
 #include "automata/language.hh"
 #include "automata/monitor.hh"
 #include "automata/regex.hh"
 #include "automata/sampler.hh"
-#include "ltl/error.hh"
+#include "base/error.hh"
 #include "ltl/formula.hh"
 #include "ltl/fragment.hh"
 #include "ltl/parser.hh"
@@ -488,7 +490,7 @@ PYBIND11_MODULE(_ltlkit, m) {
         .def("__eq__", [](Formula a, Formula b) { return a == b; })
         .def("__hash__", [](Formula f) { return std::hash<Formula>()(f); });
     m.def("parse_formula", [](const std::string& text) { return take(ltl::parse_formula(text)); }, py::arg("text"),
-          "Parses a formula of SPEC §2; errors (InputError) carry line:column.");
+          "Parses a formula of docs/SYNTAX.md §2; errors (InputError) carry line:column.");
     m.def("to_string", [](Formula f) { return ltl::to_string(f); }, "ASCII syntax that parses back to the same formula.");
     m.def("to_unicode", [](Formula f) { return ltl::to_unicode(f); }, "Unicode operator forms (¬ ∧ ∨ → ↔ ⊤ ⊥ Y≤k).");
     m.def("atoms", [](Formula f) { return ltl::atoms(f); });
@@ -496,12 +498,12 @@ PYBIND11_MODULE(_ltlkit, m) {
     m.def("tree_size", [](Formula f) { return ltl::tree_size(f); });
     m.def("temporal_depth", [](Formula f) { return ltl::temporal_depth(f); });
     m.def("subformulas_postorder", [](Formula f) { return ltl::subformulas_postorder(f); }, "Children before parents.");
-    m.def("fragment_of", [](Formula f) { return ltl::fragment_of(f).name(); }, "The smallest fragment (SPEC §4), e.g. 'LTL[P,Y]'.");
+    m.def("fragment_of", [](Formula f) { return ltl::fragment_of(f).name(); }, "The smallest fragment (docs/CLASSES.md §1), e.g. 'LTL[P,Y]'.");
     m.def("holds_at_eos", [](Formula f, const std::vector<std::string>& word) { return ltl::holds_at_eos(f, word); },
           py::arg("formula"), py::arg("word"), "Direct semantics: does the word (a list of symbol names) satisfy f at EOS?");
 
     // ---- DFAs
-    py::class_<Dfa>(m, "Dfa", "A complete DFA over an ordered alphabet (SPEC §8 JSON: alphabet, initial, accepting, transitions).")
+    py::class_<Dfa>(m, "Dfa", "A complete DFA over an ordered alphabet (docs/SYNTAX.md §9 JSON: alphabet, initial, accepting, transitions).")
         .def(py::init(&make_dfa), py::arg("alphabet"), py::arg("initial"), py::arg("accepting"), py::arg("transitions"))
         .def_readonly("alphabet", &Dfa::alphabet)
         .def_readonly("initial", &Dfa::initial)
@@ -644,16 +646,30 @@ PYBIND11_MODULE(_ltlkit, m) {
             automata::algebra::set_budget_clock(before);
             return take(std::move(result));
         });
-        return classification_to_python(c, r.dfa, r.fragment, max_k, r.alphabet_inferred);
+        py::dict out = classification_to_python(c, r.dfa, r.fragment, max_k, r.alphabet_inferred);
+        // As `classify --json`: the subregular classes (docs/SUBREGULAR.md).
+        auto sub = without_gil([&] { return automata::algebra::classify_subregular(r.dfa); });
+        out["subregular"] = to_python(automata::algebra::subregular_summary_json(sub));
+        return out;
     }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_k") = 4, py::arg("max_elements") = 1'000'000,
        py::arg("formula_cap") = 200'000, py::arg("window_budget") = 200'000, py::arg("probe_depth") = 8,
        py::arg("probe_states") = 500'000, py::arg("max_states") = 1'000'000, py::arg("window_time") = 0.0,
        py::arg("window_memory") = 400, py::arg("window_clock") = "wall",
        py::arg("window_work") = automata::algebra::ClassifyOptions::kDefaultWindowWork,
-       "The classes of SPEC §4 with certificates and the predictions per architecture (the keys of `classify --json`).\n"
+       "The classes of docs/CLASSES.md §2 with certificates and the predictions per architecture (the keys of `classify --json`).\n"
        "window_work (search steps), window_time (seconds), window_memory (MiB) and window_clock ('wall' or 'cpu') are\n"
        "classify's --window-work, --window-time, --window-memory and --window-clock; 0 removes a bound. The default\n"
        "bound is in work, so the answers do not depend on the machine's speed or load.");
+    m.def("classify_subregular", [](const py::object& language, const std::optional<py::object>& alphabet, std::size_t max_states) {
+        Resolved r = resolve(language, alphabet_arg(alphabet), max_states);
+        auto ds = without_gil([&] { return automata::algebra::classify_subregular(r.dfa); });
+        nlohmann::ordered_json j = automata::algebra::subregular_summary_json(ds);
+        for (const auto& d : ds) j[d.id]["certificate"] = nlohmann::ordered_json::parse(automata::algebra::subregular_certificate_json(d, r.dfa));
+        return to_python(j);
+    }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_states") = 1'000'000,
+       "The subregular classes of docs/SUBREGULAR.md (finite, cofinite, SL, SP, LT, PT, LTT, TSL, DA,\n"
+       "aperiodic_commutative): {name: {member, params, fact, prediction, certificate}}, as `classify --json`'s\n"
+       "\"subregular\" object plus the certificates, which check_certificate re-verifies.");
     m.def("check_certificate", [](const py::object& certificate) {
         const std::string text = python_to_json_text(certificate);
         std::string explanation;

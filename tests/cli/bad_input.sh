@@ -20,7 +20,7 @@ check() {
     fi
 }
 
-# Malformed formulas (SPEC §2 positions) through every command.
+# Malformed formulas (docs/SYNTAX.md §2 positions) through every command.
 check 2 "ltlkit: error: 1:9: expected ')'" compile 'P (a & b'
 check 2 "ltlkit: error: 1:3: expected '&'" accepts 'a && b' ab
 check 2 "ltlkit: error: 1:4: expected a window k >= 1" equiv 'Y<=0 a' 'Y a'

@@ -16,7 +16,7 @@ python3 - out.json <<'PY' || fail "JSON keys or values"
 import json, sys
 j = json.load(open(sys.argv[1]))
 want = ["alphabet", "alphabet_inferred", "fragment", "states", "classes", "definite_degree", "local_k", "hybrid_k",
-        "predictions", "prediction_reasons", "witnesses", "certificates"]
+        "predictions", "prediction_reasons", "witnesses", "certificates", "subregular"]
 assert j["alphabet_inferred"] is False
 assert list(j.keys()) == want, list(j.keys())
 assert set(j["classes"]) == {"definite", "r_trivial", "locally_r_trivial", "locally_testable", "piecewise_testable",

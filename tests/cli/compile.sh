@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End to end: `ltlkit compile`, `accepts` and `equiv` on small languages whose DFAs are known by
-# hand (SPEC §3, §8), output formats and their round trips, batch input and exit codes.
+# hand (docs/SYNTAX.md §3, §9), output formats and their round trips, batch input and exit codes.
 # Usage: bash compile.sh LTLKIT_BIN SOURCE_DIR (run in a scratch folder)
 set -u
 bin=$1
@@ -13,7 +13,7 @@ expect_rc() {  # NAME RC WANT
     if [[ $2 -ne $3 ]]; then fail "$1: exit $2, want $3"; fi
 }
 
-# Σ*abΣ* (SPEC §3), canonical BFS numbering with symbols in alphabet order.
+# Σ*abΣ* (docs/SYNTAX.md §4), canonical BFS numbering with symbols in alphabet order.
 out=$("$bin" compile --format json 'P(b & Y a)'); expect_rc "compile json" $? 0
 expect_eq "P(b & Y a) json" "$out" '{"alphabet": ["a","b"], "initial": 0, "accepting": [2], "transitions": [[1,0],[1,2],[2,2]]}'
 # Σ*a, aΣ*, {ε}, ∅ and Σ* (no symbol holds at EOS).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `ltlkit generate`: files of SPEC §8, balance and labels (checked with awk, independently of the
+# `ltlkit generate`: files of docs/SYNTAX.md §11, balance and labels (checked with awk, independently of the
 # C++ reader), byte-for-byte reproducibility, verified reruns, --force, bad ranges, formats, suites.
 # Usage: bash generate.sh LTLKIT_BIN SOURCE_DIR
 set -u

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Malformed formulas given to `ltlkit fragment`: exit code 2, nothing on stdout, and the first
-# stderr line exactly `ltlkit: error: LINE:COL: ...` (SPEC §2; columns in characters).
+# stderr line exactly `ltlkit: error: LINE:COL: ...` (docs/SYNTAX.md §2; columns in characters).
 # Usage: bash parse_errors.sh LTLKIT_BIN SOURCE_DIR
 set -u
 bin=$1

@@ -5,7 +5,8 @@
 #include <string>
 
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "automata/dot.hh"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace ltlkit;

@@ -1,4 +1,4 @@
-// Fuzz target: the suite reader (SPEC §8), through a temporary file as users give it.
+// Fuzz target: the suite reader (docs/SYNTAX.md §10), through a temporary file as users give it.
 #include <vector>
 #include <filesystem>
 #include <unistd.h>

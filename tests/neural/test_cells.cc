@@ -7,7 +7,7 @@
 #include <fstream>
 #include <set>
 
-#include "automata/io.hh"
+#include "base/file.hh"
 #include "neural/verify/report.hh"
 #include "neural/verify/verify.hh"
 
@@ -72,7 +72,7 @@ TEST_CASE("verify cells: the chosen cells' runs are the full plan's runs of thos
         CHECK(full_dirs.count(r.rundir + " " + r.identity));
     }
     // plan.json records the cells and reads them back.
-    auto text = automata::read_file((some_dir / "plan.json").string());
+    auto text = read_file((some_dir / "plan.json").string());
     REQUIRE(text.ok());
     auto back = plan_from_json(*text);
     REQUIRE(back.ok());

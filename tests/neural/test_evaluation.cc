@@ -11,7 +11,7 @@
 
 #include "automata/algebra/classify.hh"
 #include "automata/dataset.hh"
-#include "automata/io.hh"
+#include "base/checksum.hh"
 #include "automata/language.hh"
 #include "automata/sampler.hh"
 #include "neural/internal.hh"
@@ -241,14 +241,14 @@ TEST_CASE("result.json keeps the per-label counts and the pair counts, and older
     for (const char* key : {"per_length_labels", "accepted_accuracy", "rejected_accuracy", "balanced_accuracy",
                             "label_lengths", "adversarial_pairs", "adversarial_same_answer"})
         j.erase(key);
-    auto old = result_from_json(automata::json_with_checksum(j.dump(), 2));
+    auto old = result_from_json(json_with_checksum(j.dump(), 2));
     REQUIRE(old.ok());
     CHECK(old->per_length_labels.empty());
     CHECK_FALSE(old->adversarial_pairs);
     // More right answers than words is refused.
     auto bad = nlohmann::json::parse(text);
     bad["per_length_labels"]["41"]["accepted"] = {3, 2};
-    CHECK_FALSE(result_from_json(automata::json_with_checksum(bad.dump(), 2)).ok());
+    CHECK_FALSE(result_from_json(json_with_checksum(bad.dump(), 2)).ok());
 }
 
 TEST_CASE("adversarial pairs: both words, labels and logits per pair, and the pairs answered alike",

@@ -6,7 +6,8 @@
 #include <set>
 
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "base/checksum.hh"
 #include "neural/run.hh"
 
 using namespace ltlkit;
@@ -121,6 +122,6 @@ TEST_CASE("result.json carries its identity and refuses a missing or renamed che
     auto refused = result_from_json(renamed);
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().message.find("no checksum") != std::string::npos);
-    CHECK(automata::json_checksum_state(renamed) == automata::ChecksumState::Missing);
-    CHECK_FALSE(automata::check_json_checksum("f", renamed, "x").ok());
+    CHECK(json_checksum_state(renamed) == ChecksumState::Missing);
+    CHECK_FALSE(check_json_checksum("f", renamed, "x").ok());
 }

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "automata/io.hh"
+#include "base/file.hh"
 #include "automata/random.hh"
 #include "neural/lm/lm.hh"
 #include "neural/lm/model.hh"
@@ -247,8 +247,8 @@ TEST_CASE("a language-model run resumed from its checkpoint equals the uninterru
         CHECK(rb->steps_done == 24);
         CHECK(rb->valid.nll == ra->valid.nll);
         CHECK(rb->test.nll == ra->test.nll);
-        CHECK(*ltlkit::automata::read_file((a / "metrics.jsonl").string()) ==
-              *ltlkit::automata::read_file((b / "metrics.jsonl").string()));
+        CHECK(*ltlkit::read_file((a / "metrics.jsonl").string()) ==
+              *ltlkit::read_file((b / "metrics.jsonl").string()));
         // Another configuration does not resume from that checkpoint.
         LmConfig other = c;
         other.training.lr *= 2;

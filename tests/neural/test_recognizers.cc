@@ -1,4 +1,4 @@
-// Recognizers (PROTOCOL.md "Models", "Training", "Evaluation"): banded vs dense attention, strict
+// Recognizers (docs/PROTOCOL.md "Models", "Training", "Evaluation"): banded vs dense attention, strict
 // masks, hand-set weights, resume, learning, and the metrics of result.json.
 #include "fixtures.hh"  // torch before Catch2: glog defines CHECK
 
@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "automata/io.hh"
+#include "base/checksum.hh"
 #include "automata/sampler.hh"
 #include "neural/internal.hh"
 #include "neural/model.hh"
@@ -145,7 +145,7 @@ TEST_CASE("a run resumed from its checkpoint equals the uninterrupted run bit fo
     check_resume_bit_for_bit("cpu");
 }
 
-TEST_CASE("training batches follow PROTOCOL.md: one length, half accepted, half rejected, uniform",
+TEST_CASE("training batches follow docs/PROTOCOL.md: one length, half accepted, half rejected, uniform",
           "[neural][train]") {
     const auto dfa = ends_with_a();
     auto sampler = automata::Sampler::create(dfa, 10);
@@ -214,30 +214,30 @@ TEST_CASE("summaries: bins of 100 lengths, min bin, N*, and result.json round tr
     CHECK_FALSE(result_from_json(std::string(R"({"config": {"arch": "local-0"}})")).ok());
     auto bad = nlohmann::json::parse(result_to_json(r));
     bad["per_length_accuracy"]["130"] = 1.5;
-    CHECK_FALSE(result_from_json(automata::json_with_checksum(bad.dump())).ok());
+    CHECK_FALSE(result_from_json(json_with_checksum(bad.dump())).ok());
     bad = nlohmann::json::parse(result_to_json(r));
     bad.erase("n_star");
-    CHECK_FALSE(result_from_json(automata::json_with_checksum(bad.dump())).ok());
+    CHECK_FALSE(result_from_json(json_with_checksum(bad.dump())).ok());
     bad = nlohmann::json::parse(result_to_json(r));
     bad.erase("identity");
-    CHECK_FALSE(result_from_json(automata::json_with_checksum(bad.dump())).ok());
+    CHECK_FALSE(result_from_json(json_with_checksum(bad.dump())).ok());
 }
 
 TEST_CASE("result.json: numbers too large, fractional, negative or infinite for their field are errors", "[neural]") {
-    const std::string h = automata::sha256_hex("x");
+    const std::string h = sha256_hex("x");
     const std::string good =
         R"({"config":{"arch":"global"},"identity":{"dfa_sha256":")" + h + R"(","data_sha256":")" + h +
         R"(","training":")" + h + R"(","evaluation":")" + h + R"("},"per_length_accuracy":{"41":1.0},)"
         R"("mean_accuracy":1.0,"min_bin_accuracy":1.0,"n_star":41,"train_accuracy":1.0,)"
         R"("adversarial_accuracy":null,"failed_to_fit":false,"wall_seconds":1.5,"seed":7})";
-    REQUIRE(result_from_json(automata::json_with_checksum(good)).ok());
+    REQUIRE(result_from_json(json_with_checksum(good)).ok());
     // The text with one replacement, under a valid checksum where the text still parses (so that
     // the range checks, not the checksum, refuse it).
     auto with = [&](const std::string& from, const std::string& to) {
         std::string s = good;
         s.replace(s.find(from), from.size(), to);
         try {
-            return automata::json_with_checksum(s);
+            return json_with_checksum(s);
         } catch (const std::exception&) {
             return s;
         }

@@ -8,7 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "automata/io.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
 #include "neural/verify/report.hh"
 #include "neural/verify/verify.hh"
 
@@ -87,7 +88,7 @@ Plan fixture_plan() {
                 r.seed_index = s;
                 r.lr = 3e-4;
                 r.seed = 1000 + r.index;
-                r.identity = automata::sha256_hex("fixture run " + std::to_string(r.index));
+                r.identity = sha256_hex("fixture run " + std::to_string(r.index));
                 r.rundir = "runs/" + lp.dir + "/" + to_string(arch) + "/" + r.label() + "-" + r.identity.substr(0, 8);
                 p.runs.push_back(r);
             }
@@ -101,9 +102,9 @@ RunResult fixture_result(const Plan& p, const RunPlan& r) {
     res.config.training.seed = r.seed;
     res.seed = r.seed;
     res.language = r.language;
-    res.identity.dfa = automata::sha256_hex("dfa " + r.language);
-    res.identity.data = automata::sha256_hex("data " + r.language);
-    res.identity.training = automata::sha256_hex("training " + std::to_string(r.index));
+    res.identity.dfa = sha256_hex("dfa " + r.language);
+    res.identity.data = sha256_hex("data " + r.language);
+    res.identity.training = sha256_hex("training " + std::to_string(r.index));
     res.identity.evaluation = r.identity;
     Expectation pred = Expectation::Unknown;
     for (const auto& l : p.languages)
@@ -122,11 +123,11 @@ RunResult fixture_result(const Plan& p, const RunPlan& r) {
 }
 
 void write_fixture(const Plan& p, const std::string& dir, std::size_t mod = 1, std::size_t rem = 0) {
-    REQUIRE(automata::write_file_atomic(dir + "/plan.json", plan_to_json(p)).ok());
+    REQUIRE(write_file_atomic(dir + "/plan.json", plan_to_json(p)).ok());
     for (const auto& r : p.runs) {
         if (r.index % mod != rem) continue;
         fs::create_directories(fs::path(dir) / r.rundir);
-        REQUIRE(automata::write_file_atomic(dir + "/" + r.rundir + "/result.json",
+        REQUIRE(write_file_atomic(dir + "/" + r.rundir + "/result.json",
                                             result_to_json(fixture_result(p, r)))
                     .ok());
     }
@@ -252,17 +253,17 @@ TEST_CASE("merging shard folders gives the report of one folder", "[report]") {
     Plan other = p;
     other.runs.pop_back();
     fs::create_directories(t.path / "other");
-    REQUIRE(automata::write_file_atomic(t / "other/plan.json", plan_to_json(other)).ok());
+    REQUIRE(write_file_atomic(t / "other/plan.json", plan_to_json(other)).ok());
     CHECK_FALSE(merge_report({t / "one", t / "other"}, t / "x").ok());
     Plan reidentified = p;
-    reidentified.runs[3].identity = automata::sha256_hex("another identity");
-    REQUIRE(automata::write_file_atomic(t / "other/plan.json", plan_to_json(reidentified)).ok());
+    reidentified.runs[3].identity = sha256_hex("another identity");
+    REQUIRE(write_file_atomic(t / "other/plan.json", plan_to_json(reidentified)).ok());
     auto r1 = merge_report({t / "one", t / "other"}, t / "x");
     REQUIRE_FALSE(r1.ok());
     CHECK(r1.error().message.find("run 4 differs") != std::string::npos);
     Plan resized = p;
     resized.base.model.d_ff = 17;
-    REQUIRE(automata::write_file_atomic(t / "other/plan.json", plan_to_json(resized)).ok());
+    REQUIRE(write_file_atomic(t / "other/plan.json", plan_to_json(resized)).ok());
     auto r2 = merge_report({t / "one", t / "other"}, t / "x");
     REQUIRE_FALSE(r2.ok());
     CHECK(r2.error().message.find("d_ff") != std::string::npos);
@@ -411,7 +412,7 @@ TEST_CASE("report: per-label numbers or 'not measured', the published sd, FAR, a
         if (r.language != "first-a" || r.arch != named("global")) continue;
         RunResult res = fixture_result(p, r);
         for (int n = 41; n <= 60; ++n) res.per_length_labels[n] = {1, 1, 0, 1};
-        REQUIRE(automata::write_file_atomic(t / (r.rundir + "/result.json"), result_to_json(res)).ok());
+        REQUIRE(write_file_atomic(t / (r.rundir + "/result.json"), result_to_json(res)).ok());
     }
     auto runs = load_runs(p, t.path.string());
     REQUIRE(runs.ok());
@@ -450,7 +451,7 @@ TEST_CASE("report: per-label numbers or 'not measured', the published sd, FAR, a
         RunResult res = fixture_result(p, r);
         res.failed_to_fit = true;
         res.train_accuracy = 0.8;
-        REQUIRE(automata::write_file_atomic(t / (r.rundir + "/result.json"), result_to_json(res)).ok());
+        REQUIRE(write_file_atomic(t / (r.rundir + "/result.json"), result_to_json(res)).ok());
     }
     runs = load_runs(p, t.path.string());
     REQUIRE(runs.ok());

@@ -213,7 +213,7 @@ TEST_CASE("rule 2: an unknown prediction gives evidence, also when the theory do
     CHECK(v.verdict == VerdictKind::Evidence);
     CHECK(v.rule == 2);
     CHECK(v.stats.successes == 1);
-    // A learned positional encoding: predictions do not apply (PROTOCOL.md: NoPE only).
+    // A learned positional encoding: predictions do not apply (docs/PROTOCOL.md "Models": NoPE only).
     auto pe = runs;
     for (auto& r : pe) r.config.model.pe = PositionalEncoding::Learned;
     const Verdict w = judge("L", named("global"), Expectation::Recognizes, pe);

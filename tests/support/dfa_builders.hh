@@ -23,7 +23,7 @@ inline automata::Dfa make_dfa(std::vector<std::string> alphabet, automata::State
 }
 
 // A random complete DFA over the letters a, b, ... of one of four shapes, so that every class of
-// SPEC §4 gets members: uniform, partially ordered (no edge to a smaller state), mostly
+// docs/CLASSES.md §2 gets members: uniform, partially ordered (no edge to a smaller state), mostly
 // self-loops, and shift-register-like (definite-looking).
 inline automata::Dfa random_shaped_dfa(automata::Rng& rng, std::size_t n, std::size_t k) {
     using automata::State;

@@ -1,5 +1,5 @@
 // Random past-LTL formulas for tests: every operator of the formula belongs to the requested
-// fragment (SPEC §4), so fragment_of(result) is that fragment or a smaller one.
+// fragment (docs/CLASSES.md §1), so fragment_of(result) is that fragment or a smaller one.
 #pragma once
 
 #include <cstddef>

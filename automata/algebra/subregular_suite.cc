@@ -1,0 +1,77 @@
+// Suites of random minimal DFAs by subregular class (docs/SUBREGULAR.md §5): rejection sampling.
+#include <set>
+
+#include "automata/algebra/subregular.hh"
+#include "automata/algebra/subregular_internal.hh"
+#include "automata/algorithms.hh"
+#include "automata/io.hh"
+#include "automata/random.hh"
+
+namespace ltlkit::automata::algebra {
+
+namespace {
+
+Dfa random_dfa(Rng& rng, std::size_t n, const std::vector<std::string>& alphabet) {
+    const std::size_t k = alphabet.size();
+    Dfa d;
+    d.alphabet = alphabet;
+    d.accepting.resize(n);
+    for (auto& x : d.accepting) x = std::uint8_t(rng.below(2));
+    d.delta.resize(n * k);
+    const auto shape = rng.below(3);
+    for (std::size_t q = 0; q < n; ++q)
+        for (std::size_t a = 0; a < k; ++a)
+            d.delta[q * k + a] = shape == 0   ? State(rng.below(n))
+                                 : shape == 1 ? State(q + rng.below(n - q))
+                                              : (rng.below(3) == 0 ? State(rng.below(n)) : State(q));
+    return d;
+}
+
+}  // namespace
+
+Result<SuiteDraw> draw_suite(const SuiteRequest& r) {
+    if (!is_subregular_class(r.cls)) return make_error("unknown class '" + r.cls + "' (finite, cofinite, SL, SP, LT, PT, LTT, TSL, DA, aperiodic_commutative)");
+    if (r.alphabet.empty()) return make_error("the alphabet is empty");
+    if (r.min_states < 1 || r.min_states > r.max_states) return make_error("the state range must satisfy 1 <= min <= max");
+    if (r.t && r.cls != "LTT") return make_error("--t is a parameter of LTT only");
+    const bool has_k = r.cls == "SL" || r.cls == "SP" || r.cls == "LT" || r.cls == "PT" || r.cls == "LTT" || r.cls == "TSL";
+    if (r.k && !has_k) return make_error("--k is not a parameter of " + r.cls);
+    Rng rng(r.seed);
+    SuiteDraw out;
+    std::set<std::string> seen;
+    const std::size_t ns = r.alphabet.size();
+    while (out.dfas.size() < r.count) {
+        if (out.draws >= r.max_draws)
+            return make_error("only " + std::to_string(out.dfas.size()) + " of " + std::to_string(r.count) + " distinct " + r.cls +
+                              " languages after " + std::to_string(r.max_draws) + " draws (--max-draws)");
+        ++out.draws;
+        Dfa d;
+        const unsigned kk = r.k.value_or(1 + unsigned(rng.below(3)));
+        if ((r.cls == "SL" || r.cls == "TSL") && rng.below(2) == 0) {
+            std::vector<Word> forbidden;
+            for (const Word& f : subregular::sl_all_factors(ns, kk))
+                if (rng.below(4) == 0) forbidden.push_back(f);
+            d = sl_dfa_from_forbidden(r.alphabet, kk, forbidden);
+        } else if (r.cls == "SP" && rng.below(2) == 0) {
+            std::vector<Word> forbidden(1 + rng.below(3));
+            for (auto& w : forbidden) {
+                w.resize(1 + rng.below(kk));
+                for (auto& x : w) x = Symbol(rng.below(ns));
+            }
+            d = sp_dfa_from_forbidden(r.alphabet, forbidden);
+        } else {
+            d = minimize(random_dfa(rng, r.min_states + rng.below(r.max_states - r.min_states + 1), r.alphabet));
+        }
+        if (d.num_states() > r.max_states) continue;
+        auto dec = decide_subregular(r.cls, d);
+        if (dec->member != true) continue;
+        if (r.k && !(dec->params.contains("k") && dec->params["k"] == *r.k)) continue;
+        if (r.t && !(dec->params.contains("t") && dec->params["t"] == *r.t)) continue;
+        if (!seen.insert(to_json(d)).second) continue;
+        out.dfas.push_back(d);
+        out.decisions.push_back(*dec);
+    }
+    return out;
+}
+
+}  // namespace ltlkit::automata::algebra

@@ -1,0 +1,24 @@
+// Run identities in JSON (run.cc), shared with train.cc, which stores them in checkpoints and
+// run.json. PRIVATE header.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "neural/run.hh"
+
+namespace ltlkit::neural {
+
+// The model and training parts of a config without `steps`: what decides the trained model apart
+// from how long it trains (the training identity and a checkpoint's training key hash it).
+nlohmann::json trained_model_json(const Config& c);
+
+// RunIdentity::evaluation from its parts (run_identity computes it the same way).
+std::string evaluation_identity(const std::string& training, const Config& config, const std::string& data);
+
+// The "identity" object of run.json and result.json, and back (run.cc).
+nlohmann::json identity_to_json(const RunIdentity& id);
+Result<RunIdentity> identity_from_json(const nlohmann::json& j);
+
+}  // namespace ltlkit::neural
