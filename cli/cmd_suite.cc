@@ -7,7 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "automata/algebra/subregular.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
+#include "base/file.hh"
 #include "automata/language.hh"
 #include "cli/command.hh"
 
@@ -72,13 +73,13 @@ LTLKIT_COMMAND(CommandDef{
             for (std::size_t i = 0; i < drawn->dfas.size(); ++i) {
                 std::string name = r.cls + (r.k ? std::to_string(*r.k) : std::string()) + "-" + std::to_string(i + 1);
                 const auto& dec = drawn->decisions[i];
-                take(automata::write_output_file((dir / (name + ".json")).string(), automata::to_json(drawn->dfas[i]) + "\n"));
+                take(write_output_file((dir / (name + ".json")).string(), automata::to_json(drawn->dfas[i]) + "\n"));
                 text += "# " + dec.params.dump() + " " + std::to_string(drawn->dfas[i].num_states()) + " states\n";
                 text += name + "\t" + a->alphabet + "\tdfa\t" + dir_name + "/" + name + ".json\n";
                 listed.push_back({{"name", name}, {"file", dir_name + "/" + name + ".json"}, {"params", dec.params},
                                   {"states", drawn->dfas[i].num_states()}});
             }
-            take(automata::write_output_file(a->out, text));
+            take(write_output_file(a->out, text));
             if (a->json) {
                 nlohmann::ordered_json j{{"out", a->out}, {"class", r.cls}, {"count", drawn->dfas.size()}, {"draws", drawn->draws},
                                          {"languages", listed}};

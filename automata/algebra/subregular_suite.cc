@@ -4,7 +4,7 @@
 #include "automata/algebra/subregular.hh"
 #include "automata/algebra/subregular_internal.hh"
 #include "automata/algorithms.hh"
-#include "automata/io.hh"
+#include "automata/dfa_json.hh"
 #include "automata/random.hh"
 
 namespace ltlkit::automata::algebra {

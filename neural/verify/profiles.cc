@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "automata/dataset.hh"
-#include "automata/io.hh"
-#include "automata/json.hh"
+#include "base/file.hh"
+#include "base/json.hh"
 
 namespace ltlkit::neural::verify {
 
@@ -216,9 +216,9 @@ Result<Profile> apply_sizes(Profile p, const ProfileSizes& s) {
 }
 
 Result<ProfileSizes> read_profile_file(const std::string& path) {
-    auto text = automata::read_file(path);
+    auto text = read_file(path);
     if (!text.ok()) return text.error();
-    auto parsed = automata::parse_json<nlohmann::json>(*text);
+    auto parsed = parse_json<nlohmann::json>(*text);
     if (!parsed.ok()) {
         Error e = parsed.error();
         e.origin = path;
