@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -576,6 +577,22 @@ void fill_boundary_split(const Dfa& dfa, const Sampler& sampler, const DatasetOp
     }
 }
 
+// DST made a hard link to SRC, atomically (a temporary link renamed over DST); false when the file
+// system refuses links (the caller then writes a copy).
+bool link_atomic(const fs::path& src, const fs::path& dst) {
+    std::error_code ec;
+    const fs::path tmp = dst.string() + ".link.tmp";
+    fs::remove(tmp, ec);
+    fs::create_hard_link(src, tmp, ec);
+    if (ec) return false;
+    fs::rename(tmp, dst, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        return false;
+    }
+    return true;
+}
+
 // Writes every split's files (each atomically) and removes the stale files of an earlier dataset;
 // returns what meta.json records of them.
 struct WrittenSplits {
@@ -588,6 +605,7 @@ Result<WrittenSplits> write_splits(const fs::path& dir, const std::vector<const 
                                    GenerateReport& rep) {
     WrittenSplits out;
     std::error_code ec;
+    std::map<std::string, std::string> written_by_hash;  // SHA-256 -> the first file with that content
     for (const SplitWriter* s : all) {
         ojson sj;
         if (s->name() == "train" || s->name() == "validation") sj["lengths"] = to_string(o.train);
@@ -598,9 +616,18 @@ Result<WrittenSplits> write_splits(const fs::path& dir, const std::vector<const 
         ojson flist = ojson::array();
         for (const auto& [path, content] : s->files()) {
             fs::create_directories((dir / path).parent_path(), ec);
-            auto w = write_file_atomic((dir / path).string(), *content);
-            if (!w.ok()) return w.error();
-            out.files[path] = sha256_hex(*content);
+            const std::string sha = sha256_hex(*content);
+            // Architectures whose witness families coincide get byte-identical adversarial files:
+            // written once, the others hard links to it (a copy where links are not supported).
+            const auto same = written_by_hash.find(sha);
+            if (same == written_by_hash.end() || !link_atomic(dir / same->second, dir / path)) {
+                auto w = write_file_atomic((dir / path).string(), *content);
+                if (!w.ok()) return w.error();
+                written_by_hash.emplace(sha, path);
+            } else {
+                sj["same_as"] = same->second;
+            }
+            out.files[path] = sha;
             flist.push_back(path);
             rep.files.push_back(path);
         }
@@ -611,6 +638,18 @@ Result<WrittenSplits> write_splits(const fs::path& dir, const std::vector<const 
         ojson counts = ojson::object();
         for (const auto& [n, c] : s->counts()) counts[std::to_string(n)] = {{"1", c[1]}, {"0", c[0]}};
         sj["counts"] = counts;
+        // A split without one of the labels (e.g. (ab)* has no accepted word of odd length) cannot
+        // measure that label: said on stderr by generate and in meta.json's "warnings".
+        if (s->words() > 0 && (s->name() == "train" || s->name() == "validation" || s->name() == "test")) {
+            std::uint64_t by_label[2] = {0, 0};
+            for (const auto& [n, c] : s->counts()) by_label[0] += c[0], by_label[1] += c[1];
+            for (int label : {1, 0})
+                if (by_label[label] == 0)
+                    rep.warnings.push_back("the " + s->name() + " split has no " +
+                                           (label ? "accepted (positive)" : "rejected (negative)") +
+                                           " word at lengths " + sj["lengths"].get<std::string>() +
+                                           ": the language has too few such words there (train takes them first)");
+        }
         out.splits[s->name()] = sj;
         rep.words += s->words();
         rep.symbols += s->symbols();
@@ -645,6 +684,7 @@ ojson dataset_meta(const Dfa& dfa, const DatasetOptions& o, const ojson& args, c
     meta["splits"] = written.splits;
     meta["adversarial"] = adv_meta;
     meta["shortfalls"] = shortfalls;
+    if (!rep.warnings.empty()) meta["warnings"] = rep.warnings;
     ojson skipped = ojson::array();
     for (const auto& s : rep.skipped_families) skipped.push_back(s);
     meta["skipped_families"] = skipped;
@@ -725,6 +765,8 @@ Result<PreparedFolder> prepare_folder(const fs::path& dir, const std::string& di
                 rep.symbols = old.value("symbols", std::uint64_t{0});
                 if (old.contains("shortfalls"))
                     for (const auto& s : old["shortfalls"]) rep.shortfalls.push_back(s.value("text", ""));
+                if (old.contains("warnings"))
+                    for (const auto& w : old["warnings"]) rep.warnings.push_back(w.get<std::string>());
                 out.unchanged = std::move(rep);
                 return out;
             }

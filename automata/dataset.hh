@@ -108,6 +108,7 @@ struct GenerateReport {
     std::vector<std::string> files;      // written (or verified), relative to DIR
     std::uint64_t words = 0, symbols = 0;
     std::vector<std::string> shortfalls; // one line each, as in meta.json
+    std::vector<std::string> warnings;   // a split without one of the labels (meta.json "warnings")
     std::vector<std::string> skipped_families;
     // With force: a file of the earlier dataset in DIR that failed its checksum (regenerated).
     std::string repaired;

@@ -189,6 +189,7 @@ int generate_one(const Language& L, const std::string& dir, const GenerateArgs& 
     auto printer = std::make_shared<ProgressPrinter>(spec.name, a.progress || isatty(2));
     o.progress = [printer](std::uint64_t done, std::uint64_t total) { (*printer)(done, total); };
     GenerateReport r = take(generate_dataset(L.dfa, dir, o));
+    for (const auto& w : r.warnings) std::cerr << "ltlkit: warning: " << dir << ": " << w << "\n";
     if (a.json) {
         nlohmann::ordered_json j;
         j["dir"] = dir;
@@ -200,6 +201,7 @@ int generate_one(const Language& L, const std::string& dir, const GenerateArgs& 
         j["words"] = r.words;
         j["symbols"] = r.symbols;
         j["shortfalls"] = r.shortfalls;
+        j["warnings"] = r.warnings;
         j["adversarial_notes"] = r.skipped_families;
         std::cout << j.dump() << "\n" << std::flush;
     } else if (!a.quiet) {
@@ -245,7 +247,7 @@ LTLKIT_COMMAND(CommandDef{
         app.add_flag("--quiet,-q", a->quiet, "No summary line on stdout");
         app.add_flag("--json", a->json,
                      "One JSON object per dataset on stdout instead of the summary line: dir, language, alphabet, "
-                     "alphabet_inferred, unchanged, files, words, symbols, shortfalls, adversarial_notes");
+                     "alphabet_inferred, unchanged, files, words, symbols, shortfalls, warnings, adversarial_notes");
         app.footer(
             "Examples:\n  ltlkit generate 'Y a' --alphabet a,b --out data/last-a\n"
             "  ltlkit generate --regex '(ab)*' --alphabet a,b --test-lengths 41:100 --per-length 64 --out d\n"

@@ -86,7 +86,7 @@ echo "ltlkit-verify: task \$i/$SHARDS, job \${SLURM_ARRAY_JOB_ID}_\$i, restart \
 # requeues the task, which resumes. (Ending the job with 130 instead would make Slurm record it
 # FAILED and never requeue it, even while being preempted with PreemptMode=REQUEUE.) srun is given
 # the CPUs explicitly: Slurm 22.05's srun does not take --cpus-per-task from the job.
-srun --ntasks=1 --cpus-per-task=$THREADS $cmd --out $(q "$OUT")/shard-\$i --shard \$i/$SHARDS
+srun --ntasks=1 --cpus-per-task=$THREADS $cmd --out $(q "$OUT")/shard-\$i --shard \$i/$SHARDS --accept-cost
 rc=\$?
 if [ "\$rc" -eq 130 ]; then
   echo "ltlkit-verify: interrupted (exit 130); requeueing job \$SLURM_JOB_ID to resume from its checkpoints"

@@ -111,5 +111,20 @@ timeout --preserve-status -s INT 1 "$bin" generate "${big[@]}" >/dev/null 2>err.
 rc=$?
 [[ $rc == 130 ]] || fail "rerun after SIGINT: exit $rc (refused?): $(cat err.txt)"
 
+
+# Sized by content: byte-identical adversarial files are one file (hard links), the reader reads
+# each; a split without one label is warned about on stderr and in meta.json.
+rm -rf dl dw
+"$bin" generate 'Y a' --alphabet a,b --out dl "${small[@]}" >/dev/null 2>err.txt || fail "generate dl: $(cat err.txt)"
+inodes=$(stat -c %i dl/adversarial-*.tsv | sort -u | wc -l)
+sums=$(sha256sum dl/adversarial-*.tsv | awk '{ print $1 }' | sort -u | wc -l)
+[[ $inodes == "$sums" ]] || fail "adversarial files: $inodes files on disk for $sums distinct contents"
+"$bin" generate --regex '(ab)*' --alphabet a,b --out dw --per-length 16 --test-lengths 41:44 -q >/dev/null 2>err.txt ||
+    fail "generate (ab)*: $(cat err.txt)"
+grep -q '^ltlkit: warning: dw: the validation split has no accepted (positive) word' err.txt || fail "no missing-label warning: $(cat err.txt)"
+python3 -c 'import json, sys; m = json.load(open("dw/meta.json")); assert any("validation split has no accepted" in w for w in m["warnings"])' ||
+    fail "meta.json has no warning"
+"$bin" generate 'Y a' --alphabet a,b --out dl "${small[@]}" 2>err.txt | grep -q unchanged || fail "linked dataset not verified unchanged"
+
 if [[ $fails -gt 0 ]]; then echo "$fails failure(s)"; exit 1; fi
 echo "generate: all checks passed"

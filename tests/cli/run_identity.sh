@@ -70,12 +70,12 @@ expect 2 "S1 holds another verification than S0: run 1 differs ..." "$bin" repor
 
 # 6. One writer per folder: a second verify on the same --out exits at once, naming the holder.
 printf 'slow\ta,b\tformula\tY a\n' > slow.suite
-"$bin" verify --suite slow.suite --archs global --profile quick --steps 100000 --threads 1 --device cpu \
+"$bin" verify --suite slow.suite --archs global --profile quick --steps 100000 --accept-cost --threads 1 --device cpu \
     --out L > /dev/null 2>&1 &
 holder=$!
 for _ in $(seq 100); do grep -q "ltlkit verify, pid" L/.lock 2>/dev/null && break; sleep 0.1; done
 start=$(date +%s)
-"$bin" verify --suite slow.suite --archs global --profile quick --steps 100000 --threads 1 --device cpu --out L \
+"$bin" verify --suite slow.suite --archs global --profile quick --steps 100000 --accept-cost --threads 1 --device cpu --out L \
     > out.txt 2> err.txt
 rc=$?
 [[ $rc -eq 2 ]] || fail "a second verify on a busy folder exited $rc, want 2"
