@@ -274,7 +274,7 @@ TEST_CASE("parse_architecture accepts global, local-K, hybrid-K, lstm and nothin
         INFO(name);
         CHECK(to_string(*parse_architecture(name)) == name);
     }
-    CHECK(*parse_architecture(to_string({Architecture::Kind::Hybrid, 3})) ==
+    CHECK(*parse_architecture(to_string(Architecture{Architecture::Kind::Hybrid, 3})) ==
           Architecture{Architecture::Kind::Hybrid, 3});
     CHECK_FALSE(*parse_architecture("local-2") == *parse_architecture("hybrid-2"));
     // hybrid heads: ceil(h/2) global then floor(h/2) local; by layer: local first.
