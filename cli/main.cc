@@ -132,6 +132,11 @@ std::string unknown_option_message(const CLI::App& app, int argc, char** argv) {
                 const std::size_t d = edit_distance(name, "--" + lname);
                 if (d < best_distance) best_distance = d, best = "--" + lname;
             }
+        if (!command)
+            for (const CLI::App* sub : app.get_subcommands({}))
+                if (sub->get_option_no_throw(name))
+                    return "'" + ltlkit::printable(name, 80) + "' is an option of a command: write the command first (ltlkit COMMAND " +
+                           ltlkit::printable(name, 80) + " ...)";
         std::string where = command ? " for '" + command->get_name() + "'" : std::string();
         std::string help = command ? "ltlkit " + command->get_name() + " --help" : std::string("ltlkit --help");
         return "unknown option '" + ltlkit::printable(name, 80) + "'" + where +

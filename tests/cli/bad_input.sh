@@ -94,6 +94,7 @@ check 2 "ltlkit: error: unknown option '--per-lenght' for 'generate' (did you me
 check 2 "ltlkit: error: unknown option '--chek' for 'accepts' (did you mean --check?)" accepts 'P a' ab --chek
 check 2 "ltlkit: error: unknown option '--frobnicate' for 'classify' (see 'ltlkit classify --help' for the options)" classify 'P a' --frobnicate
 check 2 "ltlkit: error: unknown option '--bogus' (see 'ltlkit --help' for the options)" --bogus
+check 2 "ltlkit: error: '--alphabet' is an option of a command: write the command first (ltlkit COMMAND --alphabet ...)" --alphabet a,b
 check 2 "ltlkit: error: The following argument was not expected: extra" fragment 'P a' extra
 # Arguments after `--` are not options: a formula that starts with '--' is not taken for one.
 check 2 "ltlkit: error: The following argument was not expected: --alphabt" fragment 'P a' -- --alphabt
