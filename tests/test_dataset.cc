@@ -21,6 +21,8 @@
 #include "support/dfa_builders.hh"
 
 using namespace ltlkit::automata;
+using ltlkit::json_with_checksum;
+using ltlkit::sha256_hex;
 namespace fs = std::filesystem;
 
 namespace {
