@@ -3,11 +3,14 @@
 // executable `ltlkit-neural`, git-style, so symbolic commands start in milliseconds.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli/command.hh"
@@ -75,6 +78,73 @@ int exec_neural(int argc, char** argv) {
 }
 #endif
 
+// Bare `ltlkit`: what a user needs to go on, on stderr (stdout stays empty, as for every usage
+// error), one line per command; the caller exits 2 like any other missing argument.
+void print_command_list() {
+    std::vector<std::pair<std::string, std::string>> commands;
+    for (const auto& def : ltlkit::cli::registered_commands()) commands.emplace_back(def.name, def.description);
+#ifndef LTLKIT_NEURAL_EXE
+    for (const auto& nc : kNeuralCommands) commands.emplace_back(nc[0], nc[1]);
+#endif
+    std::size_t width = 0;
+    for (const auto& c : commands) width = std::max(width, c.first.size());
+    std::cerr << "ltlkit: error: no command given; the commands are:\n";
+    for (const auto& [name, description] : commands)
+        std::cerr << "  " << name << std::string(width - name.size() + 2, ' ') << description << '\n';
+    std::cerr << "Run 'ltlkit COMMAND --help' for a command's options and examples, 'ltlkit --help' for all.\n";
+}
+
+// Levenshtein distance (insertions, deletions, substitutions), for "did you mean".
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// CLI11's ExtrasError ("The following arguments were not expected: ...") made useful: the first
+// `--name` (or `--name=value`) on the command line that the command does not know, with the
+// closest option of that command when one is near (at most 2 edits, or a third of the name).
+// Empty when no argument looks like an unknown long option (a stray positional argument): the
+// caller then keeps CLI11's message.
+std::string unknown_option_message(const CLI::App& app, int argc, char** argv) {
+    const CLI::App* command = nullptr;
+    for (const CLI::App* sub : app.get_subcommands()) command = sub;
+    const CLI::App& scope = command ? *command : app;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--") break;
+        if (arg.size() < 3 || arg.substr(0, 2) != "--") continue;
+        const std::string name(arg.substr(0, arg.find('=')));
+        if (scope.get_option_no_throw(name) || app.get_option_no_throw(name)) continue;
+        std::string best;
+        std::size_t best_distance = std::max<std::size_t>(2, (name.size() - 2) / 3) + 1;
+        for (const CLI::Option* opt : scope.get_options())
+            for (const std::string& lname : opt->get_lnames()) {
+                const std::size_t d = edit_distance(name, "--" + lname);
+                if (d < best_distance) best_distance = d, best = "--" + lname;
+            }
+        if (!command)
+            for (const CLI::App* sub : app.get_subcommands({}))
+                if (sub->get_option_no_throw(name))
+                    return "'" + ltlkit::printable(name, 80) + "' is an option of a command: write the command first (ltlkit COMMAND " +
+                           ltlkit::printable(name, 80) + " ...)";
+        std::string where = command ? " for '" + command->get_name() + "'" : std::string();
+        std::string help = command ? "ltlkit " + command->get_name() + " --help" : std::string("ltlkit --help");
+        return "unknown option '" + ltlkit::printable(name, 80) + "'" + where +
+               (best.empty() ? " (see '" + help + "' for the options)" : " (did you mean " + best + "?)");
+    }
+    return {};
+}
+
 void print_error(const ltlkit::Error& e) {
     std::cerr << "ltlkit: error: " << e.render() << std::flush;
     const std::string r = e.render();
@@ -97,6 +167,10 @@ int main(int argc, char** argv) {
             if (std::strcmp(argv[1], nc[0]) == 0) return exec_neural(argc, argv);
     }
 #endif
+    if (argc == 1) {
+        print_command_list();
+        return 2;
+    }
     // An unknown command name is an error naming the valid ones (CLI11 would take it for a stray
     // argument and print the main help).
     if (argc > 1 && argv[1][0] != '-') {
@@ -147,6 +221,20 @@ int main(int argc, char** argv) {
                       << ltlkit::printable(what.substr(eq + 3), 80) << "' is out of range for this option\n";
         else
             std::cerr << "ltlkit: error: " << ltlkit::printable(what) << "\n";
+        return 2;
+    } catch (const CLI::RequiredError& e) {
+        // `ltlkit --bogus`, `ltlkit --alphabet a`: options but no command.
+        if (!app.get_subcommands().empty()) {
+            std::cerr << "ltlkit: error: " << ltlkit::printable(e.what()) << "\n";
+        } else if (const std::string message = unknown_option_message(app, argc, argv); !message.empty()) {
+            std::cerr << "ltlkit: error: " << message << "\n";
+        } else {
+            print_command_list();
+        }
+        return 2;
+    } catch (const CLI::ExtrasError& e) {
+        const std::string message = unknown_option_message(app, argc, argv);
+        std::cerr << "ltlkit: error: " << (message.empty() ? ltlkit::printable(e.what()) : message) << "\n";
         return 2;
     } catch (const CLI::ParseError& e) {
         std::cerr << "ltlkit: error: " << ltlkit::printable(e.what()) << "\n";

@@ -267,6 +267,9 @@ private:
                     hint = " (operators are !, &, |, ->, <->, S, P, Y, Y<=k, H)";
                 else if (c >= '0' && c <= '9')
                     hint = " (symbols start with a lowercase letter)";
+                else if (c == '*' || c == '+' || c == '?' || c == '.' || c == '[')
+                    hint = " (a regular expression? formulas have no '" + ch +
+                           "': give a regular expression with --regex, docs/SYNTAX.md §7)";
                 return lex_error(line_, col_, "expected a formula or an operator, found unknown character '" + ch + "'" + hint);
             }
             tokens_.push_back(std::move(t));
@@ -324,6 +327,23 @@ private:
             case Tok::And: operands_.push_back(Formula::conj(left, right)); break;
             default: operands_.push_back(Formula::since(left, right)); break;
         }
+    }
+
+    // "y a", "a s b": a lower-case operator letter read as a symbol, where the parser then finds an
+    // operand after an operand (tokens_[i] follows the symbol y, p or h, or is the symbol s).
+    std::string lowercase_operator_hint(std::size_t i) const {
+        auto single = [](const Token& t, std::string_view letters) {
+            return t.kind == Tok::Atom && t.text.size() == 1 && letters.find(t.text[0]) != std::string_view::npos;
+        };
+        const Token* lower = nullptr;
+        if (single(tokens_[i], "s"))
+            lower = &tokens_[i];
+        else if (i > 0 && single(tokens_[i - 1], "yph"))
+            lower = &tokens_[i - 1];
+        if (!lower) return {};
+        const char upper = static_cast<char>(lower->text[0] - 'a' + 'A');
+        return " (operators are upper-case: '" + lower->text + "' is a symbol; did you mean '" + std::string(1, upper) +
+               "'?)";
     }
 
     const Token* innermost_paren() const {
@@ -384,7 +404,7 @@ private:
                 err(t, (open ? "expected an operator or ')' to close the '(' at " + std::to_string(open->line) +
                                    ":" + std::to_string(open->column)
                              : std::string("expected an operator or end of formula")) +
-                           ", found " + describe(t));
+                           ", found " + describe(t) + lowercase_operator_hint(i));
                 return {};
             }
         }

@@ -70,5 +70,34 @@ if [[ $(sed -n 2p err.txt) != '    Y c)' || $(sed -n 3p err.txt) != '      ^' ]]
     echo "FAIL: caret display"; cat err.txt; fails=$((fails + 1))
 fi
 
+# Bare `ltlkit`: exit 2, nothing on stdout, the error line, then exactly the commands of
+# `ltlkit --help` (name and description, one line each; CLI11 formats that list independently).
+out=$("$bin" 2>err.txt < /dev/null); rc=$?
+listed=$(sed -n '2,$p' err.txt | grep '^  ' | tr -s ' ')
+helped=$("$bin" --help | sed -n '/^Subcommands:/,$p' | grep '^  ' | tr -s ' ')
+if [[ $rc -ne 2 || -n $out || $(head -n 1 err.txt) != "ltlkit: error: no command given; the commands are:" ]]; then
+    echo "FAIL: bare ltlkit (rc=$rc, out=$out)"; cat err.txt; fails=$((fails + 1))
+fi
+if [[ -z $listed || $listed != "$helped" ]]; then
+    echo "FAIL: bare ltlkit lists other commands than --help"; diff <(echo "$listed") <(echo "$helped"); fails=$((fails + 1))
+fi
+if [[ $(grep -c '^  ' err.txt) -lt 10 || $(tail -n 1 err.txt) != "Run 'ltlkit COMMAND --help'"* ]]; then
+    echo "FAIL: bare ltlkit: short list or no pointer to --help"; cat err.txt; fails=$((fails + 1))
+fi
+
+# A misspelt option names the command and its closest option (docs/ERRORS.md); one with no near
+# option points at --help; a stray positional argument keeps CLI11's message.
+check 2 "ltlkit: error: unknown option '--alphabt' for 'classify' (did you mean --alphabet?)" classify 'P a' --alphabt a,b
+check 2 "ltlkit: error: unknown option '--alphabt' for 'classify' (did you mean --alphabet?)" classify 'P a' --alphabt=a,b
+check 2 "ltlkit: error: unknown option '--max-state' for 'compile' (did you mean --max-states?)" compile 'P a' --max-state 3
+check 2 "ltlkit: error: unknown option '--per-lenght' for 'generate' (did you mean --per-length?)" generate 'Y a' --out x --per-lenght 3
+check 2 "ltlkit: error: unknown option '--chek' for 'accepts' (did you mean --check?)" accepts 'P a' ab --chek
+check 2 "ltlkit: error: unknown option '--frobnicate' for 'classify' (see 'ltlkit classify --help' for the options)" classify 'P a' --frobnicate
+check 2 "ltlkit: error: unknown option '--bogus' (see 'ltlkit --help' for the options)" --bogus
+check 2 "ltlkit: error: '--alphabet' is an option of a command: write the command first (ltlkit COMMAND --alphabet ...)" --alphabet a,b
+check 2 "ltlkit: error: The following argument was not expected: extra" fragment 'P a' extra
+# Arguments after `--` are not options: a formula that starts with '--' is not taken for one.
+check 2 "ltlkit: error: The following argument was not expected: --alphabt" fragment 'P a' -- --alphabt
+
 if [[ $fails -gt 0 ]]; then echo "$fails failure(s)"; exit 1; fi
 echo "bad_input.sh: all passed"

@@ -30,6 +30,15 @@ check '   '      "ltlkit: error: 1:4: expected a formula, found an empty input"
 # Operators of other logics: the ltlkit spelling, or why there is none.
 check 'O a'      "ltlkit: error: 1:1: found 'O': ltlkit writes 'once' as P (strict: 'P a' holds when a held at an earlier position; 'O a' is 'a | P a') (docs/SYNTAX.md)"
 check 'a U b'    "ltlkit: error: 1:3: found 'U': a future-time operator (until) that ltlkit does not have: formulas are evaluated at the end of the word and look back; the past counterpart is S (since) (docs/SYNTAX.md)"
+# A regular expression or a lower-case operator given as a formula: the hint says what to write.
+check '(ab)*'    "ltlkit: error: 1:5: expected a formula or an operator, found unknown character '*' (a regular expression? formulas have no '*': give a regular expression with --regex, docs/SYNTAX.md §7)"
+check 'a+'       "ltlkit: error: 1:2: expected a formula or an operator, found unknown character '+' (a regular expression? formulas have no '+': give a regular expression with --regex, docs/SYNTAX.md §7)"
+check 'y a'      "ltlkit: error: 1:3: expected an operator or end of formula, found symbol 'a' (operators are upper-case: 'y' is a symbol; did you mean 'Y'?)"
+check 'h(a | b)' "ltlkit: error: 1:2: expected an operator or end of formula, found '(' (operators are upper-case: 'h' is a symbol; did you mean 'H'?)"
+check 'a s b'    "ltlkit: error: 1:3: expected an operator or end of formula, found symbol 's' (operators are upper-case: 's' is a symbol; did you mean 'S'?)"
+check '(p !a'    "ltlkit: error: 1:4: expected an operator or ')' to close the '(' at 1:1, found '!' (operators are upper-case: 'p' is a symbol; did you mean 'P'?)"
+# ...and no hint where the symbol is not an operator's letter.
+check 'x a'      "ltlkit: error: 1:3: expected an operator or end of formula, found symbol 'a'"
 check '~a'       "ltlkit: error: 1:1: expected '!' for negation; '~' is not an operator"
 
 # The caret lines follow: the offending line, then a caret under the character column.
