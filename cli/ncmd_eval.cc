@@ -106,8 +106,9 @@ LTLKIT_COMMAND(CommandDef{
             take(neural::check_memory(neural::estimate_eval_memory(c, static_cast<int>(info.dfa.num_symbols())),
                                       a->max_memory_gb, "the evaluation (" + to_string(c.model.arch) + ")"));
             const bool quiet = a->quiet;
-            if (!quiet) print_cost_estimate("eval", c, device == neural::Device::Cuda, false);
-            neural::ProgressFn progress = [position, quiet](const neural::Progress& p) {
+            auto estimate = std::make_shared<CostEstimateOnce>("eval", c, device == neural::Device::Cuda, false, quiet);
+            neural::ProgressFn progress = [position, quiet, estimate](const neural::Progress& p) {
+                (*estimate)();
                 (*position)(p);
                 if (!quiet) print_progress(p);
             };

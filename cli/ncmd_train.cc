@@ -160,10 +160,12 @@ LTLKIT_COMMAND(CommandDef{
             take(neural::check_memory(neural::estimate_memory(c, static_cast<int>(dfa.num_symbols())),
                                       a->max_memory_gb, "the run (" + to_string(c.model.arch) + ")"));
             flush_notes();
-            if (!a->quiet) print_cost_estimate("train", c, chosen.device == neural::Device::Cuda, true);
+            auto estimate = std::make_shared<CostEstimateOnce>("train", c, chosen.device == neural::Device::Cuda, true,
+                                                               a->quiet);
             auto position = std::make_shared<RunPosition>(a->out, true);
             const bool quiet = a->quiet;
-            neural::ProgressFn progress = [position, quiet](const neural::Progress& p) {
+            neural::ProgressFn progress = [position, quiet, estimate](const neural::Progress& p) {
+                (*estimate)();
                 (*position)(p);
                 if (p.phase == neural::Progress::Phase::Resume)
                     std::fprintf(stderr, "resuming from step %d of %d (its checkpoint)\n", p.step, p.total);

@@ -230,7 +230,10 @@ int run_verify_command(const VerifyArgs& a) {
         print_estimate(o, a.estimate);
         return 0;
     }
-    if (a.worker.empty()) say_cost(o, a);
+    if (a.worker.empty()) {
+        take(nv::check_verify_options(o));  // its errors before the estimate
+        say_cost(o, a);
+    }
     if (a.quiet)  // warnings still show
         o.log = [](const std::string& line) {
             if (line.rfind("warning", 0) == 0) std::cerr << line << std::endl;

@@ -46,6 +46,24 @@ inline void print_cost_estimate(const char* command, const neural::Config& c, bo
     std::fprintf(stderr, "%s\n", line.c_str());
 }
 
+// The cost estimate, said once the command has passed its checks and starts working (its first
+// progress event), so that a refused input's error stays the first line on stderr.
+class CostEstimateOnce {
+public:
+    CostEstimateOnce(const char* command, neural::Config c, bool gpu, bool train, bool quiet)
+        : command_(command), config_(std::move(c)), gpu_(gpu), train_(train), pending_(!quiet) {}
+    void operator()() {
+        if (!pending_) return;
+        pending_ = false;
+        print_cost_estimate(command_, config_, gpu_, train_);
+    }
+
+private:
+    const char* command_;
+    neural::Config config_;
+    bool gpu_, train_, pending_;
+};
+
 // A progress line on stderr: training (Log) or evaluation; the other phases print nothing.
 inline void print_progress(const neural::Progress& p) {
     using Phase = neural::Progress::Phase;

@@ -864,4 +864,8 @@ Result<std::size_t> mark_plan_adversarial(Plan& plan, const std::string& scratch
     return marked;
 }
 
+Result<bool> check_verify_options(const VerifyOptions& options) {
+    return check_options(options, options.worker_index >= 0);
+}
+
 }  // namespace ltlkit::neural::verify

@@ -75,6 +75,10 @@ struct VerifySummary {
 // Builds the plan (classify, predict, datasets in OUT/data/<language>/), writes OUT/plan.json.
 Result<Plan> prepare(const VerifyOptions& options);
 
+// What run_verify refuses before touching OUT (shards, seeds, archs, cells, languages), for a
+// caller that wants those errors before anything else it prints (verify's cost estimate).
+Result<bool> check_verify_options(const VerifyOptions& options);
+
 // The whole pipeline; the report is written with every run found in OUT (a shard's report only
 // shows its own runs until `ltlkit report` merges the shards).
 Result<VerifySummary> run_verify(const VerifyOptions& options);
