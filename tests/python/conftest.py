@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 CLI = os.environ.get("LTLKIT_CLI", "ltlkit")
-SOURCE_DIR = os.environ.get("LTLKIT_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+SOURCE_DIR = os.path.abspath(os.environ.get("LTLKIT_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", "..")))
 
 
 def run_cli(*args, check=True):
