@@ -343,12 +343,8 @@ TEST_CASE("training after an evaluation at the same length in the same thread (t
             try {
                 torch::manual_seed(3);
                 torch::set_num_threads(1);
-                Config c;
+                Config c = tiny_config("cpu");
                 c.model.arch = *parse_architecture(arch);
-                c.model.layers = 2;
-                c.model.d_model = 8;
-                c.model.heads = 2;
-                c.model.d_ff = 16;
                 auto m = make_recognizer(c, 2);
                 const automata::Word w(37, 1);  // a length no other test in this thread used
                 auto [tok, eos] = encode_words({&w, &w}, 2);
