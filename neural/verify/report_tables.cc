@@ -2,6 +2,7 @@
 // cell, RFC 4180 quoting) and verdicts.tex (a booktabs tabular, the same rows). docs/RESULTS.md
 // "Tables for a paper" says what each column holds and why the table is long rather than a grid.
 
+#include <cctype>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -87,8 +88,13 @@ std::string latex_text(const std::string& s) {
     // Pieces of text and of math; adjacent math pieces share one $…$ ("Σ*" → $\Sigma^*$).
     std::vector<std::pair<bool, std::string>> pieces;  // (math, text)
     auto add = [&](bool math, const std::string& t) {
-        if (!pieces.empty() && pieces.back().first == math)
-            pieces.back().second += t;
+        if (!pieces.empty() && pieces.back().first == math) {
+            std::string& last = pieces.back().second;
+            // "\Sigma " keeps its space only before a letter: "\Sigma^*".
+            if (math && !last.empty() && last.back() == ' ' && !std::isalpha(static_cast<unsigned char>(t[0])))
+                last.pop_back();
+            last += t;
+        }
         else
             pieces.emplace_back(math, t);
     };
