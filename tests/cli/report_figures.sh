@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The report's figures read as drawn (docs/RESULTS.md "Figures"), checked from the SVG numbers on a
-# 2 × 2 grid (two languages, global and local-1, a tiny verify): every SVG parses; every text lies
+# 2 × 2 grid (two languages, global and local-1, a tiny verify) and on the committed
+# docs/results/lc26-cpu figures (8 languages × 7 architectures): every SVG parses; every text lies
 # inside its viewBox (a glyph taken as 0.6 × the font size wide, the figures' own assumption is
 # not used: the bound is recomputed here); the tick labels of every axis are distinct, also for a
 # run whose loss stays within 0.01..0.05 (it read "0.0 0.0 0.0") and one whose loss reaches 0; and
@@ -31,13 +32,15 @@ for path, losses in ((sys.argv[1], [0.047, 0.031, 0.022, 0.012]), (sys.argv[2], 
 PY
 "$bin" report v >/dev/null 2>err.txt || fail "report exited $?: $(cat err.txt)"
 
-python3 - v/figures/nstar.svg v/figures/accuracy.svg v/report.html <<'PY' || fail "figure geometry"
+# Also the committed 8 × 7 grid's figures (every marker and dash pattern of seven architectures).
+python3 - v/figures/nstar.svg v/figures/accuracy.svg v/report.html "$src"/docs/results/lc26-cpu/figures/*.svg <<'PY' ||
+    fail "figure geometry"
 import re, sys
 import xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 CHAR = 0.6  # em per glyph, an upper bound for sans-serif text of these names
 bad = []
-svgs = [(p, open(p).read()) for p in sys.argv[1:3]]
+svgs = [(p, open(p).read()) for p in sys.argv[1:3] + sys.argv[4:]]
 html = open(sys.argv[3]).read()
 svgs += [("report.html svg %d" % i, s) for i, s in enumerate(re.findall(r"<svg\b.*?</svg>", html, re.S))]
 curves = sum("training curve" in s for _, s in svgs)
@@ -66,8 +69,19 @@ def shape_box(e):
     elif tag == "rect":
         x, y = float(e.get("x", 0)), float(e.get("y", 0))
         xs, ys = [x, x + float(e.get("width"))], [y, y + float(e.get("height"))]
-    else:  # polygon points / path d
-        nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", e.get("points") or e.get("d") or "")]
+    elif tag == "path":  # M/L x y pairs, H x, V y
+        xs, ys = [], []
+        for cmd, args in re.findall(r"([MLHV])([^MLHV]*)", e.get("d")):
+            v = [float(a) for a in re.findall(r"-?\d+(?:\.\d+)?", args)]
+            if cmd == "H":
+                xs += v
+            elif cmd == "V":
+                ys += v
+            else:
+                xs += v[0::2]
+                ys += v[1::2]
+    else:  # polygon points
+        nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", e.get("points"))]
         xs, ys = nums[0::2], nums[1::2]
     return (min(xs), min(ys), max(xs), max(ys))
 
