@@ -33,8 +33,8 @@ PY
 "$bin" report v >/dev/null 2>err.txt || fail "report exited $?: $(cat err.txt)"
 
 # Also the committed 8 × 7 grid's figures (every marker and dash pattern of seven architectures).
-python3 - v/figures/nstar.svg v/figures/accuracy.svg v/report.html "$src"/docs/results/lc26-cpu/figures/*.svg <<'PY' ||
-    fail "figure geometry"
+committed=("$src"/docs/results/lc26-cpu/figures/*.svg)
+python3 - v/figures/nstar.svg v/figures/accuracy.svg v/report.html "${committed[@]}" <<'PY' || fail "figure geometry"
 import re, sys
 import xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
