@@ -43,7 +43,12 @@ torch::Tensor global_attention(const torch::Tensor& q, const torch::Tensor& k,
     // The mask depends only on (N, strict, device): kept per thread and reused across calls.
     thread_local std::map<std::tuple<long, bool, std::string>, torch::Tensor> masks;
     auto& hidden = masks[{n, strict, q.device().str()}];
-    if (!hidden.defined()) hidden = torch::ones({n, n}, bool_on(q)).triu(strict ? 0 : 1);
+    if (!hidden.defined()) {
+        // Made first under inference (a fit check or the validation of metrics.jsonl), the mask
+        // must still serve training, which saves it for backward: never an inference tensor.
+        c10::InferenceMode not_inference(false);
+        hidden = torch::ones({n, n}, bool_on(q)).triu(strict ? 0 : 1);
+    }
     auto p = torch::softmax(scores.masked_fill_(hidden, kMasked), -1);  // in place: scores is ours
     auto out = torch::matmul(p, v);
     if (strict) out = out * has_any_row(n, strict, q);

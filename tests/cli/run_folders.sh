@@ -6,14 +6,15 @@
 #     and train's next rewrite keeps them;
 #  2. eval --dataset of a 16-per-length dataset writes eval-A-B-n16.json (named by its content);
 #  3. metrics.jsonl's validation_loss / validation_accuracy equal those computed from `ltlkit score`
-#     on the dataset's validation words with the final model; a sampled run logs them too.
+#     on the dataset's validation words with the final model; a sampled run logs them too, and a
+#     global model trains on after its validation saw lengths training had not.
 # The interrupt messages of run folders: tests/cli/run_interrupts.sh.
 # Usage: bash run_folders.sh LTLKIT_BIN SOURCE_DIR (run in a scratch folder)
 set -u
 bin=$1
 src=$2
 source "$src/tests/cli/kill_lib.bash"
-rm -rf R S Z T D DR int-err.txt
+rm -rf R D DR G err.txt
 
 tiny=('Y a' --alphabet a,b --arch local-1 --layers 1 --d-model 16 --heads 2 --d-ff 32 --batch 16
       --train-lengths 1:10 --threads 1 --device cpu --quiet)
@@ -85,6 +86,14 @@ assert abs(last["validation_loss"] - loss) < 1e-4 * max(1, loss), (last, loss)
 r = [json.loads(l) for l in open(sys.argv[4])]
 assert r and all("validation_loss" in l and "validation_accuracy" in l for l in r), r
 PY
+
+# The validation words reach lengths that training has not drawn yet (batch 2: one length per
+# step): a global model's attention mask made for them under inference must still train (it
+# failed with "Inference tensors cannot be saved for backward" before model.cc made it a normal one).
+"$bin" train 'Y a' --alphabet a,b --arch global --layers 2 --d-model 16 --heads 2 --d-ff 32 --batch 2 --steps 10 \
+    --train-lengths 39:40 --log-every 1 --test-lengths 41:41 --per-length 2 --threads 1 --device cpu --quiet --out G \
+    >/dev/null 2>err.txt || fail "global run with validation every step: $(cat err.txt)"
+[[ $(grep -c '"validation_accuracy"' G/metrics.jsonl 2>/dev/null) == 10 ]] || fail "G/metrics.jsonl: $(cat G/metrics.jsonl)"
 
 [[ $fails -eq 0 ]] && echo "run_folders: all passed"
 exit $((fails > 0))
