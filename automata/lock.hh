@@ -23,11 +23,6 @@ public:
 
 private:
     friend Result<FolderLock> lock_folder(const std::string& dir, const std::string& what);
-
-// The same "DIR is in use by another process (...)" error (exit 2) when another process holds
-// DIR's lock, without creating anything: for a command that reads a folder before it locks it
-// (`eval RUN` while `train` writes RUN would otherwise see a half-made run).
-Result<bool> check_folder_free(const std::string& dir);
     int fd_ = -1;
 };
 

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "base/file.hh"
+#include "automata/lock.hh"
 #include "automata/sampler.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
@@ -272,6 +273,8 @@ int run_verify_command(const VerifyArgs& a) {
     }
     if (a.worker.empty()) {
         take(nv::check_verify_options(o));  // its errors before the estimate
+        // A folder another verify holds is refused before the calibration (run_verify locks it).
+        take(automata::check_folder_free(o.out));
         say_cost(o, a);
     }
     if (a.quiet)  // warnings still show
