@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -18,6 +20,7 @@
 #include "cli/interrupt.hh"
 #include "cli/run_summary.hh"
 #include "neural/memory.hh"
+#include "neural/calibrate.hh"
 #include "neural/cost.hh"
 #include "neural/verify/verify.hh"
 
@@ -109,15 +112,53 @@ void print_estimate(const nv::VerifyOptions& o, int shards) {
               << "\nunit=" << (gpu ? "GPU-hours" : "core-hours") << "\nassumptions=" << e.assumptions << "\n";
 }
 
+// Seconds per run, averaged over the grid's runs, from a calibration of each architecture's model
+// on this device (neural/calibrate.hh, under a second or two each); nullopt when one fails.
+std::optional<double> measured_seconds_per_run(const nv::VerifyOptions& o, bool gpu) {
+    std::map<std::string, std::size_t> cells;  // architecture -> cells of the grid
+    if (o.cells.empty())
+        for (const auto& arch : o.archs) cells[to_string(arch)] += o.languages.size();
+    else
+        for (const auto& cell : o.cells)
+            if (auto c = nv::parse_cell(cell); c.ok()) ++cells[to_string(c->second)];
+    double seconds = 0;
+    std::size_t count = 0;
+    for (const auto& arch : o.archs) {
+        const std::size_t n = cells[to_string(arch)];
+        if (n == 0) continue;
+        neural::Config c = o.profile.base;
+        c.model.arch = arch;
+        c.runtime.threads = 1;  // as each run of verify
+        c.runtime.device = o.device;
+        auto rate = neural::measure_throughput(c);
+        if (!rate.ok()) return std::nullopt;
+        seconds += static_cast<double>(n) * neural::estimate_cost(c, 1, 1, gpu, &*rate).seconds_per_run;
+        count += n;
+    }
+    if (count == 0) return std::nullopt;
+    return seconds / static_cast<double>(count);
+}
+
 // Before anything runs: the work and its estimated time on this device (stderr), and on a CPU a
-// refusal when the grid would take longer than --max-hours, unless --accept-cost (exit 3).
+// refusal when the grid would take longer than --max-hours, unless --accept-cost (exit 3). A grid
+// that the assumed (pessimistic) rate puts over a minute is measured first: each architecture's
+// model trained and evaluated for a moment here.
 void say_cost(const nv::VerifyOptions& o, const VerifyArgs& a) {
     const bool gpu = o.device == neural::Device::Cuda;
     const std::size_t runs = (grid_runs(o) + static_cast<std::size_t>(o.shard_count) - 1) /
                              static_cast<std::size_t>(std::max(o.shard_count, 1));
     const auto e = neural::estimate_cost(o.profile.base, runs, 1, gpu);
     const int parallel = gpu ? 1 : std::max(1, std::min(o.threads, static_cast<int>(runs)));
-    const double wall = static_cast<double>(runs) * e.seconds_per_run / parallel;
+    double per_run = e.seconds_per_run;
+    std::string how = "a pessimistic estimate: " + e.assumptions;
+    if (static_cast<double>(runs) * per_run / parallel > 60) {
+        if (auto measured = measured_seconds_per_run(o, gpu)) {
+            per_run = *measured;
+            how = "measured here: each architecture's model trained and evaluated for about a second at the "
+                  "profile's shape; the whole step budget is counted, so runs that stop at the fit check take less";
+        }
+    }
+    const double wall = static_cast<double>(runs) * per_run / parallel;
     const auto& m = o.profile.base.model;
     const auto& t = o.profile.base.training;
     const auto& v = o.profile.base.evaluation;
@@ -125,13 +166,12 @@ void say_cost(const nv::VerifyOptions& o, const VerifyArgs& a) {
         std::cerr << "verify: " << runs << " run(s), profile " << o.profile.name << " (" << m.layers << " layers × d "
                   << m.d_model << " × " << m.heads << " heads, " << t.steps << " steps × batch " << t.batch
                   << ", test lengths " << v.test_min << ".." << v.test_max << " × " << v.per_length
-                  << "): about " << fmt_duration(e.seconds_per_run) << " per run, " << fmt_duration(wall)
+                  << "): about " << fmt_duration(per_run) << " per run, " << fmt_duration(wall)
                   << " in all on this " << (gpu ? std::string("GPU") : "CPU (" + std::to_string(parallel) + " at once)")
-                  << " (a pessimistic estimate: "
-                  << e.assumptions << ")\n";
+                  << ", runs already finished in the output folder included (" << how << ")\n";
     if (!gpu && wall > a.max_hours * 3600 && !a.accept_cost) {
         Error err = make_error("this grid would take about " + fmt_duration(wall) + " on this CPU (" +
-                               std::to_string(runs) + " runs × " + fmt_duration(e.seconds_per_run) +
+                               std::to_string(runs) + " runs × " + fmt_duration(per_run) +
                                "), over --max-hours " + [&] { char b[32]; std::snprintf(b, sizeof b, "%g", a.max_hours); return std::string(b); }() +
                                ": try --profile first, size it (--steps, --test-lengths, --per-length, --layers, "
                                "--d-model, --heads, --profile-file), split it (--shard, docs/CLUSTER.md), or pass "

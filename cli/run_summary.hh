@@ -9,6 +9,7 @@
 
 #include "cli/common.hh"
 #include "cli/interrupt.hh"
+#include "neural/calibrate.hh"
 #include "neural/cost.hh"
 #include "neural/run.hh"
 
@@ -30,9 +31,13 @@ inline std::string fmt_duration(double s) {
 
 
 // Before a run starts (stderr): its work and the estimated time on this device, so that a long run
-// is announced before it is spent. `train` false: evaluation only (eval).
+// is announced before it is spent. `train` false: evaluation only (eval). When the assumed
+// (pessimistic) rate puts it over a minute, the model is calibrated here first (about a second,
+// neural/calibrate.hh) and the estimate is the measured one.
 inline void print_cost_estimate(const char* command, const neural::Config& c, bool gpu, bool train) {
-    const auto e = neural::estimate_cost(c, 1, 1, gpu);
+    auto e = neural::estimate_cost(c, 1, 1, gpu);
+    if ((train ? e.seconds_per_run : e.eval_seconds) > 60)
+        if (auto rate = neural::measure_throughput(c); rate.ok()) e = neural::estimate_cost(c, 1, 1, gpu, &*rate);
     const auto& t = c.training;
     const auto& v = c.evaluation;
     std::string line = std::string(command) + ": ";
@@ -41,8 +46,9 @@ inline void print_cost_estimate(const char* command, const neural::Config& c, bo
                 fmt_duration(e.train_seconds) + "), then ";
     line += "evaluation at lengths " + std::to_string(v.test_min) + ".." + std::to_string(v.test_max) + " × " +
             std::to_string(v.per_length) + " words (about " + fmt_duration(e.eval_seconds) + "); at most about " +
-            fmt_duration(train ? e.seconds_per_run : e.eval_seconds) + " on this " + (gpu ? "GPU" : "CPU") +
-            " (a pessimistic estimate; smaller: " + (train ? "--steps, " : "") + "--test-lengths, --per-length)";
+            fmt_duration(train ? e.seconds_per_run : e.eval_seconds) + " on this " + (gpu ? "GPU" : "CPU") + " (" +
+            (e.measured ? e.assumptions : std::string("a pessimistic estimate")) + "; smaller: " +
+            (train ? "--steps, " : "") + "--test-lengths, --per-length)";
     std::fprintf(stderr, "%s\n", line.c_str());
 }
 

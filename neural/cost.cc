@@ -23,7 +23,7 @@ constexpr double kMinTaskSeconds = 300;
 
 }  // namespace
 
-CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, bool gpu) {
+CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, bool gpu, const Throughput* measured) {
     CostEstimate e;
     e.runs = runs;
     e.shards = static_cast<std::size_t>(std::max(shards, 1));
@@ -38,7 +38,12 @@ CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, boo
                     static_cast<double>(v.fit_words) * train_len;
     const double d = base.model.d_model, ff = base.model.d_ff;
     e.macs_per_token = base.model.layers * (4 * d * d + 2 * d * ff);
-    if (gpu) {
+    if (measured && measured->train_tokens_per_second > 0 && measured->eval_tokens_per_second > 0) {
+        e.measured = true;
+        e.train_seconds = e.train_tokens / measured->train_tokens_per_second;
+        e.eval_seconds = e.eval_tokens / measured->eval_tokens_per_second;
+        e.assumptions = measured->source;
+    } else if (gpu) {
         e.train_seconds = t.steps * kGpuSecondsPerStep;
         e.eval_seconds = e.eval_tokens / kGpuEvalTokensPerSecond;
         e.assumptions = "GPU: 5 ms per training step, 1.6 M evaluation tokens/s (docs/RESULTS.md; not measured)";

@@ -1,10 +1,11 @@
 // What a run or a verification grid will cost before it runs (said by train, eval and verify before
 // they start; `ltlkit verify --estimate N`, used by
 // examples/slurm/verify-array.sh to size each array task's time limit and to print the grid's cost
-// before submitting). A rough, deliberately pessimistic model, not a measurement: training-token
+// before submitting). Without a measurement, a rough, deliberately pessimistic model: training-token
 // equivalents per run × multiply-accumulates per token at an assumed throughput, the method of
 // docs/RESULTS.md ("What `standard` on `examples/lc26.suite` would cost"); docs/CLUSTER.md says
-// how the constants were chosen. Torch-free.
+// how the constants were chosen. With one (a calibration on this device), tokens over measured
+// rates. Torch-free.
 #pragma once
 
 #include <cstddef>
@@ -24,12 +25,22 @@ struct CostEstimate {
     double train_seconds = 0, eval_seconds = 0;  // its parts, per run
     double task_seconds = 0;    // per array task: its runs one after another, planning, ×2 margin
     double grid_hours = 0;      // runs × seconds_per_run: core-hours (CPU) or GPU-hours
-    std::string assumptions;    // one line: the throughput assumed
+    std::string assumptions;    // one line: the throughput assumed, or how it was measured
+    bool measured = false;      // from a Throughput rather than the assumed rate
+};
+
+// Throughput measured on this device (neural/calibrate.hh: measure_throughput).
+struct Throughput {
+    double train_tokens_per_second = 0, eval_tokens_per_second = 0;
+    std::string source;  // one line: how it was measured
 };
 
 // The cost of `runs` runs of the settings `base` split into `shards` array tasks (one torch thread
-// per task on a CPU core, or one GPU per task when `gpu`).
-CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, bool gpu);
+// per task on a CPU core, or one GPU per task when `gpu`): from `measured` when given (training and
+// evaluation tokens over the measured rates; the planning time and margin of an array task stay),
+// else from the assumed throughput.
+CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, bool gpu,
+                           const Throughput* measured = nullptr);
 
 // Seconds as Slurm's --time accepts them, rounded up to whole minutes: "H:MM:00", or "D-HH:MM:00"
 // from one day on.

@@ -43,7 +43,13 @@ torch::Tensor global_attention(const torch::Tensor& q, const torch::Tensor& k,
     // The mask depends only on (N, strict, device): kept per thread and reused across calls.
     thread_local std::map<std::tuple<long, bool, std::string>, torch::Tensor> masks;
     auto& hidden = masks[{n, strict, q.device().str()}];
-    if (!hidden.defined()) hidden = torch::ones({n, n}, bool_on(q)).triu(strict ? 0 : 1);
+    if (!hidden.defined()) {
+        // Made as a normal tensor even when first needed inside an evaluation (c10::InferenceMode):
+        // an inference tensor cannot be saved for backward, and the next training in this thread
+        // (verify trains run after run in one process) would reuse it and fail.
+        c10::InferenceMode normal_tensor(false);
+        hidden = torch::ones({n, n}, bool_on(q)).triu(strict ? 0 : 1);
+    }
     auto p = torch::softmax(scores.masked_fill_(hidden, kMasked), -1);  // in place: scores is ours
     auto out = torch::matmul(p, v);
     if (strict) out = out * has_any_row(n, strict, q);

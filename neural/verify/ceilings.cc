@@ -3,8 +3,13 @@
 #include <algorithm>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "automata/ceiling.hh"
 #include "automata/dfa_json.hh"
+#include "base/checksum.hh"
+#include "base/file.hh"
+#include "base/json.hh"
 
 namespace ltlkit::neural::verify {
 
@@ -34,7 +39,76 @@ std::optional<double> usable(const Result<automata::CeilingResult>& r, const cha
     return r->upper;
 }
 
+// The cache key: every field of the query that changes the answer, and the DFA's digest.
+std::string cache_key(const std::string& dfa_json, const automata::CeilingQuery& q) {
+    return sha256_hex(dfa_json) + " " + q.arch + " L" + std::to_string(q.layers) + " " + to_string(q.distribution) +
+           " " + std::to_string(q.lengths.lo) + ":" + std::to_string(q.lengths.hi) +
+           (q.distribution == automata::CeilingDistribution::Test ? " n" + std::to_string(q.per_length) : "") +
+           " states<=" + std::to_string(q.max_states) + " seconds<=" + nlohmann::json(q.max_seconds).dump();
+}
+
+constexpr const char* kCacheFormat = "ltlkit-ceilings-1";
+
 }  // namespace
+
+CeilingCache::CeilingCache(std::string path) : path_(std::move(path)) {
+    auto text = read_file(path_);
+    if (!text.ok() || json_checksum_state(*text) != ChecksumState::Valid) return;
+    auto j = parse_json<nlohmann::json>(*text);
+    if (!j.ok() || !j->is_object() || j->value("format", "") != kCacheFormat || !(*j)["ceilings"].is_object()) return;
+    for (const auto& [key, entry] : (*j)["ceilings"].items())
+        if (entry.is_object()) entries_[key] = entry.dump();
+}
+
+Result<automata::CeilingResult> CeilingCache::ceiling(const automata::Dfa& dfa, const std::string& dfa_json,
+                                                      const automata::CeilingQuery& q) {
+    const std::string key = cache_key(dfa_json, q);
+    if (auto it = entries_.find(key); it != entries_.end()) {
+        // Only what a report reads (the value, or the bounds and why, or the error) is kept.
+        const auto e = nlohmann::json::parse(it->second, nullptr, false);
+        if (e.is_object()) {
+            ++hits_;
+            if (e.contains("error")) return make_error(e.value("error", ""));
+            automata::CeilingResult r;
+            r.arch = q.arch;
+            r.layers = q.layers;
+            r.distribution = q.distribution;
+            r.lengths = q.lengths;
+            r.exact = e.value("exact", false);
+            if (e.contains("value") && e["value"].is_number()) r.value = e["value"].get<double>();
+            r.lower = e.value("lower", 0.0);
+            r.upper = e.value("upper", 0.0);
+            r.reason = e.value("reason", "");
+            return r;
+        }
+    }
+    ++computed_;
+    auto r = automata::receptive_field_ceiling(dfa, q);
+    nlohmann::json e;
+    if (!r.ok()) {
+        e["error"] = r.error().message;
+    } else {
+        e["exact"] = r->exact;
+        e["value"] = r->value ? nlohmann::json(*r->value) : nlohmann::json(nullptr);
+        e["lower"] = r->lower;
+        e["upper"] = r->upper;
+        e["reason"] = r->reason;
+    }
+    entries_[key] = e.dump();
+    dirty_ = true;
+    return r;
+}
+
+Result<bool> CeilingCache::save() const {
+    if (path_.empty() || !dirty_) return false;
+    nlohmann::ordered_json j;
+    j["format"] = kCacheFormat;
+    j["ceilings"] = nlohmann::ordered_json::object();
+    for (const auto& [key, entry] : entries_) j["ceilings"][key] = nlohmann::ordered_json::parse(entry);
+    auto w = write_file_atomic(path_, json_with_checksum(j.dump()));
+    if (!w.ok()) return w.error();
+    return true;
+}
 
 std::optional<std::string> no_ceiling_reason(const Architecture& arch, const ModelConfig& model) {
     switch (arch.kind) {
@@ -48,7 +122,7 @@ std::optional<std::string> no_ceiling_reason(const Architecture& arch, const Mod
     return std::nullopt;
 }
 
-CellCeiling cell_ceiling(const Plan& plan, const LanguagePlan& lang, const ArchPlan& arch) {
+CellCeiling cell_ceiling(const Plan& plan, const LanguagePlan& lang, const ArchPlan& arch, CeilingCache* cache) {
     CellCeiling c;
     const ModelConfig& model = plan.base.model;
     if (auto why = no_ceiling_reason(arch.arch, model)) {
@@ -61,16 +135,18 @@ CellCeiling cell_ceiling(const Plan& plan, const LanguagePlan& lang, const ArchP
         return c;
     }
     automata::CeilingQuery q = query_for(arch.arch, model);
+    CeilingCache in_memory;
+    CeilingCache& c_cache = cache ? *cache : in_memory;
     const TrainingConfig& t = plan.base.training;
     const EvaluationConfig& e = plan.base.evaluation;
     q.distribution = automata::CeilingDistribution::Training;
     q.lengths = {static_cast<std::size_t>(t.train_min), static_cast<std::size_t>(t.train_max)};
-    c.train = usable(automata::receptive_field_ceiling(*dfa, q), "training ceiling", c.note);
+    c.train = usable(c_cache.ceiling(*dfa, lang.dfa_json, q), "training ceiling", c.note);
     if (e.test_distribution == TestDistribution::Uniform) {
         q.distribution = automata::CeilingDistribution::Test;
         q.lengths = {static_cast<std::size_t>(e.test_min), static_cast<std::size_t>(e.test_max)};
         q.per_length = static_cast<std::size_t>(e.per_length);
-        c.test = usable(automata::receptive_field_ceiling(*dfa, q), "test ceiling", c.note);
+        c.test = usable(c_cache.ceiling(*dfa, lang.dfa_json, q), "test ceiling", c.note);
     }
     c.test_sample = arch.ceiling_test_sample;
     return c;

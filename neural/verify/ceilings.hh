@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "automata/ceiling.hh"
 #include "automata/certificate.hh"
 #include "automata/dfa.hh"
 #include "neural/run.hh"
@@ -22,12 +24,40 @@ namespace ltlkit::neural::verify {
 // (the idealization the window argument speaks about); nullopt when it does, else why not.
 std::optional<std::string> no_ceiling_reason(const Architecture& arch, const ModelConfig& model);
 
+// The ceilings a report has computed, kept in OUT/ceilings.json (docs/CEILING.md, "In reports") so
+// that the next report of the folder reuses them: a report then costs no ceiling computation, and a
+// ceiling that ran past its time budget (whose bounds depend on the machine's speed) gives the same
+// numbers on every later report. Keyed by the DFA's SHA-256 and every field of the query that
+// changes the answer, budgets included. A file that fails its checksum, or is not such a file, is
+// ignored (the ceilings are computed again, and the file rewritten): a cache is never a reason to
+// stop a report.
+class CeilingCache {
+public:
+    CeilingCache() = default;  // in memory only (save() writes nothing)
+    explicit CeilingCache(std::string path);
+    // The ceiling of `dfa` (whose DFA JSON is `dfa_json`) for `q`, from the cache or computed.
+    Result<automata::CeilingResult> ceiling(const automata::Dfa& dfa, const std::string& dfa_json,
+                                            const automata::CeilingQuery& q);
+    // Writes the file atomically when a ceiling was added since it was read.
+    Result<bool> save() const;
+    std::size_t hits() const { return hits_; }
+    std::size_t computed() const { return computed_; }
+
+private:
+    std::string path_;
+    std::map<std::string, std::string> entries_;  // key -> compact JSON of the summary
+    bool dirty_ = false;
+    std::size_t hits_ = 0, computed_ = 0;
+};
+
 // The cell's ceilings at the plan's depth: on the training distribution (docs/PROTOCOL.md
 // "Training": a length uniform among the training lengths with both labels, half of each label,
 // uniform within a label), on the balanced uniform test distribution (mean over the test lengths,
 // as a run's mean accuracy), and ArchPlan::ceiling_test_sample. Unknown (with the note) for
 // global, hybrid and LSTM cells and other encodings.
-CellCeiling cell_ceiling(const Plan& plan, const LanguagePlan& lang, const ArchPlan& arch);
+// Through `cache` when given.
+CellCeiling cell_ceiling(const Plan& plan, const LanguagePlan& lang, const ArchPlan& arch,
+                         CeilingCache* cache = nullptr);
 
 // The exact ceiling of a finite test set (mean over its lengths of the per-length ceiling), for a
 // k-local strict NoPE model; nullopt otherwise or when `test` is empty.

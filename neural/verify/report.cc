@@ -39,7 +39,9 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
     if (ec) return io_error("cannot create " + out + ": " + ec.message());
     std::size_t found = 0;
     for (const auto& r : plan.runs) found += runs.count(r.rundir);
-    const ReportData d{plan, build_grid(plan, runs), found, plan.runs.size(), setup_text(plan), now_utc(), missing};
+    CeilingCache ceilings((fs::path(out) / "ceilings.json").string());
+    const ReportData d{plan, build_grid(plan, runs, &ceilings), found, plan.runs.size(), setup_text(plan), now_utc(), missing};
+    if (auto s = ceilings.save(); !s.ok()) return s.error();
     const Figures figures = render_figures(d);
 
     ReportFiles files;

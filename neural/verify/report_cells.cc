@@ -307,7 +307,7 @@ std::optional<std::string> dfa_svg(const std::string& dfa_json, std::string* why
 namespace report_detail {
 
 // The cells of the report, each with its runs in plan order, its verdict and its summary.
-Grid build_grid(const Plan& plan, const std::map<std::string, LoadedRun>& runs) {
+Grid build_grid(const Plan& plan, const std::map<std::string, LoadedRun>& runs, CeilingCache* cache) {
     Grid grid;
     for (const auto& lang : plan.languages) {
         std::vector<Cell> row;
@@ -326,7 +326,7 @@ Grid build_grid(const Plan& plan, const std::map<std::string, LoadedRun>& runs) 
                     labels.push_back(r.label());
                 }
             }
-            c.verdict = judge(lang.name, ap.arch, ap.prediction, results, labels, cell_ceiling(plan, lang, ap));
+            c.verdict = judge(lang.name, ap.arch, ap.prediction, results, labels, cell_ceiling(plan, lang, ap, cache));
             if (results.empty()) {  // nothing to judge yet, which is not a verdict
                 c.verdict.verdict = VerdictKind::Pending;
                 c.verdict.rule = 0;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "neural/verify/ceilings.hh"
 #include "neural/verify/figures.hh"
 #include "neural/verify/report.hh"
 
@@ -92,7 +93,8 @@ FigureStyle figure_style(const Plan& plan);
 std::string csv_field(const std::string& s);
 
 // ---- the data (report_cells.cc)
-Grid build_grid(const Plan& plan, const std::map<std::string, LoadedRun>& runs);
+// Ceilings through `cache` when given (ceilings.hh).
+Grid build_grid(const Plan& plan, const std::map<std::string, LoadedRun>& runs, CeilingCache* cache = nullptr);
 std::string setup_text(const Plan& plan);
 
 // ---- renderers

@@ -4,13 +4,17 @@
 // per-label fields.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <map>
+#include <random>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "automata/algebra/classify.hh"
 #include "automata/dataset.hh"
+#include "automata/dfa_json.hh"
+#include "base/file.hh"
 #include "base/checksum.hh"
 #include "automata/language.hh"
 #include "automata/sampler.hh"
@@ -308,4 +312,74 @@ TEST_CASE("adversarial sets are marked forced or informative from the certificat
     CHECK(mixed.kind == "mixed");
     CHECK(mixed.forced == 10);
     CHECK(mixed.pairs == 11);
+}
+
+TEST_CASE("the report's ceiling cache answers a reopened file without computing, with the same numbers",
+          "[neural][ceiling]") {
+    const auto dfa = regex_dfa(".*ab", "a,b");
+    const std::string dfa_json = automata::to_json(dfa);
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("ltlkit-test-ceiling-cache-" + std::to_string(std::random_device{}()));
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "ceilings.json").string();
+    automata::CeilingQuery q;
+    q.arch = "local-2";
+    q.layers = 2;
+    q.lengths = {1, 12};
+    automata::CeilingQuery deeper = q, starved = q, global = q;
+    deeper.layers = 3;
+    starved.max_states = 1;  // over budget at once: bounds and a reason
+    global.arch = "global";  // no ceiling: an error, cached as one
+
+    const auto direct = automata::receptive_field_ceiling(dfa, q);
+    REQUIRE(direct.ok());
+    REQUIRE(direct->exact);
+    verify::CeilingCache first(path);
+    const auto r1 = first.ceiling(dfa, dfa_json, q);
+    const auto s1 = first.ceiling(dfa, dfa_json, starved);
+    const auto g1 = first.ceiling(dfa, dfa_json, global);
+    REQUIRE(r1.ok());
+    REQUIRE(s1.ok());
+    REQUIRE(!s1->exact);
+    REQUIRE(!g1.ok());
+    CHECK(first.computed() == 3);
+    CHECK(r1->value == direct->value);
+    REQUIRE(first.save().ok());
+
+    verify::CeilingCache again(path);
+    const auto r2 = again.ceiling(dfa, dfa_json, q);
+    const auto s2 = again.ceiling(dfa, dfa_json, starved);
+    const auto g2 = again.ceiling(dfa, dfa_json, global);
+    CHECK(again.hits() == 3);
+    CHECK(again.computed() == 0);
+    REQUIRE(r2.ok());
+    CHECK(r2->exact);
+    CHECK(r2->value == r1->value);  // bit for bit: the file keeps every digit
+    REQUIRE(s2.ok());
+    CHECK(!s2->exact);
+    CHECK(s2->upper == s1->upper);
+    CHECK(s2->lower == s1->lower);
+    CHECK(s2->reason == s1->reason);
+    REQUIRE(!g2.ok());
+    CHECK(g2.error().message == g1.error().message);
+    CHECK(*again.save() == false);  // nothing new: not rewritten
+    CHECK(again.ceiling(dfa, dfa_json, deeper).ok());  // another depth is another key
+    CHECK(again.computed() == 1);
+
+    // Another language with the same query is another key too.
+    const auto other = regex_dfa(".*a", "a,b");
+    CHECK(again.ceiling(other, automata::to_json(other), q).ok());
+    CHECK(again.computed() == 2);
+
+    // A damaged file is not used: everything is computed again.
+    std::string text = *read_file(path);
+    text[text.size() / 2] = text[text.size() / 2] == '1' ? '2' : '1';
+    REQUIRE(write_file_atomic(path, text).ok());
+    verify::CeilingCache damaged(path);
+    const auto r3 = damaged.ceiling(dfa, dfa_json, q);
+    CHECK(damaged.computed() == 1);
+    CHECK(damaged.hits() == 0);
+    REQUIRE(r3.ok());
+    CHECK(r3->value == direct->value);
+    std::filesystem::remove_all(dir);
 }

@@ -3,6 +3,7 @@
 #include "fixtures.hh"  // torch before Catch2: glog defines CHECK
 
 #include <cmath>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -329,4 +330,35 @@ TEST_CASE("config JSON: the default config's text, and a stored config read and 
 
 TEST_CASE("a small global model learns aΣ* on CPU and is exact up to length 200", "[neural][train][long]") {
     check_learns_a_sigma("cpu");
+}
+
+TEST_CASE("training after an evaluation at the same length in the same thread (the cached causal mask)",
+          "[neural][attention]") {
+    // verify trains and evaluates run after run in one process: a resumed run that only evaluates
+    // (c10::InferenceMode) may be the first to need the global mask of a length the next run trains
+    // on. Each architecture in a fresh thread, so that no mask is cached before the evaluation.
+    for (std::string arch : {"global", "hybrid-2"}) {
+        std::string failure;
+        std::thread t([&] {
+            try {
+                torch::manual_seed(3);
+                torch::set_num_threads(1);
+                Config c = tiny_config("cpu");
+                c.model.arch = *parse_architecture(arch);
+                auto m = make_recognizer(c, 2);
+                const automata::Word w(37, 1);  // a length no other test in this thread used
+                auto [tok, eos] = encode_words({&w, &w}, 2);
+                {
+                    c10::InferenceMode evaluation;
+                    (void)m->forward(tok, eos);
+                }
+                m->forward(tok, eos).sum().backward();
+            } catch (const std::exception& e) {
+                failure = e.what();
+            }
+        });
+        t.join();
+        INFO(arch << ": " << failure.substr(0, 200));
+        CHECK(failure.empty());
+    }
 }

@@ -1,0 +1,130 @@
+// Calibration of a run's cost (calibrate.hh).
+#include "neural/calibrate.hh"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <vector>
+#include <torch/torch.h>
+
+#include "neural/model.hh"
+#include "neural/training.hh"
+
+namespace ltlkit::neural {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+void sync(const torch::Device& d) {
+    if (d.is_cuda()) torch::cuda::synchronize();
+}
+
+// Random words of length n over {0, 1}, with EOS (symbol 2) at position n.
+std::pair<torch::Tensor, torch::Tensor> batch_of(long b, long n, const torch::Device& d) {
+    auto tok = torch::randint(0, 2, {b, n + 1}, torch::kLong);
+    tok.select(1, n).fill_(2);
+    return {tok.to(d), torch::full({b}, n, torch::kLong).to(d)};
+}
+
+// Keeps the default generators' states (CPU, and the device's) and puts them back: the
+// calibration may run inside a training (at its first progress event), whose random stream must
+// not depend on whether an estimate was printed.
+class KeepRandomState {
+public:
+    explicit KeepRandomState(const torch::Device& d) {
+        gens_.push_back(at::globalContext().defaultGenerator(c10::Device(c10::DeviceType::CPU)));
+        if (d.is_cuda()) gens_.push_back(at::globalContext().defaultGenerator(d));
+        for (auto& g : gens_) {
+            std::lock_guard<std::mutex> lock(g.mutex());
+            states_.push_back(g.get_state());
+        }
+    }
+    ~KeepRandomState() {
+        for (std::size_t i = 0; i < gens_.size(); ++i) {
+            std::lock_guard<std::mutex> lock(gens_[i].mutex());
+            gens_[i].set_state(states_[i]);
+        }
+    }
+    KeepRandomState(const KeepRandomState&) = delete;
+    KeepRandomState& operator=(const KeepRandomState&) = delete;
+
+private:
+    std::vector<at::Generator> gens_;
+    std::vector<torch::Tensor> states_;
+};
+
+}  // namespace
+
+Result<Throughput> measure_throughput(const Config& c, double seconds) {
+    auto dev = pick_device(c.runtime.device);
+    if (!dev.ok()) return dev.error();
+    KeepRandomState keep_random(*dev);
+    const int threads_before = torch::get_num_threads();
+    torch::set_num_threads(std::max(c.runtime.threads, 1));
+    Throughput out;
+    try {
+        torch::manual_seed(0);
+        keep_freed_memory();
+        auto model = make_recognizer(c, 2);
+        model->to(*dev);
+        model->train();
+        FlatParameters flat(*model);
+        torch::optim::Adam opt({flat.values()}, torch::optim::AdamOptions(c.training.lr));
+        const long lo = std::max(c.training.train_min, 1), hi = std::max<long>(c.training.train_max, lo);
+        const long batch = std::max(c.training.batch, 2);
+        auto y = (torch::arange(batch) < batch / 2).to(torch::kFloat).to(*dev);
+        double tokens = 0, t = 0;
+        for (long i = 0; i < 3 || t < seconds / 2; ++i) {
+            const long n = lo + (i * 7919) % (hi - lo + 1);  // spread over the training lengths
+            auto [tok, eos] = batch_of(batch, n, *dev);
+            const auto t0 = Clock::now();
+            flat.zero_grad();
+            auto loss = torch::binary_cross_entropy_with_logits(model->forward(tok, eos), y);
+            loss.backward();
+            torch::nn::utils::clip_grad_norm_(flat.values(), c.training.grad_clip);
+            opt.step();
+            sync(*dev);
+            if (i == 0) continue;  // warm-up
+            t += since(t0);
+            tokens += static_cast<double>(batch * (n + 1));
+        }
+        out.train_tokens_per_second = tokens / std::max(t, 1e-9);
+
+        // The evaluation's chunks (neural/train.cc, make_predictor): about 2^16 tokens, and at most
+        // 2^25 attention scores per chunk where heads attend globally.
+        c10::InferenceMode inference;
+        model->eval();
+        const long tlo = std::max(c.evaluation.test_min, 1), thi = std::max<long>(c.evaluation.test_max, tlo);
+        const bool quadratic = c.model.arch.kind != Architecture::Kind::Local && c.model.arch.kind != Architecture::Kind::Lstm;
+        tokens = 0;
+        t = 0;
+        for (int i = -1; i < 4 || t < seconds / 2; ++i) {
+            const long n = i < 0 ? tlo : tlo + (thi - tlo) * (i % 4) / 3;
+            long b = std::max(1L, (1L << 16) / (n + 1));
+            if (quadratic) b = std::max(1L, std::min(b, (1L << 25) / (std::max(c.model.heads, 1) * (n + 1) * (n + 1))));
+            b = std::min<long>(b, std::max(c.evaluation.per_length, 1));
+            auto [tok, eos] = batch_of(b, n, *dev);
+            const auto t0 = Clock::now();
+            (void)model->forward(tok, eos).to(torch::kCPU);
+            sync(*dev);
+            if (i < 0) continue;  // warm-up
+            t += since(t0);
+            tokens += static_cast<double>(b * (n + 1));
+        }
+        out.eval_tokens_per_second = tokens / std::max(t, 1e-9);
+    } catch (const std::exception& e) {
+        torch::set_num_threads(threads_before);
+        return make_error(std::string("calibration failed: ") + e.what());
+    }
+    torch::set_num_threads(threads_before);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "measured here: %.0f training and %.0f evaluation tokens/s (%s, a calibration of under %.0f s)",
+                  out.train_tokens_per_second, out.eval_tokens_per_second, to_string(c.model.arch).c_str(), seconds + 1);
+    out.source = buf;
+    return out;
+}
+
+}  // namespace ltlkit::neural
