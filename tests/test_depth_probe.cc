@@ -24,9 +24,7 @@
 #include "support/window_support.hh"
 
 using namespace ltlkit;
-using namespace ltlkit::automata;
-using namespace ltlkit::automata::algebra;
-using namespace ltlkit::testing;
+using namespace ltlkit::testing;  // and through it ltlkit::automata and ltlkit::automata::algebra
 
 TEST_CASE("Depth probe: conflicts re-verify on the words, formulas of depth D separate at depth D, Σ*a never separates",
           "[windows]") {

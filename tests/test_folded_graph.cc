@@ -24,9 +24,7 @@
 #include "support/window_support.hh"
 
 using namespace ltlkit;
-using namespace ltlkit::automata;
-using namespace ltlkit::automata::algebra;
-using namespace ltlkit::testing;
+using namespace ltlkit::testing;  // and through it ltlkit::automata and ltlkit::automata::algebra
 
 TEST_CASE("Bisimilar folded graphs: random fragment formulas agree on x·p^r·y and x·p^r·z for large r", "[windows]") {
     std::mt19937_64 rng(7);

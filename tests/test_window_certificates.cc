@@ -24,9 +24,7 @@
 #include "support/window_support.hh"
 
 using namespace ltlkit;
-using namespace ltlkit::automata;
-using namespace ltlkit::automata::algebra;
-using namespace ltlkit::testing;
+using namespace ltlkit::testing;  // and through it ltlkit::automata and ltlkit::automata::algebra
 
 TEST_CASE("LC26: Σ*a (Y a) is not in LTL[Y<=k] nor LTL[P,Y<=k] for k = 2, 3, 4, and the certificates re-verify",
           "[windows]") {

@@ -24,9 +24,7 @@
 #include "support/window_support.hh"
 
 using namespace ltlkit;
-using namespace ltlkit::automata;
-using namespace ltlkit::automata::algebra;
-using namespace ltlkit::testing;
+using namespace ltlkit::testing;  // and through it ltlkit::automata and ltlkit::automata::algebra
 
 TEST_CASE("Formulas written in LTL[Y<=k] / LTL[P,Y<=k] are answered yes for that k, with a formula that compiles back",
           "[windows]") {

@@ -24,9 +24,7 @@
 #include "support/window_support.hh"
 
 using namespace ltlkit;
-using namespace ltlkit::automata;
-using namespace ltlkit::automata::algebra;
-using namespace ltlkit::testing;
+using namespace ltlkit::testing;  // and through it ltlkit::automata and ltlkit::automata::algebra
 
 TEST_CASE("Window types: each characteristic formula holds exactly at the positions of its type", "[windows]") {
     // Two routes: the types computed on the word (WindowTypes::types) and the direct semantics of
