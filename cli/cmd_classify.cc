@@ -122,7 +122,7 @@ std::string render_text(const Classification& c, const automata::Language& L, co
     for (const auto& arch : archs) {
         const ArchPrediction p = predict(c, arch);
         out += wrap_text("  " + pad_right(to_string(arch), arch_width) + "  " + pad_right(to_string(p.prediction) + ",", verdict_width) +
-                             " because " + explain_prediction(c, p),
+                             " because " + explain_prediction(c, p, &L.dfa),
                          width, indent);
         if (auto w = labelled_witness(p, L.dfa))
             out += wrap_text(std::string(indent, ' ') + "accepted: " + word_or_empty(c.alphabet, w->first) +

@@ -302,7 +302,7 @@ int run_verify_command(const VerifyArgs& a) {
         if (o.shard_count > 1)
             std::cerr << "shard " << o.shard_index << "/" << o.shard_count
                       << " finished; merge the shards with: ltlkit report DIR... (one DIR per shard)\n";
-        (a.json ? std::cerr : std::cout) << "Report: " << r.html << "  (also report.md, verdicts.json, results.jsonl in "
+        (a.json ? std::cerr : std::cout) << "Report: " << r.html << "  (also report.md, verdicts.json, verdicts.csv, verdicts.tex, results.jsonl in "
                                          << o.out << ")\n";
     }
     return 0;

@@ -77,7 +77,7 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
         const long batch = std::max(c.training.batch, 2);
         auto y = (torch::arange(batch) < batch / 2).to(torch::kFloat).to(*dev);
         double tokens = 0, t = 0;
-        for (long i = 0; i < 3 || t < seconds / 2; ++i) {
+        for (long i = 0; i < 6 || t < seconds / 2; ++i) {
             const long n = lo + (i * 7919) % (hi - lo + 1);  // spread over the training lengths
             auto [tok, eos] = batch_of(batch, n, *dev);
             const auto t0 = Clock::now();
@@ -87,7 +87,7 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
             torch::nn::utils::clip_grad_norm_(flat.values(), c.training.grad_clip);
             opt.step();
             sync(*dev);
-            if (i == 0) continue;  // warm-up
+            if (i < 3) continue;  // warm-up: the first steps allocate what later steps reuse
             t += since(t0);
             tokens += static_cast<double>(batch * (n + 1));
         }
@@ -102,15 +102,16 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
         tokens = 0;
         t = 0;
         for (int i = -1; i < 4 || t < seconds / 2; ++i) {
-            const long n = i < 0 ? tlo : tlo + (thi - tlo) * (i % 4) / 3;
+            const long n = i < 0 ? thi : tlo + (thi - tlo) * (i % 4) / 3;
+            // Chunks as large as the evaluation's (several lengths share one): their size, not the
+            // words per length, sets how well the attention scores stay in cache.
             long b = std::max(1L, (1L << 16) / (n + 1));
             if (quadratic) b = std::max(1L, std::min(b, (1L << 25) / (std::max(c.model.heads, 1) * (n + 1) * (n + 1))));
-            b = std::min<long>(b, std::max(c.evaluation.per_length, 1));
             auto [tok, eos] = batch_of(b, n, *dev);
             const auto t0 = Clock::now();
             (void)model->forward(tok, eos).to(torch::kCPU);
             sync(*dev);
-            if (i < 0) continue;  // warm-up
+            if (i < 0) continue;  // warm-up, at the longest length
             t += since(t0);
             tokens += static_cast<double>(b * (n + 1));
         }

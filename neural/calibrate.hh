@@ -14,8 +14,8 @@ namespace ltlkit::neural {
 // Training tokens/s (forward, backward, clipping and Adam at the config's batch, lengths spread
 // evenly over the training lengths) and evaluation tokens/s (forward only, in the evaluation's
 // chunks, at four lengths spread over the test lengths), on the config's device and threads,
-// each over about `seconds` / 2 after a warm-up step. The alphabet's size does not change the
+// each over about `seconds` / 2 after warm-up steps. The alphabet's size does not change the
 // cost measurably; two symbols are used.
-Result<Throughput> measure_throughput(const Config& c, double seconds = 0.8);
+Result<Throughput> measure_throughput(const Config& c, double seconds = 1.5);
 
 }  // namespace ltlkit::neural

@@ -34,7 +34,7 @@ ojson classification_to_json(const Classification& c, const Dfa& dfa, const Clas
         const ArchPrediction p = predict(c, arch);
         const std::string name = to_string(arch);
         pred[name] = to_string(p.prediction);
-        reasons[name] = explain_prediction(c, p);
+        reasons[name] = explain_prediction(c, p, &dfa);
         if (auto w = labelled_witness(p, dfa))
             witnesses[name] = {{"accepted", format_word(c.alphabet, w->first)}, {"rejected", format_word(c.alphabet, w->second)}};
     }

@@ -316,7 +316,7 @@ std::string class_phrase(const std::string& id) {
 
 }  // namespace
 
-std::string explain_prediction(const Classification& c, const ArchPrediction& p) {
+std::string explain_prediction(const Classification& c, const ArchPrediction& p, const Dfa* dfa) {
     const std::string arch = to_string(p.arch);
     for (const ClassRow& row : class_table()) {
         if (row.arch != arch) continue;
@@ -336,7 +336,10 @@ std::string explain_prediction(const Classification& c, const ArchPrediction& p)
     const std::string id = window_class_id(!local, unsigned(p.arch.k));
     switch (p.prediction) {
         case Prediction::Recognizes: return "an " + logic + " formula defines the language (" + id + ": yes)";
-        case Prediction::Fails: return "no " + logic + " formula defines the language (" + id + ": no)";
+        case Prediction::Fails: {
+            const std::string why = dfa ? window_failure_reason(c, p, *dfa) : "";
+            return "no " + logic + " formula defines the language (" + id + ": no)" + (why.empty() ? "" : ": " + why);
+        }
         case Prediction::Unknown: break;
     }
     return "whether an " + logic + " formula defines the language is open (" + id + ": unknown, see its line above)";

@@ -79,8 +79,14 @@ ArchPrediction predict(const Classification& c, const Architecture& arch);
 
 // Why `p` (= predict(c, p.arch)) follows, as one sentence naming the class or window answer and
 // its logic: "the language is R-trivial (LTL[P])", "no LTL[Y<=2] formula defines the language
-// (local_k:2: no)".
-std::string explain_prediction(const Classification& c, const ArchPrediction& p);
+// (local_k:2: no)"; with the language's minimal DFA, a window failure goes on with
+// window_failure_reason.
+std::string explain_prediction(const Classification& c, const ArchPrediction& p, const Dfa* dfa = nullptr);
+// Why window K >= 2 fails (p a `fails` prediction of local-K / hybrid-K with its witness family;
+// "" otherwise): the family with concrete words labelled by `dfa` (the words of labelled_witness),
+// the symbols the window sees at their ends, the bisimilarity behind it, and, when a smaller window
+// recognizes the language, that membership is not monotone in k and why (docs/WINDOWS.md §8).
+std::string window_failure_reason(const Classification& c, const ArchPrediction& p, const Dfa& dfa);
 // The witness pair of a `fails` prediction at r = max(r_min, 2), as {accepted, rejected} by `dfa`.
 std::optional<std::pair<Word, Word>> labelled_witness(const ArchPrediction& p, const Dfa& dfa);
 

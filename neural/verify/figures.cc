@@ -25,7 +25,68 @@ std::string num(double x) {
     return buf;
 }
 
+std::size_t code_points(const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
+    return n;
+}
+
 }  // namespace
+
+double text_width(const std::string& s, double font_size) {
+    return kCharWidth * font_size * static_cast<double>(code_points(s));
+}
+
+std::string fit_text(const std::string& s, double width, double font_size) {
+    if (text_width(s, font_size) <= width) return s;
+    const std::size_t keep = static_cast<std::size_t>(std::max(0.0, width / (kCharWidth * font_size) - 1));
+    std::string out;
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const bool start = (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+        if (start && n++ == keep) break;
+        out += s[i];
+    }
+    return out + "\u2026";
+}
+
+std::vector<std::string> wrap_words(const std::string& s, double width, double font_size) {
+    std::vector<std::string> lines;
+    std::string line, word;
+    std::istringstream in(s);
+    while (in >> word) {
+        const std::string longer = line.empty() ? word : line + " " + word;
+        if (!line.empty() && text_width(longer, font_size) > width) {
+            lines.push_back(line);
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.empty()) lines.push_back(line);
+    for (auto& l : lines) l = fit_text(l, width, font_size);  // a single word wider than the line
+    return lines;
+}
+
+std::vector<double> log_ticks(double lo, double hi, int max_ticks) {
+    int e0 = static_cast<int>(std::floor(std::log10(lo))), e1 = static_cast<int>(std::ceil(std::log10(hi)));
+    if (e1 <= e0) e1 = e0 + 1;
+    const int step = std::max(1, (e1 - e0 + max_ticks - 2) / (max_ticks - 1));
+    e0 = e1 - step * ((e1 - e0 + step - 1) / step);  // decades step apart, ending at e1
+    std::vector<double> out;
+    for (int e = e0; e <= e1; e += step) out.push_back(std::pow(10.0, e));
+    return out;
+}
+
+std::string decade_label(double x) {
+    const int e = static_cast<int>(std::lround(std::log10(x)));
+    if (e >= -3 && e <= 3) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.*f", std::max(0, -e), x);
+        return buf;
+    }
+    return "1e" + std::to_string(e);
+}
 
 std::string xml_escape(const std::string& s) {
     std::string o;
@@ -90,25 +151,30 @@ std::string marker(std::size_t i, double x, double y, const char* col) {
     return o.str();
 }
 
+// One legend entry's width: the line with its marker (28), a gap, the name and a gap to the next.
+double legend_entry_width(const std::string& arch) { return 44 + text_width(arch, 11); }
+
 std::string legend(const FigureStyle& style, double x0, double y, double width) {
     std::ostringstream o;
+    o << "<g class=\"legend\">\n";
     double x = x0;
     for (std::size_t i = 0; i < style.archs.size(); ++i) {
-        const double w = 44 + 6.5 * static_cast<double>(style.archs[i].size());
+        const double w = legend_entry_width(style.archs[i]);
         if (x + w > x0 + width && x > x0) x = x0, y += 16;
         o << "<line x1=\"" << num(x) << "\" x2=\"" << num(x + 28) << "\" y1=\"" << num(y) << "\" y2=\"" << num(y)
           << "\" stroke=\"" << colour(i) << "\" stroke-width=\"2\"" << (*dash(i) ? " stroke-dasharray=\"" + std::string(dash(i)) + "\"" : "")
           << "/>" << marker(i, x + 14, y, colour(i)) << "<text x=\"" << num(x + 33) << "\" y=\"" << num(y + 4)
-          << "\" font-size=\"11\">" << esc(style.archs[i]) << "</text>\n";
+          << "\" font-size=\"11\">" << esc(fit_text(style.archs[i], x0 + width - x - 33, 11)) << "</text>\n";
         x += w;
     }
+    o << "</g>\n";
     return o.str();
 }
 
 double legend_height(const FigureStyle& style, double width) {
     double x = 0, rows = 1;
     for (const auto& a : style.archs) {
-        const double w = 44 + 6.5 * static_cast<double>(a.size());
+        const double w = legend_entry_width(a);
         if (x + w > width && x > 0) x = 0, ++rows;
         x += w;
     }
@@ -132,6 +198,17 @@ std::vector<double> nice_ticks(double lo, double hi, int max_ticks) {
     return out;
 }
 
+namespace {
+// Ticks for an integer axis (steps, lengths): nice_ticks without the fractional ones, so that no
+// two labels read alike.
+std::vector<long> integer_ticks(double lo, double hi, int max_ticks) {
+    std::vector<long> out;
+    for (double t : nice_ticks(lo, hi, max_ticks))
+        if (std::fabs(t - std::round(t)) < 1e-9 && (out.empty() || out.back() != std::lround(t))) out.push_back(std::lround(t));
+    return out;
+}
+}  // namespace
+
 std::string accuracy_panels_svg(const std::vector<AccuracyPanel>& panels, const FigureStyle& style, int columns) {
     columns = std::max(1, std::min<int>(columns, static_cast<int>(std::max<std::size_t>(1, panels.size()))));
     const double pw = 400, ph = 210, ml = 42, mr = 10, mt = 22, mb = 32;
@@ -143,7 +220,7 @@ std::string accuracy_panels_svg(const std::vector<AccuracyPanel>& panels, const 
     for (const auto& p : panels)
         for (const auto& s : p.series)
             if (!s.accuracy.empty()) xmax = std::max(xmax, s.accuracy.rbegin()->first);
-    const auto xticks = nice_ticks(0, xmax, 6);
+    const auto xticks = integer_ticks(0, xmax, 6);
     std::ostringstream o;
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << num(H) << "\" viewBox=\"0 0 " << W
       << ' ' << num(H) << "\" font-family=\"sans-serif\" role=\"img\" aria-label=\"accuracy versus test length\">\n";
@@ -156,7 +233,8 @@ std::string accuracy_panels_svg(const std::vector<AccuracyPanel>& panels, const 
         auto X = [&](double n) { return x0 + n / xmax * (x1 - x0); };
         auto Y = [&](double a) { return y1 - a * (y1 - y0); };
         o << "<g>\n<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << num(oy + 15)
-          << "\" font-size=\"12\" font-weight=\"bold\" text-anchor=\"middle\">" << esc(p.title) << "</text>\n";
+          << "\" font-size=\"12\" font-weight=\"bold\" text-anchor=\"middle\">" << esc(fit_text(p.title, pw - 20, 12))
+          << "</text>\n";
         // The training range, shaded.
         o << "<rect x=\"" << num(X(style.train_min - 0.5)) << "\" y=\"" << num(y0) << "\" width=\""
           << num(X(style.train_max + 0.5) - X(style.train_min - 0.5)) << "\" height=\"" << num(y1 - y0)
@@ -166,11 +244,11 @@ std::string accuracy_panels_svg(const std::vector<AccuracyPanel>& panels, const 
             o << "<line x1=\"" << num(x0) << "\" x2=\"" << num(x1) << "\" y1=\"" << num(Y(a)) << "\" y2=\"" << num(Y(a))
               << "\" stroke=\"#ddd\"/><text x=\"" << num(x0 - 4) << "\" y=\"" << num(Y(a) + 4)
               << "\" font-size=\"10\" text-anchor=\"end\">" << static_cast<int>(a * 100) << "%</text>\n";
-        for (double t : xticks)
+        for (long t : xticks)
             o << "<line x1=\"" << num(X(t)) << "\" x2=\"" << num(X(t)) << "\" y1=\"" << num(y1) << "\" y2=\"" << num(y1 + 4)
               << "\" stroke=\"#555\"/><text x=\"" << num(X(t)) << "\" y=\"" << num(y1 + 15)
-              << "\" font-size=\"10\" text-anchor=\"middle\">" << static_cast<long>(t) << "</text>\n";
-        o << "<rect x=\"" << num(x0) << "\" y=\"" << num(y0) << "\" width=\"" << num(x1 - x0) << "\" height=\""
+              << "\" font-size=\"10\" text-anchor=\"middle\">" << t << "</text>\n";
+        o << "<rect class=\"plot\" x=\"" << num(x0) << "\" y=\"" << num(y0) << "\" width=\"" << num(x1 - x0) << "\" height=\""
           << num(y1 - y0) << "\" fill=\"none\" stroke=\"#888\"/>\n";
         o << "<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << num(y1 + 28)
           << "\" font-size=\"10\" text-anchor=\"middle\">word length</text>\n";
@@ -207,25 +285,41 @@ std::string accuracy_panels_svg(const std::vector<AccuracyPanel>& panels, const 
 
 std::string nstar_heatmap_svg(const std::vector<std::string>& languages, const FigureStyle& style,
                               const std::vector<std::vector<HeatCell>>& cells) {
-    std::size_t longest = 8;
-    for (const auto& l : languages) longest = std::max(longest, l.size());
-    const double ml = 14 + 6.8 * static_cast<double>(std::min<std::size_t>(longest, 40)), mt = 40, cw = 78, ch = 34;
-    const double W = ml + cw * static_cast<double>(style.archs.size()) + 10;
-    const double H = mt + ch * static_cast<double>(languages.size()) + 44;
+    // Language names cut at 40 code points (the full name in a tooltip); the figure at least wide
+    // enough for its title and notes on a few lines, which wrap to its width.
+    constexpr double kLabelMax = 40 * kCharWidth * 11;
+    double label_w = text_width("language", 11);
+    for (const auto& l : languages) label_w = std::max(label_w, std::min(kLabelMax, text_width(l, 11)));
+    const double ml = 16 + label_w, cw = 78, ch = 34, margin = 10;
+    const double W = std::max(ml + cw * static_cast<double>(style.archs.size()) + margin, 360.0);
+    const auto title = wrap_words("N*: the longest length up to which every tested length is at 100% (best run)",
+                                  W - 2 * margin, 12);
+    const auto notes = wrap_words("white: N* \u2264 " + std::to_string(style.train_max) +
+                                      " (wrong right after the training range); dark green: N* = " +
+                                      std::to_string(style.test_max) +
+                                      " (every tested length exact); grey: no finished run. Under each value: the "
+                                      "prediction (rec: recognizes).",
+                                  W - 2 * margin, 10);
+    const double mt = 16.0 * static_cast<double>(title.size()) + 26;
+    const double grid_bottom = mt + ch * static_cast<double>(languages.size());
+    const double H = grid_bottom + 10 + 13.0 * static_cast<double>(notes.size()) + 4;
     const double lo = style.train_max, hi = std::max(style.test_max, style.train_max + 1);
     std::ostringstream o;
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(W) << "\" height=\"" << num(H) << "\" viewBox=\"0 0 "
       << num(W) << ' ' << num(H) << "\" font-family=\"sans-serif\" role=\"img\" aria-label=\"N* heatmap\">\n";
     o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    o << "<text x=\"" << num(ml) << "\" y=\"14\" font-size=\"12\" font-weight=\"bold\">N*: the longest length up to "
-         "which every tested length is at 100% (best run)</text>\n";
+    for (std::size_t i = 0; i < title.size(); ++i)
+        o << "<text x=\"" << num(margin) << "\" y=\"" << num(14 + 16.0 * static_cast<double>(i))
+          << "\" font-size=\"12\" font-weight=\"bold\">" << esc(title[i]) << "</text>\n";
     for (std::size_t a = 0; a < style.archs.size(); ++a)
-        o << "<text x=\"" << num(ml + cw * (a + 0.5)) << "\" y=\"" << num(mt - 6)
-          << "\" font-size=\"11\" text-anchor=\"middle\">" << esc(style.archs[a]) << "</text>\n";
+        o << "<text x=\"" << num(ml + cw * (static_cast<double>(a) + 0.5)) << "\" y=\"" << num(mt - 6)
+          << "\" font-size=\"11\" text-anchor=\"middle\">" << esc(fit_text(style.archs[a], cw - 4, 11)) << "</text>\n";
     for (std::size_t l = 0; l < languages.size(); ++l) {
         const double y = mt + ch * static_cast<double>(l);
         o << "<text x=\"" << num(ml - 6) << "\" y=\"" << num(y + ch / 2 + 4) << "\" font-size=\"11\" text-anchor=\"end\">"
-          << esc(languages[l]) << "</text>\n";
+          << esc(fit_text(languages[l], kLabelMax, 11));
+        if (text_width(languages[l], 11) > kLabelMax) o << "<title>" << esc(languages[l]) << "</title>";
+        o << "</text>\n";
         for (std::size_t a = 0; a < style.archs.size() && l < cells.size() && a < cells[l].size(); ++a) {
             const auto& c = cells[l][a];
             const double x = ml + cw * static_cast<double>(a);
@@ -243,48 +337,62 @@ std::string nstar_heatmap_svg(const std::vector<std::string>& languages, const F
             o << "<rect x=\"" << num(x + 1) << "\" y=\"" << num(y + 1) << "\" width=\"" << cw - 2 << "\" height=\"" << ch - 2
               << "\" fill=\"" << fill << "\" stroke=\"#ccc\"/><text x=\"" << num(x + cw / 2) << "\" y=\"" << num(y + 15)
               << "\" font-size=\"12\" text-anchor=\"middle\" fill=\"" << (dark ? "white" : "#222") << "\">"
-              << (c.value ? std::to_string(*c.value) : std::string("–")) << "</text><text x=\"" << num(x + cw / 2)
+              << (c.value ? std::to_string(*c.value) : std::string("\u2013")) << "</text><text x=\"" << num(x + cw / 2)
               << "\" y=\"" << num(y + 28) << "\" font-size=\"9\" text-anchor=\"middle\" fill=\"" << (dark ? "#eee" : "#666")
-              << "\">" << esc(c.note) << "</text>\n";
+              << "\">" << esc(fit_text(c.note, cw - 4, 9)) << "</text>\n";
         }
     }
-    o << "<text x=\"" << num(ml) << "\" y=\"" << num(H - 22) << "\" font-size=\"10\" fill=\"#555\">white: N* ≤ "
-      << style.train_max << " (wrong right after the training range); dark green: N* = " << style.test_max
-      << " (every tested length exact);</text>\n<text x=\"" << num(ml) << "\" y=\"" << num(H - 9)
-      << "\" font-size=\"10\" fill=\"#555\">grey: no finished run. Under each value: the prediction (rec: recognizes).</text>\n";
+    for (std::size_t i = 0; i < notes.size(); ++i)
+        o << "<text x=\"" << num(margin) << "\" y=\"" << num(grid_bottom + 20 + 13.0 * static_cast<double>(i))
+          << "\" font-size=\"10\" fill=\"#555\">" << esc(notes[i]) << "</text>\n";
     o << "</svg>\n";
     return o.str();
 }
 
 std::string training_curve_svg(const std::string& title, const std::vector<CurvePoint>& points) {
-    const double W = 330, H = 150, ml = 36, mr = 40, mt = 18, mb = 28;
+    // Title, then the legend on its own row above the plot area (never over the curves).
+    const double W = 330, H = 164, ml = 36, mr = 40, mt = 32, mb = 28;
     std::ostringstream o;
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << ' '
       << H << "\" font-family=\"sans-serif\" role=\"img\" aria-label=\"training curve " << esc(title) << "\">\n";
-    o << "<text x=\"" << ml << "\" y=\"12\" font-size=\"11\">" << esc(title) << "</text>\n";
+    o << "<text x=\"" << 4 << "\" y=\"12\" font-size=\"11\">" << esc(fit_text(title, W - 8, 11)) << "</text>\n";
     if (points.empty()) {
         o << "<text x=\"" << ml << "\" y=\"" << H / 2 << "\" font-size=\"10\" fill=\"#777\">no training log</text></svg>\n";
         return o.str();
     }
     const double smax = std::max(1, points.back().step);
-    double lmax = 0;
-    for (const auto& p : points) lmax = std::max(lmax, p.loss);
-    if (!(lmax > 0)) lmax = 1;
+    // The loss on a log axis over whole decades; a loss of 0 (or below the lowest decade shown)
+    // is drawn at the bottom.
+    double lmin = 0, lmax = 0;
+    for (const auto& p : points)
+        if (p.loss > 0 && std::isfinite(p.loss)) lmin = lmin > 0 ? std::min(lmin, p.loss) : p.loss, lmax = std::max(lmax, p.loss);
+    if (!(lmax > 0)) lmin = 0.1, lmax = 1;
+    const auto lticks = log_ticks(lmin, lmax, 5);
+    const double e_lo = std::log10(lticks.front()), e_hi = std::log10(lticks.back());
     const double x0 = ml, x1 = W - mr, y0 = mt, y1 = H - mb;
     auto X = [&](double s) { return x0 + s / smax * (x1 - x0); };
     auto YA = [&](double a) { return y1 - a * (y1 - y0); };
-    auto YL = [&](double l) { return y1 - l / lmax * (y1 - y0); };
-    o << "<rect x=\"" << x0 << "\" y=\"" << y0 << "\" width=\"" << x1 - x0 << "\" height=\"" << y1 - y0
+    auto YL = [&](double l) {
+        const double e = l > 0 && std::isfinite(l) ? std::clamp(std::log10(l), e_lo, e_hi) : e_lo;
+        return y1 - (e - e_lo) / (e_hi - e_lo) * (y1 - y0);
+    };
+    o << "<g class=\"legend\"><line x1=\"" << x0 << "\" x2=\"" << x0 + 18 << "\" y1=\"23\" y2=\"23\" stroke=\"#0072B2\" "
+         "stroke-width=\"1.4\"/><text x=\"" << x0 + 22 << "\" y=\"26\" font-size=\"9\" fill=\"#0072B2\">train accuracy "
+         "(left)</text><line x1=\"" << x0 + 142 << "\" x2=\"" << x0 + 160 << "\" y1=\"23\" y2=\"23\" stroke=\"#D55E00\" "
+         "stroke-width=\"1.4\" stroke-dasharray=\"5 3\"/><text x=\"" << x0 + 164 << "\" y=\"26\" font-size=\"9\" "
+         "fill=\"#D55E00\">loss (right, log scale)</text></g>\n";
+    o << "<rect class=\"plot\" x=\"" << x0 << "\" y=\"" << y0 << "\" width=\"" << x1 - x0 << "\" height=\"" << y1 - y0
       << "\" fill=\"none\" stroke=\"#888\"/>\n";
     for (double a : {0.0, 0.5, 1.0})
         o << "<text x=\"" << x0 - 3 << "\" y=\"" << num(YA(a) + 3) << "\" font-size=\"9\" text-anchor=\"end\" fill=\"#0072B2\">"
           << static_cast<int>(a * 100) << "%</text>\n";
-    for (double l : {0.0, lmax / 2, lmax})
-        o << "<text x=\"" << x1 + 3 << "\" y=\"" << num(YL(l) + 3) << "\" font-size=\"9\" fill=\"#D55E00\">" << num(l)
-          << "</text>\n";
-    for (double t : nice_ticks(0, smax, 5))
-        o << "<text x=\"" << num(X(t)) << "\" y=\"" << y1 + 12 << "\" font-size=\"9\" text-anchor=\"middle\">"
-          << static_cast<long>(t) << "</text>\n";
+    for (double l : lticks)
+        o << "<line x1=\"" << x1 << "\" x2=\"" << x1 + 3 << "\" y1=\"" << num(YL(l)) << "\" y2=\"" << num(YL(l))
+          << "\" stroke=\"#D55E00\"/><text x=\"" << x1 + 4 << "\" y=\"" << num(YL(l) + 3) << "\" font-size=\"9\" fill=\"#D55E00\">"
+          << decade_label(l) << "</text>\n";
+    for (long t : integer_ticks(0, smax, 5))
+        o << "<text x=\"" << num(X(static_cast<double>(t))) << "\" y=\"" << y1 + 12
+          << "\" font-size=\"9\" text-anchor=\"middle\">" << t << "</text>\n";
     o << "<text x=\"" << (x0 + x1) / 2 << "\" y=\"" << H - 3 << "\" font-size=\"9\" text-anchor=\"middle\">step</text>\n";
     o << "<polyline fill=\"none\" stroke=\"#0072B2\" stroke-width=\"1.4\" points=\"";
     for (const auto& p : points) o << num(X(p.step)) << ',' << num(YA(p.accuracy)) << ' ';
@@ -292,8 +400,6 @@ std::string training_curve_svg(const std::string& title, const std::vector<Curve
          "stroke-dasharray=\"5 3\" points=\"";
     for (const auto& p : points) o << num(X(p.step)) << ',' << num(YL(p.loss)) << ' ';
     o << "\"><title>loss</title></polyline>\n";
-    o << "<text x=\"" << x1 - 4 << "\" y=\"" << y0 + 10 << "\" font-size=\"9\" text-anchor=\"end\"><tspan "
-         "fill=\"#0072B2\">— train acc</tspan> <tspan fill=\"#D55E00\">- - loss</tspan></text>\n";
     o << "</svg>\n";
     return o.str();
 }

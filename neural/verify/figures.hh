@@ -46,7 +46,9 @@ struct HeatCell {
 std::string nstar_heatmap_svg(const std::vector<std::string>& languages, const FigureStyle& style,
                               const std::vector<std::vector<HeatCell>>& cells);
 
-// A run's training curve: loss (right axis) and training accuracy (left axis) per logged step.
+// A run's training curve: training accuracy (left axis, linear) and loss (right axis, log scale:
+// the loss falls by decades, and on a linear axis everything after the first steps lies on zero)
+// per logged step; the legend sits above the plot area, outside it.
 struct CurvePoint {
     int step = 0;
     double loss = 0, accuracy = 0;
@@ -58,5 +60,19 @@ std::string xml_escape(const std::string& s);
 
 // "Nice" axis ticks covering [lo, hi] (1, 2 or 5 times a power of ten apart, at most ~max_ticks).
 std::vector<double> nice_ticks(double lo, double hi, int max_ticks = 6);
+// Ticks of a log axis covering [lo, hi] (0 < lo ≤ hi): whole decades, one or more decades apart
+// (at most max_ticks ≥ 2), from the decade at or below lo to the one at or above hi (at least one
+// decade). decade_label(10^e): "0.001" … "1000", "1e-5" beyond; distinct for distinct decades.
+std::vector<double> log_ticks(double lo, double hi, int max_ticks = 5);
+std::string decade_label(double x);
+
+// Text layout without a font: the figures assume a sans-serif glyph is at most kCharWidth × the font
+// size wide (per code point), size boxes from that, and cut or wrap what would not fit.
+inline constexpr double kCharWidth = 0.6;
+double text_width(const std::string& s, double font_size);
+// `s` cut to `width` with an ellipsis, when wider.
+std::string fit_text(const std::string& s, double width, double font_size);
+// `s` broken at spaces into lines at most `width` wide (a longer word is cut).
+std::vector<std::string> wrap_words(const std::string& s, double width, double font_size);
 
 }  // namespace ltlkit::neural::verify

@@ -56,11 +56,15 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
     files.verdicts = (dir / "verdicts.json").string();
     files.markdown = (dir / "report.md").string();
     files.html = (dir / "report.html").string();
+    files.csv = (dir / "verdicts.csv").string();
+    files.tex = (dir / "verdicts.tex").string();
     fs::create_directories(dir / "figures", ec);
     if (ec) return io_error("cannot create " + (dir / "figures").string() + ": " + ec.message());
     for (const auto& [path, content] :
          std::vector<std::pair<std::string, std::string>>{{files.jsonl, render_results_jsonl(plan, runs)},
                                                           {files.verdicts, render_verdicts_json(d)},
+                                                          {files.csv, render_verdicts_csv(d)},
+                                                          {files.tex, render_verdicts_tex(d)},
                                                           {(dir / "figures" / "accuracy.svg").string(), figures.accuracy_svg},
                                                           {(dir / "figures" / "nstar.svg").string(), figures.nstar_svg},
                                                           {(dir / "figures" / "accuracy.csv").string(), figures.accuracy_csv},

@@ -1,6 +1,7 @@
 // The verification report: from the plan of a verify run (plan.hh) and the runs' result.json
 // files, OUT/report.md, a self-contained OUT/report.html (inline CSS and SVG), OUT/results.jsonl,
-// OUT/verdicts.json, and a one-screen summary. `ltlkit report DIR...` merges the folders of shards. Torch-free.
+// OUT/verdicts.json, the verdict grid as OUT/verdicts.csv and OUT/verdicts.tex (booktabs), and a
+// one-screen summary. `ltlkit report DIR...` merges the folders of shards. Torch-free.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,7 @@ struct LoadedRun {
 
 struct ReportFiles {
     std::string markdown, html, jsonl, verdicts;  // paths written
+    std::string csv, tex;  // the verdict grid as tables for a paper: verdicts.csv, verdicts.tex
     std::vector<Verdict> verdicts_list;
     std::string summary;     // the one-screen summary
     std::size_t runs_found = 0, runs_planned = 0;

@@ -251,7 +251,7 @@ FigureStyle figure_style(const Plan& plan) {
 }
 
 std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
     std::string o = "\"";
     for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
     return o + "\"";

@@ -106,5 +106,9 @@ std::string like_for_like_text(const Plan& plan);                               
 std::string comparison_rows(const ReportData& d, bool html);                                         // report_md.cc
 std::string render_markdown(const ReportData& d);                                                    // report_md.cc
 std::string render_html(const ReportData& d, const Figures& figures);                                // report_html.cc
+std::string render_verdicts_csv(const ReportData& d);                                                // report_tables.cc
+std::string render_verdicts_tex(const ReportData& d);                                                // report_tables.cc
+// Text for LaTeX: specials escaped, Σ, ε, ≤, →, * (a Kleene star) and the like in math mode.
+std::string latex_text(const std::string& s);                                                        // report_tables.cc
 
 }  // namespace ltlkit::neural::verify::report_detail
