@@ -23,8 +23,18 @@ namespace ltlkit::cli {
 namespace interrupt_detail {
 inline char notes[2][4096];
 inline std::atomic<int> current{0};
+// defer_interrupts(): the first signal is only noted (deferred) and announced with defer_note.
+inline char defer_note[1024];
+inline std::atomic<bool> deferring{false}, deferred{false};
 
 extern "C" inline void on_signal(int) {
+    if (deferring.load() && !deferred.exchange(true)) {
+        static const char prefix[] = "\nltlkit: interrupt received: ";
+        [[maybe_unused]] auto a = ::write(2, prefix, sizeof prefix - 1);
+        [[maybe_unused]] auto b = ::write(2, defer_note, std::strlen(defer_note));
+        [[maybe_unused]] auto c = ::write(2, "\n", 1);
+        return;
+    }
     const char* note = notes[current.load()];
     static const char prefix[] = "\nltlkit: interrupted: ";
     [[maybe_unused]] auto a = ::write(2, prefix, sizeof prefix - 1);
@@ -53,6 +63,23 @@ inline void catch_interrupts(const std::string& note) {
     ::sigaction(SIGINT, &sa, nullptr);
     ::sigaction(SIGTERM, &sa, nullptr);
 }
+
+// From now on the first signal does not end the process: it prints "ltlkit: interrupt received: "
+// and `note` (what the command finishes first), and interrupt_deferred() turns true; the command
+// then finishes its last step and ends as interrupted (exit 130). A second signal ends it at once
+// with the current note. For work whose loss would cost more than its end (an evaluation whose test
+// lengths are all done, only its result left to write). Called at most once per process.
+inline void defer_interrupts(const std::string& note) {
+    using namespace interrupt_detail;
+    if (deferring.load()) return;
+    const std::size_t n = std::min(note.size(), sizeof defer_note - 1);
+    std::memcpy(defer_note, note.data(), n);
+    defer_note[n] = '\0';
+    deferring.store(true);
+}
+
+// A signal arrived while interrupts were deferred.
+inline bool interrupt_deferred() { return interrupt_detail::deferred.load(); }
 
 // Back to the default actions (the command's long part is over).
 inline void release_interrupts() {

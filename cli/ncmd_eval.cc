@@ -85,6 +85,7 @@ LTLKIT_COMMAND(CommandDef{
                     fail(a->dataset + ": the dataset's language differs from the run's");
                 sets = neural::eval_sets_from_dataset(ds, c.model.arch);
                 sets.train.clear();  // the training accuracy uses the run's training distribution
+                sets.validation.clear();
                 if (a->test_lengths.empty())
                     neural::split_length_range(ds, "test", c.evaluation.test_min, c.evaluation.test_max);
                 // The dataset's words per test length, so that the eval file is named by what it holds.
@@ -112,10 +113,9 @@ LTLKIT_COMMAND(CommandDef{
                 (*position)(p);
                 if (!quiet) print_progress(p);
             };
+            position->set_result_file(neural::eval_file_name(c));
             auto r = take(neural::evaluate_run(info.dfa, a->rundir, c, sets, progress));
-            release_interrupts();
-            print_run_summary(r, a->rundir, a->json, neural::eval_file_name(c));
-            return 0;
+            return finish_run_command(r, a->rundir, a->json, neural::eval_file_name(c));
         };
     }});
 

@@ -163,7 +163,7 @@ LTLKIT_COMMAND(CommandDef{
     "lm",
     "Causal language models with global, local-K and hybrid-K attention (train, eval, sweep)\n"
     "Example: ltlkit lm train --train t.txt --valid v.txt --test e.txt --arch hybrid-1 --pe rope --out runs/lm1\n"
-    "         (train and eval take --json: the result on stdout; sweep writes table.json)",
+    "         (each takes --json: train and eval print result.json on stdout, sweep table.json)",
     [](CLI::App& app) -> Runner {
         app.require_subcommand(1);
         // train
@@ -176,6 +176,11 @@ LTLKIT_COMMAND(CommandDef{
         add_model_options(*train, *tc, true);
         train->add_option("--out", *tout, "Run folder (run.json, checkpoint.pt, metrics.jsonl, result.json); resumed when it holds a checkpoint")->required();
         train->add_flag("--json", *tjson, "Print result.json on stdout");
+        train->footer(
+            "Examples:\n"
+            "  ltlkit lm train --train t.txt --valid v.txt --test e.txt --arch hybrid-1 --pe rope --out runs/lm1\n"
+            "  ltlkit lm train --train t.txt --valid v.txt --test e.txt --arch local-2 --steps 200 --json --out runs/lm2\n"
+            "Rerunning the same command resumes from the run folder's checkpoint.");
         // eval
         auto* eval = app.add_subcommand("eval", "Re-evaluate a trained run (optionally on other validation/test files)");
         auto ec = std::make_shared<ConfigOptions>();
@@ -189,6 +194,10 @@ LTLKIT_COMMAND(CommandDef{
         eval->add_option("--context", *econtext, "Score windows of this many tokens (default: the training context; learned positions cannot go above it)");
         add_exec_options(*eval, *ec);
         eval->add_flag("--json", *ejson, "Print result.json on stdout");
+        eval->footer(
+            "Examples:\n"
+            "  ltlkit lm eval runs/lm1                      # the run's validation and test files\n"
+            "  ltlkit lm eval runs/lm1 --test other.txt --context 512 --json");
         // sweep
         auto* sweep = app.add_subcommand("sweep", "Train pattern x k x positional encoding x seed; table and figure of perplexities");
         auto sc = std::make_shared<ConfigOptions>();
@@ -209,6 +218,13 @@ LTLKIT_COMMAND(CommandDef{
         sweep->add_option("--seeds", *seeds, "Seeds 1..S per cell (default 2)");
         sweep->add_flag("--table-only", *table_only, "Train nothing: write the table and figure of the runs already finished");
         sweep->add_option("--out", *sout, "Sweep folder: one run folder per (pattern, encoding, seed), table.md, table.json, figure.svg")->required();
+        auto sjson = std::make_shared<bool>(false);
+        sweep->add_flag("--json", *sjson, "Print table.json on stdout (instead of the table)");
+        sweep->footer(
+            "Examples:\n"
+            "  ltlkit lm sweep --train t.txt --valid v.txt --test e.txt --patterns local,hybrid --ks 1,2 --pes rope --seeds 1 --out sweeps/s1\n"
+            "  ltlkit lm sweep --train t.txt --valid v.txt --test e.txt --archs global,hybrid-1 --table-only --json --out sweeps/s1\n"
+            "A second call skips every finished run (an interrupted one resumes).");
 
         return [=]() -> int {
             if (train->parsed()) {
@@ -267,6 +283,10 @@ LTLKIT_COMMAND(CommandDef{
                     if (!quiet) std::fprintf(stderr, "%s %s\n", skipped ? "done already:" : "run", name.c_str());
                 },
                 progress_printer(sc->quiet, "  ")));
+            if (*sjson) {
+                std::cout << lm::sweep_json(cells);
+                return 0;
+            }
             std::cout << lm::sweep_markdown(cells);
             std::cout << "table: " << *sout << "/table.md, " << *sout << "/table.json; figure: " << *sout << "/figure.svg\n";
             return 0;

@@ -173,9 +173,7 @@ LTLKIT_COMMAND(CommandDef{
                     print_progress(p);
             };
             auto r = take(neural::train_and_evaluate(dfa, c, a->out, sets, name, progress, chosen));
-            release_interrupts();
-            print_run_summary(r, a->out, a->json);
-            return 0;
+            return finish_run_command(r, a->out, a->json);
         };
     }});
 

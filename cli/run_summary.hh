@@ -73,6 +73,8 @@ private:
 // A progress line on stderr: training (Log) or evaluation; the other phases print nothing.
 inline void print_progress(const neural::Progress& p) {
     using Phase = neural::Progress::Phase;
+    if (p.phase == Phase::Evaluation && p.step == 0)
+        return;  // the evaluation's start: nothing to report yet
     if (p.phase == Phase::Evaluation)
         std::fprintf(stderr, "evaluating: length %d/%d, %ld words  eta %s\n", p.step, p.total, p.words,
                      fmt_duration(p.eta_seconds).c_str());
@@ -85,7 +87,9 @@ inline void print_progress(const neural::Progress& p) {
 }
 
 // Where a training or an evaluation of RUNDIR stands, kept as the Ctrl-C message
-// (cli/interrupt.hh). `training` false: an evaluation of a trained run (`ltlkit eval`).
+// (cli/interrupt.hh), true to what is on disk. `training` false: an evaluation of a trained run
+// (`ltlkit eval`). Once the last test length is evaluated, interrupts are deferred: the evaluation
+// is done, and its result file is written before the command stops (finish_run_command).
 class RunPosition {
 public:
     RunPosition(std::string rundir, bool training)
@@ -93,16 +97,26 @@ public:
         update();
     }
 
+    // The file the evaluation writes: result.json (train), eval-A-B-nN.json (eval).
+    void set_result_file(std::string name) { result_file_ = std::move(name); }
+
     void operator()(const neural::Progress& p) {
         using Phase = neural::Progress::Phase;
         if (p.phase == Phase::Evaluation) {
             evaluating_ = true;
             lengths_done_ = p.step;
             lengths_ = p.total;
+            if (p.total > 0 && p.step == p.total)
+                defer_interrupts("the evaluation of " + rundir_ + " is done (all " + std::to_string(p.total) +
+                                 " test lengths); writing " + rundir_ + "/" + result_file_ +
+                                 " before stopping (interrupt again to stop without it)");
         } else {
             step_ = p.step;
             total_ = p.total;
-            if (p.phase == Phase::Checkpoint || p.phase == Phase::Resume) checkpoint_ = p.step;
+            if (p.phase == Phase::Checkpoint || p.phase == Phase::Resume) {
+                checkpoint_ = p.step;
+                has_checkpoint_ = true;
+            }
         }
         update();
     }
@@ -115,15 +129,21 @@ private:
             if (lengths_ > 0)
                 note += " after " + std::to_string(lengths_done_) + " of " + std::to_string(lengths_) +
                         " test lengths";
-            note += training_ ? "; training is finished (its checkpoint is kept), result.json is not written yet"
-                              : "; nothing was written (the run's files are unchanged)";
+            if (!training_)
+                note += "; nothing was written (the run's files are unchanged)";
+            else if (has_checkpoint_)
+                note += "; training is finished (its checkpoint holds step " + std::to_string(checkpoint_) +
+                        "), this evaluation's result is not written (result.json is unchanged)";
+            else
+                note += "; nothing was trained (--steps 0), so there is no checkpoint, and this evaluation's "
+                        "result is not written (result.json is unchanged)";
             note += "; rerun the same command to evaluate again: " + command_;
         } else if (total_ == 0) {
             note = "stopped " + rundir_ + " before training started; rerun the same command: " + command_;
         } else {
             note = "stopped training " + rundir_ + " at step " + std::to_string(step_) + " of " +
                    std::to_string(total_) + "; ";
-            note += checkpoint_ > 0 ? "its checkpoint holds step " + std::to_string(checkpoint_) +
+            note += has_checkpoint_ ? "its checkpoint holds step " + std::to_string(checkpoint_) +
                                           ", where the rerun resumes"
                                     : "no checkpoint yet, so the rerun starts from step 0";
             note += "; resume with the same command: " + command_;
@@ -131,9 +151,9 @@ private:
         set_interrupt_note(note);
     }
 
-    std::string rundir_, command_;
+    std::string rundir_, command_, result_file_ = "result.json";
     bool training_;
-    bool evaluating_ = false;
+    bool evaluating_ = false, has_checkpoint_ = false;
     int step_ = 0, total_ = 0, checkpoint_ = 0, lengths_done_ = 0, lengths_ = 0;
 };
 
@@ -151,6 +171,19 @@ inline void print_run_summary(const neural::RunResult& r, const std::string& run
                 r.mean_accuracy, r.min_bin_accuracy, r.n_star, r.train_accuracy,
                 r.adversarial_accuracy ? ("  adversarial " + std::to_string(*r.adversarial_accuracy)).c_str() : "",
                 r.boundary_accuracy ? ("  boundary " + std::to_string(*r.boundary_accuracy)).c_str() : "");
+}
+
+// The end of `train` and `eval`: the summary, then, when an interrupt came after the last test
+// length (deferred by RunPosition), the line saying the result was kept and exit status 130.
+inline int finish_run_command(const neural::RunResult& r, const std::string& rundir, bool json,
+                              const std::string& file = "result.json") {
+    release_interrupts();
+    print_run_summary(r, rundir, json, file);
+    if (!interrupt_deferred()) return 0;
+    std::fflush(stdout);
+    std::fprintf(stderr, "ltlkit: interrupted: stopped after the evaluation of %s; its result is kept in %s/%s\n",
+                 rundir.c_str(), rundir.c_str(), file.c_str());
+    return 130;
 }
 
 }  // namespace ltlkit::cli

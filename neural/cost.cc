@@ -40,8 +40,8 @@ CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, boo
     e.macs_per_token = base.model.layers * (4 * d * d + 2 * d * ff);
     if (measured && measured->train_tokens_per_second > 0 && measured->eval_tokens_per_second > 0) {
         e.measured = true;
-        e.train_seconds = e.train_tokens / measured->train_tokens_per_second;
-        e.eval_seconds = e.eval_tokens / measured->eval_tokens_per_second;
+        e.train_seconds = kMeasuredOverhead * e.train_tokens / measured->train_tokens_per_second;
+        e.eval_seconds = kMeasuredOverhead * e.eval_tokens / measured->eval_tokens_per_second;
         e.assumptions = measured->source;
     } else if (gpu) {
         e.train_seconds = t.steps * kGpuSecondsPerStep;

@@ -29,6 +29,11 @@ struct CostEstimate {
     bool measured = false;      // from a Throughput rather than the assumed rate
 };
 
+// What a measured estimate adds for the work a calibration does not do (drawing the words,
+// checkpoints, fit checks, the metrics log, sorting the evaluation's words): bench_estimate put
+// measured / real at 0.57-0.91 per architecture on a loaded 2-core machine (docs/PERFORMANCE.md).
+inline constexpr double kMeasuredOverhead = 1.5;
+
 // Throughput measured on this device (neural/calibrate.hh: measure_throughput).
 struct Throughput {
     double train_tokens_per_second = 0, eval_tokens_per_second = 0;
@@ -37,7 +42,8 @@ struct Throughput {
 
 // The cost of `runs` runs of the settings `base` split into `shards` array tasks (one torch thread
 // per task on a CPU core, or one GPU per task when `gpu`): from `measured` when given (training and
-// evaluation tokens over the measured rates; the planning time and margin of an array task stay),
+// evaluation tokens over the measured rates, times kMeasuredOverhead; the planning time and margin
+// of an array task stay),
 // else from the assumed throughput.
 CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, bool gpu,
                            const Throughput* measured = nullptr);

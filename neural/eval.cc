@@ -139,12 +139,21 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
     if (ev.test_min < 0 || ev.test_max < ev.test_min) return make_error("test lengths: expected 0 <= A <= B");
     r.per_length_accuracy.clear();
     r.per_length_labels.clear();
+    // The evaluation starts (0 test lengths done): a caller's Ctrl-C message says so from now on.
+    auto report_start = [&](int total) {
+        if (!progress) return;
+        Progress p;
+        p.phase = Progress::Phase::Evaluation;
+        p.total = total;
+        progress(p);
+    };
     if (!sets.test.empty()) {
         std::map<int, std::vector<LabelledWord>> by_length;
         for (const auto& w : sets.test) {
             const int n = static_cast<int>(w.word.size());
             if (n >= ev.test_min && n <= ev.test_max) by_length[n].push_back(w);
         }
+        report_start(static_cast<int>(by_length.size()));
         for (const auto& [n, words] : by_length) {
             std::vector<const automata::Word*> ptrs;
             for (const auto& w : words) ptrs.push_back(&w.word);
@@ -152,6 +161,13 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
             LabelCounts& c = r.per_length_labels[n];
             for (std::size_t i = 0; i < words.size(); ++i) count_answer(c, words[i].label, (logits[i] > 0) == words[i].label);
             r.per_length_accuracy[n] = accuracy_of(c);
+        }
+        if (progress && !by_length.empty()) {  // the test lengths are done (one report: the set is fixed)
+            Progress p;
+            p.phase = Progress::Phase::Evaluation;
+            p.step = p.total = static_cast<int>(by_length.size());
+            for (const auto& [n, words] : by_length) p.words += static_cast<long>(words.size());
+            progress(p);
         }
     } else {
         if (!sampler) return make_error("evaluation needs a sampler or a test set");
@@ -188,6 +204,7 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
         const auto t0 = std::chrono::steady_clock::now();
         auto last_report = t0;
         const int total = ev.test_max - ev.test_min + 1;
+        report_start(total);
         for (int n = ev.test_min; n <= ev.test_max; ++n) {
             auto words = lc25 ? lc25_test_sample(*lc25, n, ev.per_length, rng) : test_sample(*sampler, n, ev.per_length, rng);
             words_done += static_cast<long>(words.size());

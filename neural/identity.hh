@@ -17,6 +17,10 @@ nlohmann::json trained_model_json(const Config& c);
 // RunIdentity::evaluation from its parts (run_identity computes it the same way).
 std::string evaluation_identity(const std::string& training, const Config& config, const std::string& data);
 
+// The evaluation part of a config and the steps of the model it evaluates: what run.json records of
+// each evaluation of the run it holds ("evaluations").
+nlohmann::json evaluation_settings_json(const Config& c);
+
 // The "identity" object of run.json and result.json, and back (run.cc).
 nlohmann::json identity_to_json(const RunIdentity& id);
 Result<RunIdentity> identity_from_json(const nlohmann::json& j);

@@ -350,6 +350,12 @@ std::string evaluation_identity(const std::string& training, const Config& confi
     return sha256_hex(evaluation.dump());
 }
 
+json evaluation_settings_json(const Config& c) {
+    json j = evaluation_to_json(c.evaluation);
+    j["steps"] = c.training.steps;
+    return j;
+}
+
 std::optional<std::string> identity_mismatch(const RunIdentity& want, const RunIdentity& got) {
     if (want.dfa != got.dfa) return std::string("language (minimal DFA)");
     if (want.training != got.training) return std::string("training configuration");
@@ -611,6 +617,7 @@ std::vector<LabelledWord> words_of(const automata::Dataset& ds, const std::strin
 EvalSets eval_sets_from_dataset(const automata::Dataset& ds, const Architecture& arch) {
     EvalSets sets;
     sets.train = words_of(ds, "train");
+    sets.validation = words_of(ds, "validation");
     sets.test = words_of(ds, "test");
     sets.boundary = words_of(ds, "boundary");
     sets.adversarial = words_of(ds, "adversarial-" + to_string(arch));

@@ -134,9 +134,12 @@ struct EvalSets {
     // Training words (a dataset's train split). Empty: training samples uniformly from the DFA.
     // Used by train_and_evaluate only; lengths outside train_min..train_max are ignored.
     std::vector<LabelledWord> train;
+    // A dataset's validation split: the validation words of metrics.jsonl when training on `train`
+    // (without a dataset, fresh sampled words); in no identity and no result.
+    std::vector<LabelledWord> validation;
 };
 
-// The sets of a dataset read with automata::read_dataset: train, test, boundary and
+// The sets of a dataset read with automata::read_dataset: train, validation, test, boundary and
 // adversarial-<arch> (empty when the dataset has no such split).
 EvalSets eval_sets_from_dataset(const automata::Dataset& ds, const Architecture& arch);
 // The smallest and largest word length of a split (false when the split is missing or empty).
@@ -260,7 +263,8 @@ Result<RunInfo> read_run_info(const std::string& rundir);
 // A progress report. Step: after every training step (step of total). Log: every log_every steps,
 // with the window's loss and accuracy. Resume: training continues from the checkpoint's step.
 // Checkpoint: a checkpoint of `step` was written. Evaluation: test lengths done (step) of total,
-// words so far.
+// words so far (reported once with step 0 when the evaluation starts, and with step == total once
+// every test length is done).
 struct Progress {
     // FitCheck: training accuracy on fresh words (train_accuracy) at `step`, with training until
     // the fit; total is then the step where training stops (the budget until the fit is reached).

@@ -78,6 +78,36 @@ Result<RunResult> finish(RunResult r, const std::string& path, const std::vector
     return r;
 }
 
+// RUNDIR/run.json as train writes it: the settings of the run it holds (config, identity, language,
+// DFA, and the device defaults it chose), without its checksum.
+nlohmann::json run_info_json(const automata::Dfa& dfa, const Config& config, const RunIdentity& identity,
+                             const std::string& language, const ChosenDefaults& defaults) {
+    nlohmann::json info{{"config", nlohmann::json::parse(config_to_json(config))},
+                        {"identity", identity_to_json(identity)},
+                        {"language", language},
+                        {"dfa", nlohmann::json::parse(automata::to_json(dfa))}};
+    if (!defaults.values.empty()) {
+        nlohmann::json d(defaults.values);
+        d["device"] = to_string(defaults.device);
+        info["defaults"] = d;
+    }
+    return info;
+}
+
+// run.json's JSON without its checksum (null when it cannot be read or parsed).
+nlohmann::json read_info_json(const std::string& path) {
+    auto text = read_file(path);
+    if (!text.ok()) return nullptr;
+    auto j = nlohmann::json::parse(*text, nullptr, false);
+    if (!j.is_object()) return nullptr;
+    j.erase("sha256");
+    return j;
+}
+
+Result<bool> write_info_json(const std::string& path, const nlohmann::json& info) {
+    return write_text_atomic(path, json_with_checksum(info.dump(), 2));
+}
+
 Result<automata::Sampler> sampler_for(const automata::Dfa& dfa, const Config& c) {
     const int maxlen = std::max(c.training.train_max, c.evaluation.test_max);
     return automata::Sampler::create(dfa, static_cast<std::size_t>(std::max(0, maxlen)));
@@ -154,18 +184,15 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
     }
     auto lock = automata::lock_folder(rundir, "ltlkit train");
     if (!lock.ok()) return lock.error();
-    if (!info_valid) {
-        nlohmann::json info{{"config", nlohmann::json::parse(config_to_json(config))},
-                            {"identity", identity_to_json(identity)},
-                            {"language", language_name},
-                            {"dfa", nlohmann::json::parse(automata::to_json(dfa))}};
-        if (!defaults.values.empty()) {
-            nlohmann::json d(defaults.values);
-            d["device"] = to_string(defaults.device);
-            info["defaults"] = d;
-        }
-        auto w = write_text_atomic(info_path.string(), json_with_checksum(info.dump(), 2));
-        if (!w.ok()) return w.error();
+    // run.json says the run as this command trains and evaluates it: rewritten when it says other
+    // settings (a resume with other steps, test lengths or words per length), keeping the records of
+    // the `ltlkit eval` files beside it.
+    {
+        nlohmann::json info = run_info_json(dfa, config, identity, language_name, defaults);
+        nlohmann::json old = info_valid ? read_info_json(info_path.string()) : nlohmann::json(nullptr);
+        if (old.is_object() && old.contains("evaluations")) info["evaluations"] = old.at("evaluations");
+        if (info != old)
+            if (auto w = write_info_json(info_path.string(), info); !w.ok()) return w.error();
     }
     const fs::path result_path = fs::path(rundir) / "result.json";
     if (fs::exists(result_path, ec)) {
@@ -185,7 +212,9 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
                     : TrainingDistribution::from_words(sets.train, config.training.train_min, config.training.train_max);
     if (!dist.ok()) return dist.error();
     const int S = static_cast<int>(dfa.num_symbols());
-    auto trained = train_model(config, S, *dist, rundir, progress, identity.training);
+    // Validation for metrics.jsonl: a dataset's validation split, or fresh sampled words.
+    auto trained = train_model(config, S, *dist, rundir, progress, identity.training,
+                               sets.train.empty() ? nullptr : &sets.validation);
     if (!trained.ok()) return trained.error();
     RunResult r;
     r.config = config;
@@ -339,7 +368,19 @@ Result<RunResult> evaluate_run(const automata::Dfa& dfa, const std::string& rund
     auto ev = evaluate_model(r, predict, &*sampler, *dist, sets, progress);
     if (!ev.ok()) return ev.error();
     r.wall_seconds = r.train_seconds + seconds_since(t0);
-    return finish(std::move(r), (fs::path(rundir) / eval_file_name(c)).string(), dfa.alphabet);
+    const std::string file = eval_file_name(c);
+    auto done = finish(std::move(r), (fs::path(rundir) / file).string(), dfa.alphabet);
+    if (!done.ok()) return done;
+    // run.json records the settings of each evaluation the folder holds besides result.json.
+    const std::string info_path = (fs::path(rundir) / "run.json").string();
+    nlohmann::json stored = read_info_json(info_path);
+    if (!stored.is_object()) return io_error(info_path + ": cannot be read back to record " + file);
+    nlohmann::json entry = evaluation_settings_json(c);
+    entry["steps_done"] = trained_steps;
+    entry["identity"] = identity.evaluation;
+    stored["evaluations"][file] = entry;
+    if (auto w = write_info_json(info_path, stored); !w.ok()) return w.error();
+    return done;
 }
 
 }  // namespace ltlkit::neural

@@ -169,6 +169,44 @@ double fit_check(const Config& c, const TrainingDistribution& dist, const std::s
     return acc;
 }
 
+// metrics.jsonl's validation words, fixed for the whole run: `split` (a dataset's validation
+// split) thinned evenly to at most kValidationWords (the split is ordered by length, so every
+// length keeps its share), or, without a split (nullptr), kValidationWords fresh words of the
+// training distribution drawn as training batches are, from a seed of their own (the training RNG
+// is not touched). An empty split gives none: the log then has no validation keys.
+std::vector<LabelledWord> validation_words(const Config& c, const TrainingDistribution& dist,
+                                           const std::vector<LabelledWord>* split) {
+    if (!split) {
+        automata::Rng rng(automata::derive_seed({"validation", std::to_string(c.training.seed)}));
+        return dist.sample(kValidationWords, c.training.batch, rng);
+    }
+    if (split->size() <= static_cast<std::size_t>(kValidationWords)) return *split;
+    std::vector<LabelledWord> out;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(kValidationWords); ++i)
+        out.push_back((*split)[i * split->size() / kValidationWords]);
+    return out;
+}
+
+// The mean binary cross-entropy (the training loss) and the accuracy of the model on `words`;
+// inference changes no state, and the model is back in training mode after.
+std::pair<double, double> validation_metrics(const std::vector<LabelledWord>& words,
+                                             const std::shared_ptr<Recognizer>& model, torch::Device device,
+                                             int num_symbols, int heads) {
+    std::vector<const automata::Word*> ptrs;
+    for (const auto& w : words) ptrs.push_back(&w.word);
+    const auto logits = make_predictor(model, device, num_symbols, heads)(ptrs);
+    model->train();
+    double loss = 0;
+    std::size_t right = 0;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const double z = logits[i], y = words[i].label ? 1.0 : 0.0;
+        loss += std::max(z, 0.0) - z * y + std::log1p(std::exp(-std::abs(z)));  // BCE with logits, stable
+        right += (z > 0) == words[i].label;
+    }
+    const double n = static_cast<double>(std::max<std::size_t>(words.size(), 1));
+    return {loss / n, static_cast<double>(right) / n};
+}
+
 // The settings of training until the fit, checked before anything is written.
 Result<bool> check_fit_settings(const TrainingConfig& t) {
     if (t.fit_check_every < 0) return make_error("--fit-check-every must be non-negative");
@@ -280,7 +318,8 @@ Result<std::pair<Config, std::shared_ptr<Recognizer>>> load_checkpoint(const std
 
 Result<TrainOutcome> train_model(const Config& c, int num_symbols, const TrainingDistribution& dist,
                                  const std::string& rundir, const ProgressFn& progress,
-                                 const std::string& training_identity) {
+                                 const std::string& training_identity,
+                                 const std::vector<LabelledWord>* validation) {
     const std::string key = training_key(c, training_identity);
     auto dev = pick_device(c.runtime.device);
     if (!dev.ok()) return dev.error();
@@ -335,8 +374,11 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
     double prior_seconds = start.prior_seconds, tokens = start.tokens;
     const LogWindow& resumed_window = start.window;
     std::ofstream metrics;
-    if (!rundir.empty() && c.runtime.log_every > 0)
+    std::vector<LabelledWord> valid;  // metrics.jsonl's validation words (none without a log)
+    if (!rundir.empty() && c.runtime.log_every > 0) {
         if (auto m = open_metrics(metrics, rundir, step); !m.ok()) return m.error();
+        valid = validation_words(c, dist, validation);
+    }
     out.model->train();
     const auto t0 = Clock::now();
     const int start_step = step;
@@ -416,9 +458,15 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
                 char line[256];
                 std::snprintf(line, sizeof line,
                               "{\"step\":%d,\"loss\":%.6g,\"train_accuracy\":%.6g,\"lr\":%.6g,"
-                              "\"tokens_per_second\":%.6g,\"seconds\":%.6g}\n",
+                              "\"tokens_per_second\":%.6g,\"seconds\":%.6g",
                               step, p.loss, p.train_accuracy, c.training.lr, p.tokens_per_second, prior_seconds + el);
-                metrics << line << std::flush;
+                metrics << line;
+                if (!valid.empty()) {
+                    const auto [vloss, vacc] = validation_metrics(valid, out.model, out.device, num_symbols, c.model.heads);
+                    std::snprintf(line, sizeof line, ",\"validation_loss\":%.6g,\"validation_accuracy\":%.6g", vloss, vacc);
+                    metrics << line;
+                }
+                metrics << "}\n" << std::flush;
             }
             if (progress) progress(p);
             loss_sum.zero_();

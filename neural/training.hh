@@ -67,9 +67,16 @@ private:
 // resumes from RUNDIR/checkpoint.pt when it exists (error when its training config or
 // `training_identity`, RunIdentity::training, differs) and writes checkpoints atomically every
 // checkpoint_every steps and at the end.
+// With a metrics log (rundir and log_every > 0), each of its training lines also holds the loss
+// and accuracy on validation words (train.cc validation_words): `validation`, a dataset's
+// validation split (empty: none), or, when nullptr, fresh words of `dist`.
 Result<TrainOutcome> train_model(const Config& c, int num_symbols, const TrainingDistribution& dist,
                                  const std::string& rundir, const ProgressFn& progress,
-                                 const std::string& training_identity = "");
+                                 const std::string& training_identity = "",
+                                 const std::vector<LabelledWord>* validation = nullptr);
+
+// Validation words of metrics.jsonl at most (docs/PROTOCOL.md "Training").
+inline constexpr int kValidationWords = 1024;
 
 // Loads RUNDIR/checkpoint.pt: its config and model (on `device`), and the step it holds into *step.
 Result<std::pair<Config, std::shared_ptr<Recognizer>>> load_checkpoint(const std::string& path,

@@ -467,10 +467,11 @@ Result<bool> execute_run(const Prepared& pr, const RunPlan& r, const VerifyOptio
     const std::string rundir_s = rundir.string();
     ProgressFn progress = [&](const Progress& p) {
         using Phase = Progress::Phase;
-        if (p.phase == Phase::Evaluation)
-            emit(o, name + "  evaluating: length " + std::to_string(p.step) + "/" + std::to_string(p.total) + ", " +
-                        std::to_string(p.words) + " words  eta " + duration(p.eta_seconds));
-        else if (p.phase == Phase::FitCheck)
+        if (p.phase == Phase::Evaluation) {
+            if (p.step > 0)  // step 0: the evaluation's start, nothing to report yet
+                emit(o, name + "  evaluating: length " + std::to_string(p.step) + "/" + std::to_string(p.total) +
+                            ", " + std::to_string(p.words) + " words  eta " + duration(p.eta_seconds));
+        } else if (p.phase == Phase::FitCheck)
             emit(o, name + "  step " + std::to_string(p.step) + ": fit check " + fmt("%.2f", 100 * p.train_accuracy) +
                         "% on fresh training words" + (p.total == p.step ? ", stopping" : ""));
         else if (p.phase == Phase::Resume)

@@ -66,29 +66,59 @@ Dfa.to_dict = _dfa_to_dict
 
 
 class Split:
-    """One split of a dataset as numpy arrays, usable directly as a map-style PyTorch dataset.
+    """One split of a dataset as compact numpy arrays, usable directly as a map-style PyTorch dataset.
 
-    words: int64 [N, W] (symbol indices, padded with `pad` after each word), lengths: int64 [N],
+    symbols: the symbol indices of every word one after another (uint8 for up to 256 symbols),
+    offsets: int64 [N + 1] (word i is symbols[offsets[i]:offsets[i + 1]]), lengths: int64 [N],
     labels: int64 [N] (1 accepted, 0 rejected), pairs: int64 [N] (pair id in boundary and
-    adversarial splits, -1 elsewhere). ds[i] is (words[i], lengths[i], labels[i]).
+    adversarial splits, -1 elsewhere). ds[i] is (word i padded with `pad` to `width`, its length,
+    its label); word(i) is the word unpadded; padded() (also the property `words`) builds the
+    int64 [N, width] array, 8 bytes per cell: for small splits (docs/PYTHON.md).
     """
 
     def __init__(self, d, pad):
         self.name = d["name"]
-        self.words = d["words"]
+        self.symbols = d["symbols"]
+        self.offsets = d["offsets"]
         self.lengths = d["lengths"]
         self.labels = d["labels"]
         self.pairs = d["pairs"]
         self.pad = pad
+        self.width = int(self.lengths.max()) if len(self.lengths) else 0
 
     def __len__(self):
         return len(self.labels)
 
+    def word(self, i):
+        """Word i (symbol indices, int64), unpadded."""
+        import numpy as _np
+
+        return self.symbols[self.offsets[i]:self.offsets[i + 1]].astype(_np.int64)
+
     def __getitem__(self, i):
-        return self.words[i], self.lengths[i], self.labels[i]
+        import numpy as _np
+
+        row = _np.full(self.width, self.pad, dtype=_np.int64)
+        n = int(self.lengths[i])
+        row[:n] = self.symbols[self.offsets[i]:self.offsets[i] + n]
+        return row, self.lengths[i], self.labels[i]
+
+    def padded(self):
+        """The words as one int64 [N, width] array padded with `pad` (built anew on each call:
+        N * width * 8 bytes, e.g. 942 MB for the default test split of `ltlkit generate`)."""
+        import numpy as _np
+
+        out = _np.full((len(self), self.width), self.pad, dtype=_np.int64)
+        out[_np.arange(self.width)[None, :] < self.lengths[:, None]] = self.symbols
+        return out
+
+    @property
+    def words(self):
+        """padded(), as the attribute that held it before the split was compact."""
+        return self.padded()
 
     def __repr__(self):
-        return f"<ltlkit.Split {self.name}: {len(self)} words, width {self.words.shape[1]}>"
+        return f"<ltlkit.Split {self.name}: {len(self)} words, width {self.width}>"
 
 
 class Dataset:

@@ -296,45 +296,44 @@ Dfa make_dfa(std::vector<std::string> alphabet, automata::State initial, const s
     return d;
 }
 
-// ---- words as numpy arrays: [count, width] padded with `pad`, and the lengths
+// ---- a split as compact numpy arrays (docs/PYTHON.md "A balanced dataset in a DataLoader"): the
+// symbols of every word one after another (uint8 for up to 256 symbols, else uint16, else uint32),
+// offsets [N + 1] into them, and per word its length, label and pair id; the padded [N, W] view
+// is built in Python only when asked for (Split.padded).
 
-struct WordBatch {
-    py::array_t<std::int64_t> words;
-    py::array_t<std::int64_t> lengths;
-};
-
-WordBatch pack_words(const std::vector<const Word*>& words, std::int64_t pad) {
-    std::size_t width = 0;
-    for (const Word* w : words) width = std::max(width, w->size());
-    py::array_t<std::int64_t> out({static_cast<py::ssize_t>(words.size()), static_cast<py::ssize_t>(width)});
-    py::array_t<std::int64_t> lengths(static_cast<py::ssize_t>(words.size()));
-    auto o = out.mutable_unchecked<2>();
-    auto l = lengths.mutable_unchecked<1>();
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        const Word& w = *words[i];
-        l(i) = static_cast<std::int64_t>(w.size());
-        for (std::size_t j = 0; j < width; ++j) o(i, j) = j < w.size() ? static_cast<std::int64_t>(w[j]) : pad;
-    }
-    return {out, lengths};
+template <class T>
+py::array symbols_as(const automata::Split& s, std::size_t total) {
+    py::array_t<T> out(static_cast<py::ssize_t>(total));
+    T* p = out.mutable_data();
+    for (const auto& e : s.examples)
+        for (automata::Symbol x : e.word) *p++ = static_cast<T>(x);
+    return out;
 }
 
-py::dict split_to_python(const automata::Split& s, std::int64_t pad) {
-    std::vector<const Word*> ws;
-    ws.reserve(s.examples.size());
-    for (const auto& e : s.examples) ws.push_back(&e.word);
-    WordBatch b = pack_words(ws, pad);
-    py::array_t<std::int64_t> labels(static_cast<py::ssize_t>(s.examples.size()));
-    py::array_t<std::int64_t> pairs(static_cast<py::ssize_t>(s.examples.size()));
+py::dict split_to_python(const automata::Split& s, std::size_t num_symbols) {
+    const auto n = static_cast<py::ssize_t>(s.examples.size());
+    py::array_t<std::int64_t> offsets(n + 1), lengths(n), labels(n), pairs(n);
+    auto of = offsets.mutable_unchecked<1>();
+    auto ln = lengths.mutable_unchecked<1>();
     auto lb = labels.mutable_unchecked<1>();
     auto pr = pairs.mutable_unchecked<1>();
-    for (std::size_t i = 0; i < s.examples.size(); ++i) {
-        lb(i) = s.examples[i].label ? 1 : 0;
-        pr(i) = s.examples[i].pair;
+    std::size_t total = 0;
+    of(0) = 0;
+    for (py::ssize_t i = 0; i < n; ++i) {
+        const auto& e = s.examples[static_cast<std::size_t>(i)];
+        total += e.word.size();
+        of(i + 1) = static_cast<std::int64_t>(total);
+        ln(i) = static_cast<std::int64_t>(e.word.size());
+        lb(i) = e.label ? 1 : 0;
+        pr(i) = e.pair;
     }
     py::dict d;
     d["name"] = s.name;
-    d["words"] = b.words;
-    d["lengths"] = b.lengths;
+    d["symbols"] = num_symbols <= 256     ? symbols_as<std::uint8_t>(s, total)
+                   : num_symbols <= 65536 ? symbols_as<std::uint16_t>(s, total)
+                                          : symbols_as<std::uint32_t>(s, total);
+    d["offsets"] = offsets;
+    d["lengths"] = lengths;
     d["labels"] = labels;
     d["pairs"] = pairs;
     return d;
@@ -343,7 +342,7 @@ py::dict split_to_python(const automata::Split& s, std::int64_t pad) {
 py::dict dataset_to_python(const automata::Dataset& ds, std::optional<std::int64_t> pad) {
     const std::int64_t p = pad ? *pad : static_cast<std::int64_t>(ds.alphabet.size());
     py::dict splits;
-    for (const auto& [name, s] : ds.splits) splits[py::str(name)] = split_to_python(s, p);
+    for (const auto& [name, s] : ds.splits) splits[py::str(name)] = split_to_python(s, ds.alphabet.size());
     py::dict d;
     d["alphabet"] = ds.alphabet;
     d["dfa"] = ds.dfa;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `ltlkit lm train|eval|sweep` end to end on a small text: run folder contents, a second train that
 # resumes the finished checkpoint and reproduces the perplexity, eval, a resumable sweep with its
-# table and figure, and one-line errors for bad corpora and options.
+# table and figure (and --json), each subcommand's help examples, and one-line errors for bad
+# corpora and options.
 # Usage: bash lm.sh LTLKIT_BIN SOURCE_DIR (run in a scratch folder)
 set -u
 bin=$1
@@ -62,6 +63,20 @@ cmp -s sw/table.md <(sed -n '/^|/p' sweep2.txt) || fail "second sweep printed an
 "$bin" lm sweep "${small[@]}" --archs global,local-2 --pes learned --seeds 1 --table-only --out sw > sweep3.txt 2>&1 || fail "lm sweep --table-only: exit $?"
 [[ ! -e sw/local-2.learned.seed1 ]] || fail "--table-only trained a run"
 grep -q '^| local-2 | – | – |' sw/table.md || fail "--table-only table: $(cat sw/table.md)"
+# --json: table.json on stdout, and nothing else there (README: every command has --json).
+"$bin" lm sweep "${small[@]}" --archs global,local-1,hybrid-1 --pes learned,rope --seeds 2 --table-only --json --out sw \
+    > sweep4.json 2>/dev/null || fail "lm sweep --json: exit $?"
+cmp -s sweep4.json sw/table.json || fail "lm sweep --json printed something other than table.json: $(head -c 300 sweep4.json)"
+python3 -c "import json,sys; c=json.load(open('sweep4.json'))['cells']; assert len(c)==6 and all(x['seeds']==2 for x in c), c" \
+    || fail "lm sweep --json: not the 6 cells of 2 seeds"
+
+# Help: each subcommand shows examples of its own (README: every command has an example).
+for sub in train eval sweep; do
+    "$bin" lm $sub --help > help.txt 2>&1 || fail "lm $sub --help: exit $?"
+    grep -q '^Examples:$' help.txt || fail "lm $sub --help has no examples"
+    grep -q "^  ltlkit lm $sub " help.txt || fail "lm $sub --help: no 'ltlkit lm $sub' example: $(cat help.txt)"
+done
+grep -q -- '--json' <("$bin" lm sweep --help) || fail "lm sweep --help lists no --json"
 
 # Errors: one line, exit 2, nothing on stdout.
 check 2 "ltlkit: error: corpus/nope.txt: cannot open file" lm train --train corpus/nope.txt --valid corpus/valid.txt --test corpus/test.txt --out runs/x

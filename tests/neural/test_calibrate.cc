@@ -31,11 +31,11 @@ TEST_CASE("a calibration leaves the random stream where it was and its rates mak
     CHECK(e.measured);
     CHECK(e.assumptions == rate->source);
     // Training: steps × batch × (mean training length + EOS) tokens at the measured rate; evaluation:
-    // the test words and fit words at theirs.
+    // the test words and fit words at theirs; both with the overhead of what is not calibrated.
     const double train_tokens = 1000.0 * c.training.batch * ((1 + 12) / 2.0 + 1);
     CHECK(e.train_tokens == Approx(train_tokens));
-    CHECK(e.train_seconds == Approx(train_tokens / rate->train_tokens_per_second));
-    CHECK(e.eval_seconds == Approx(e.eval_tokens / rate->eval_tokens_per_second));
+    CHECK(e.train_seconds == Approx(kMeasuredOverhead * train_tokens / rate->train_tokens_per_second));
+    CHECK(e.eval_seconds == Approx(kMeasuredOverhead * e.eval_tokens / rate->eval_tokens_per_second));
     CHECK(e.grid_hours == Approx(3 * (e.train_seconds + e.eval_seconds) / 3600));
     const auto assumed = estimate_cost(c, 3, 1, false);
     CHECK(!assumed.measured);
