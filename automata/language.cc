@@ -1,5 +1,6 @@
 #include "automata/language.hh"
 
+#include <atomic>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -75,9 +76,14 @@ Error placed_in_suite(const LanguageSpec& spec, const Error& e) {
     return out;
 }
 
+std::atomic<std::size_t> languages_compiled_count{0};
+
 }  // namespace
 
+std::size_t languages_compiled() { return languages_compiled_count.load(std::memory_order_relaxed); }
+
 Result<Language> load_language(const LanguageSpec& spec) {
+    languages_compiled_count.fetch_add(1, std::memory_order_relaxed);
     auto lang = load_unplaced(spec);
     if (lang.ok() || spec.suite_line == 0) return lang;
     return placed_in_suite(spec, lang.error());

@@ -40,6 +40,9 @@ struct Language {
 };
 
 Result<Language> load_language(const LanguageSpec& spec);
+// How many times this process has called load_language, failed calls included: a statistic, by
+// which tests check that a pipeline (e.g. verify) compiles each language once.
+std::size_t languages_compiled();
 
 // Suite file: name<TAB>alphabet<TAB>formula|regex|dfa<TAB>text, '#' comments, blank lines ignored.
 // The alphabet may be empty only on dfa lines (the file gives it).

@@ -78,8 +78,7 @@ struct VerifyArgs {
 // limits, before anything is written (exit 3, naming the option).
 void check_limits(const nv::VerifyOptions& o, double max_memory_gb) {
     const neural::Config& base = o.profile.base;
-    for (const auto& spec : o.languages) {
-        const auto lang = take(automata::load_language(spec));
+    for (const auto& lang : o.languages) {
         take(automata::Sampler::check_table_cells(
             lang.dfa, static_cast<std::size_t>(std::max({base.training.train_max, base.evaluation.test_max, 0})),
             automata::default_max_table_cells()));
@@ -206,22 +205,23 @@ void set_verify_note(const nv::VerifyState& s, const std::string& command) {
 
 int run_verify_command(const VerifyArgs& a) {
     nv::VerifyOptions o;
+    std::vector<automata::LanguageSpec> specs;  // a suite's languages, compiled below (once each)
     if (!a.suite.empty()) {
         if (!a.lang.formula.empty() || !a.lang.regex.empty() || !a.lang.dfa_file.empty())
             fail("give either --suite or one language (FORMULA, --regex, --dfa), not both");
-        o.languages = take(automata::read_suite(a.suite));
+        specs = take(automata::read_suite(a.suite));
         if (!a.lang.alphabet.empty()) {
             const auto alphabet = take(automata::parse_alphabet(a.lang.alphabet));
-            for (auto& spec : o.languages)
+            for (auto& spec : specs)
                 if (spec.alphabet.empty()) spec.alphabet = alphabet;
         }
-        for (auto& spec : o.languages) {
+        for (auto& spec : specs) {
             spec.max_states = a.lang.max_states;
             spec.max_work = a.lang.max_work;
         }
-        if (o.languages.empty()) fail(a.suite + ": the suite has no language");
+        if (specs.empty()) fail(a.suite + ": the suite has no language");
     } else {
-        o.languages.push_back(load_language_or_fail(a.lang).spec);
+        o.languages.push_back(load_language_or_fail(a.lang));
     }
     o.archs.clear();
     for (const auto& name : split_csv(a.archs)) o.archs.push_back(take(neural::parse_architecture(name)));
@@ -265,6 +265,8 @@ int run_verify_command(const VerifyArgs& a) {
         if (std::filesystem::is_regular_file(sibling, ec)) published = sibling.string();
     }
     if (!published.empty()) o.published = take(nv::read_published(published));
+    // Each language compiled here, once: verify plans and trains with these.
+    if (!specs.empty()) o.languages = take(nv::load_languages(specs));
     if (a.worker.empty()) check_limits(o, a.max_memory_gb);
     flush_notes();
     if (a.estimate > 0) {

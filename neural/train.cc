@@ -19,6 +19,7 @@
 #include "base/file.hh"
 #include "automata/lock.hh"
 #include "automata/sampler.hh"
+#include "neural/checkpoint.hh"
 #include "neural/identity.hh"
 #include "neural/internal.hh"
 #include "neural/score.hh"
@@ -55,143 +56,47 @@ std::string training_key(const Config& c, const std::string& training_identity) 
     return sha256_hex(j.dump());
 }
 
-// checkpoint.pt (docs/DURABILITY.md): one header line
-//   ltlkit-checkpoint 1 train_seconds=<seconds> state=<hex> sha256=<hex>
-// then the LibTorch archive. sha256 is the SHA-256 of the header before " sha256=", a newline and
-// the archive, so a truncated or corrupted checkpoint is never loaded. state is the SHA-256 of the
-// training state in a canonical order (step, RNG, tokens, every parameter and buffer, Adam's state
-// per parameter): LibTorch archives of equal states differ in bytes between processes (optimizer
-// state keyed by addresses, class-name mangling), so the kill tests compare this digest.
-constexpr const char* kCheckpointMagic = "ltlkit-checkpoint 1";
-constexpr const char* kCheckpointAdvice = "delete it to restart the run from step 0";
-
-std::string frame_checkpoint(const std::string& archive, double train_seconds, const std::string& state) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " train_seconds=%.17g", train_seconds);
-    const std::string prefix = std::string(kCheckpointMagic) + buf + " state=" + state;
-    std::string hashed = prefix + "\n";
-    hashed += archive;
-    return prefix + " sha256=" + sha256_hex(hashed) + "\n" + archive;
-}
-
-void add_tensor(std::string& out, const std::string& name, const torch::Tensor& t) {
-    const auto c = t.detach().to(torch::kCPU).contiguous();
-    out += name + " " + std::string(c10::toString(c.scalar_type())) + " " + c10::str(c.sizes()) + "\n";
-    out.append(static_cast<const char*>(c.data_ptr()), c.nbytes());
-}
-
-std::string state_digest(const std::string& config, Recognizer& model, torch::optim::Optimizer& opt,
-                         const std::string& rng, int step, double tokens) {
-    std::string s = config + "\nstep " + std::to_string(step) + "\nrng " + rng + "\n";
-    s.append(reinterpret_cast<const char*>(&tokens), sizeof tokens);
-    for (const auto& p : model.named_parameters()) add_tensor(s, "param " + p.key(), p.value());
-    for (const auto& b : model.named_buffers()) add_tensor(s, "buffer " + b.key(), b.value());
-    std::size_t i = 0;
-    for (const auto& p : opt.param_groups().front().params()) {
-        auto it = opt.state().find(c10::guts::to_string(p.unsafeGetTensorImpl()));
-        const std::string n = "adam " + std::to_string(i++);
-        if (it == opt.state().end()) continue;
-        if (const auto* a = dynamic_cast<const torch::optim::AdamParamState*>(it->second.get())) {
-            s += n + " step " + std::to_string(a->step()) + "\n";
-            add_tensor(s, n + " exp_avg", a->exp_avg());
-            add_tensor(s, n + " exp_avg_sq", a->exp_avg_sq());
-            if (a->max_exp_avg_sq().defined()) add_tensor(s, n + " max_exp_avg_sq", a->max_exp_avg_sq());
-        }
-    }
-    return sha256_hex(s);
-}
-
-// The archive of a checkpoint file, checked against its header; train_seconds from the header.
-Result<std::string> unframe_checkpoint(const std::string& path, std::string text, double& train_seconds) {
-    train_seconds = std::nan("");
-    if (text.rfind("PK\x03\x04", 0) == 0)  // a bare LibTorch archive: no checksum to check
-        return make_error(path + ": no checksum header (written by an older ltlkit); " + kCheckpointAdvice);
-    const std::string magic = std::string(kCheckpointMagic) + " ";
-    const auto nl = text.find('\n');
-    if (text.rfind(magic, 0) != 0 || nl == std::string::npos || nl > 512)
-        return checksum_error(path, kCheckpointAdvice);
-    const std::string header = text.substr(0, nl);
-    const auto at = header.find(" sha256=");
-    if (at == std::string::npos) return checksum_error(path, kCheckpointAdvice);
-    const std::string prefix = header.substr(0, at), want = header.substr(at + 8);
-    text.replace(0, nl, prefix);  // prefix + "\n" + archive: what the hash covers
-    if (sha256_hex(text) != want) return checksum_error(path, kCheckpointAdvice);
-    const auto ts = prefix.find(" train_seconds=");
-    if (ts != std::string::npos) train_seconds = std::strtod(prefix.c_str() + ts + 15, nullptr);
-    return text.substr(prefix.size() + 1);
-}
-
-
+// checkpoint.pt (neural/checkpoint.hh): a recognizer's checkpoint adds its training log's window
+// and, when training until the fit, the step where it stops.
 Result<bool> save_checkpoint(const std::string& path, const Config& c, const std::string& key, Recognizer& model,
                              torch::optim::Optimizer& opt, const automata::Rng& rng, int step,
                              double train_seconds, double tokens, const LogWindow& window, const FitStop& fit) {
-    std::ostringstream bytes;
-    try {
-        torch::serialize::OutputArchive a, am, ao;
-        a.write("config", c10::IValue(config_to_json(c)));
-        a.write("training_key", c10::IValue(key));
-        a.write("step", c10::IValue(static_cast<int64_t>(step)));
-        a.write("rng", c10::IValue(rng.save()));
-        a.write("tokens", c10::IValue(tokens));
+    CheckpointMeta m;
+    m.kind = kRecognizerCheckpoint;
+    m.config = config_to_json(c);
+    m.key = key;
+    m.step = step;
+    m.rng = rng.save();
+    m.tokens = tokens;
+    m.train_seconds = train_seconds;
+    const bool fitting = c.training.fit_check_every > 0;
+    CheckpointExtra extra;
+    extra.write = [&](torch::serialize::OutputArchive& a) {
         a.write("log_window", c10::IValue(std::vector<double>{window.loss_sum, static_cast<double>(window.right),
                                                               static_cast<double>(window.words),
                                                               static_cast<double>(window.steps)}));
-        a.write("torch_version", c10::IValue(std::string(TORCH_VERSION)));
-        if (c.training.fit_check_every > 0) a.write("fit_stop_at", c10::IValue(static_cast<int64_t>(fit.stop_at)));
-        model.save(am);
-        opt.save(ao);
-        a.write("model", am);
-        a.write("optimizer", ao);
-        a.save_to(bytes);
-    } catch (const std::exception& e) {
-        return io_error("cannot write checkpoint " + path + ": " + e.what());
-    }
-    std::string state;
-    try {
-        state = state_digest(config_to_json(c) + (c.training.fit_check_every > 0
-                                                     ? " fit_stop_at=" + std::to_string(fit.stop_at)
-                                                     : std::string()),
-                             model, opt, rng.save(), step, tokens);
-    } catch (const std::exception& e) {
-        return io_error("cannot write checkpoint " + path + ": " + e.what());
-    }
-    return write_file_atomic(path, frame_checkpoint(bytes.str(), train_seconds, state));
+        if (fitting) a.write("fit_stop_at", c10::IValue(static_cast<int64_t>(fit.stop_at)));
+    };
+    if (fitting) extra.state = " fit_stop_at=" + std::to_string(fit.stop_at);
+    return write_checkpoint(path, m, model, opt, extra);
 }
 
 
 Result<LoadedCheckpoint> read_checkpoint(const std::string& path, torch::serialize::InputArchive& a,
                                          torch::Device device) {
+    auto meta = read_checkpoint_file(path, kRecognizerCheckpoint, a, device);
+    if (!meta.ok()) return meta.error();
     LoadedCheckpoint out;
-    auto text = read_file(path);
-    if (!text.ok()) return text.error();
-    double header_seconds = 0;
-    auto archive = unframe_checkpoint(path, std::move(text).value(), header_seconds);
-    if (!archive.ok()) return archive.error();
+    auto cfg = config_from_json(meta->config);
+    if (!cfg.ok()) return make_error("checkpoint " + path + ": " + cfg.error().message);
+    out.config = *cfg;
+    out.key = meta->key;
+    out.step = meta->step;
+    out.rng = meta->rng;
+    out.train_seconds = meta->train_seconds;
+    out.tokens = meta->tokens;
     try {
-        std::istringstream in(std::move(archive).value());
-        a.load_from(in, device);
         c10::IValue v;
-        a.read("config", v);
-        auto cfg = config_from_json(v.toStringRef());
-        if (!cfg.ok()) return make_error("checkpoint " + path + ": " + cfg.error().message);
-        out.config = *cfg;
-        if (!a.try_read("training_key", v) || !v.isString())
-            return make_error("checkpoint " + path +
-                              " carries no training identity (written by an older ltlkit); delete it to "
-                              "restart the run from step 0");
-        out.key = v.toStringRef();
-        a.read("step", v);
-        out.step = static_cast<int>(v.toInt());
-        a.read("rng", v);
-        out.rng = v.toStringRef();
-        if (std::isnan(header_seconds)) {
-            a.read("train_seconds", v);
-            out.train_seconds = v.toDouble();
-        } else {
-            out.train_seconds = header_seconds;
-        }
-        a.read("tokens", v);
-        out.tokens = v.toDouble();
         if (a.try_read("fit_stop_at", v) && v.isInt()) out.fit.stop_at = static_cast<int>(v.toInt());
         if (a.try_read("log_window", v) && v.isDoubleList()) {
             const auto w = v.toDoubleVector();

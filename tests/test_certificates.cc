@@ -1,9 +1,13 @@
 // Certificates (docs/CLASSES.md §3): every certificate classify emits on random DFAs re-verifies with the
-// independent checker, and tampered certificates are rejected.
+// independent checker, tampered certificates are rejected, and the typed reader (certificate_from_json)
+// inverts the writer and names the bad field of a malformed certificate.
 #include <catch2/catch.hpp>
+
+#include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "automata/algebra/certificate_json.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/classify.hh"
 #include "automata/algorithms.hh"
@@ -124,4 +128,94 @@ TEST_CASE("Malformed certificates are bad input, not a verdict", "[certificates]
     CHECK(!check_certificate_json(
                R"({"dfa": {"alphabet": ["a"], "initial": 0, "accepting": [0], "transitions": [[0]]}, "class": "nope", "member": true, "kind": "x"})")
                .ok());
+}
+
+TEST_CASE("certificate_from_json inverts certificate_to_json on every certificate of random DFAs", "[certificates]") {
+    Rng rng(321);
+    ClassifyOptions o;
+    o.max_elements = 20'000;
+    o.window_budget = 3'000;
+    std::set<std::string> kinds;
+    std::size_t read = 0;
+    for (int iter = 0; iter < 60; ++iter) {
+        Dfa d = minimize(random_shaped_dfa(rng, 2 + rng.below(5), 2 + rng.below(2)));
+        o.max_k = iter % 4 == 0 ? 2 : 1;  // window certificates (families with loop markers, unknowns) too
+        auto c = classify(d, o);
+        REQUIRE(c.ok());
+        for (const auto& [id, cert] : c->certificates) {
+            const std::string json = certificate_to_json(cert, d);
+            INFO(json);
+            auto back = certificate_from_json(json);
+            INFO((back.ok() ? "" : back.error().message));
+            REQUIRE(back.ok());
+            // Two routes to the same certificate: its fields as read, and the writer on what was read.
+            const Certificate& r = back->certificate;
+            CHECK(back->dfa == d);
+            CHECK(r.class_id == cert.class_id);
+            CHECK(r.kind == cert.kind);
+            CHECK(r.unknown == cert.unknown);
+            if (!cert.unknown) CHECK(r.member == cert.member);
+            CHECK(r.fact == cert.fact);
+            CHECK(r.formula == cert.formula);
+            CHECK(r.pairs == cert.pairs);
+            CHECK(r.family.has_value() == cert.family.has_value());
+            if (cert.family && r.family) CHECK(family_to_json(*r.family, d.alphabet) == family_to_json(*cert.family, d.alphabet));
+            CHECK(nlohmann::json::parse(r.extra_json) == nlohmann::json::parse(cert.extra_json));
+            CHECK(certificate_to_json(r, back->dfa) == json);
+            kinds.insert(to_string(cert.kind));
+            ++read;
+        }
+    }
+    CHECK(read >= 500);
+    CHECK(kinds.size() >= 8);
+}
+
+TEST_CASE("certificate_from_json refuses a malformed certificate with one line naming the field", "[certificates]") {
+    Certificate cert;
+    cert.class_id = "definite";
+    cert.member = false;
+    cert.kind = CertificateKind::SuffixFamily;
+    cert.fact = "a fact";
+    cert.family = WordFamily{{0}, {1}, {0}, {0}, 1, Word{1}, {}, {}};
+    cert.pairs = {{Word{0}, Word{1}}};
+    const Dfa d = ltlkit::testing::make_dfa({"a", "b"}, 0, {0, 1}, {1, 0, 1, 0});
+    const auto good = nlohmann::json::parse(certificate_to_json(cert, d));
+    REQUIRE(certificate_from_json(good.dump()).ok());
+    const std::vector<std::pair<std::string, nlohmann::json>> bad = {
+        {"dfa", {{"alphabet", {"a"}}}},
+        {"class", 3},
+        {"member", "yes"},
+        {"kind", "x"},
+        {"kind", 1},
+        {"fact", false},
+        {"formula", 2},
+        {"formula_omitted", nlohmann::json::array()},
+        {"family", "x p y"},
+        {"family", {{"x", "a"}, {"p", "c"}, {"y", ""}, {"z", ""}}},
+        {"family", {{"x", "a"}, {"p", "a"}, {"y", ""}, {"z", ""}, {"x2", 3}}},
+        {"pairs", nlohmann::json::parse(R"([["a"]])")},
+        {"pairs", nlohmann::json::parse(R"([["a", "c"]])")},
+        {"pairs", "a b"},
+    };
+    for (const auto& [field, value] : bad) {
+        auto j = good;
+        j[field] = value;
+        auto r = certificate_from_json(j.dump());
+        INFO(field << " = " << value.dump());
+        REQUIRE_FALSE(r.ok());
+        const std::string line = r.error().one_line();
+        INFO(line);
+        CHECK(line.find(field) != std::string::npos);
+        CHECK(line.find('\n') == std::string::npos);
+        CHECK_FALSE(check_certificate_json(j.dump()).ok());  // bad input for the checker too
+    }
+    for (const char* missing : {"dfa", "class", "member", "kind"}) {
+        auto j = good;
+        j.erase(missing);
+        auto r = certificate_from_json(j.dump());
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error().message.find(std::string("\"") + missing + "\"") != std::string::npos);
+    }
+    CHECK_FALSE(certificate_from_json("[1, 2]").ok());
+    CHECK_FALSE(certificate_from_json("{").ok());
 }

@@ -51,7 +51,7 @@ void check_suite(const std::string& file) {
     REQUIRE(specs.ok());
     REQUIRE(!specs->empty());
     ClassifyOptions o;
-    o.max_k = 1;  // the windows k >= 2 are helper G's (tests/test_windows*); this test is about the classes
+    o.max_k = 1;  // the windows k >= 2 are helper G's (tests/test_window_*.cc); this test is about the classes
     for (const auto& spec : *specs) {
         INFO(file << ": " << spec.name);
         auto it = expectations().find(spec.name);

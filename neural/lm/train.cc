@@ -13,6 +13,7 @@
 #include "base/checksum.hh"
 #include "base/file.hh"
 #include "automata/random.hh"
+#include "neural/checkpoint.hh"
 #include "neural/lm/model.hh"
 #include "neural/training.hh"
 
@@ -124,65 +125,19 @@ std::string resume_key(const LmConfig& c, const Corpus& corpus) {
     return lm_training_key(c) + "\n" + corpus.tokenizer + " " + corpus.vocab_sha256 + " " + corpus.train.sha256;
 }
 
-// checkpoint.pt: one header line "ltlkit-lm-checkpoint 1 sha256=<hex>" (SHA-256 of the archive
-// that follows), so a truncated or corrupted checkpoint is refused instead of loaded.
-constexpr const char* kMagic = "ltlkit-lm-checkpoint 1 sha256=";
-
-struct Checkpoint {
-    std::string key, rng;
-    int step = 0;
-    double tokens = 0, train_seconds = 0;
-};
-
-Result<bool> save_checkpoint(const std::string& path, const Checkpoint& ck, LanguageModel& model,
+// checkpoint.pt: the recognizers' format (neural/checkpoint.hh), of kind "language_model", with the
+// run's config and its resume key as the training key.
+Result<bool> save_checkpoint(const std::string& path, const CheckpointMeta& ck, LanguageModel& model,
                              torch::optim::Optimizer& opt) {
-    std::ostringstream bytes;
-    try {
-        torch::serialize::OutputArchive a, am, ao;
-        a.write("key", c10::IValue(ck.key));
-        a.write("rng", c10::IValue(ck.rng));
-        a.write("step", c10::IValue(static_cast<int64_t>(ck.step)));
-        a.write("tokens", c10::IValue(ck.tokens));
-        a.write("train_seconds", c10::IValue(ck.train_seconds));
-        model->save(am);
-        opt.save(ao);
-        a.write("model", am);
-        a.write("optimizer", ao);
-        a.save_to(bytes);
-    } catch (const std::exception& e) {
-        return io_error("cannot write checkpoint " + path + ": " + e.what());
-    }
-    const std::string archive = bytes.str();
-    return write_file_atomic(path, kMagic + sha256_hex(archive) + "\n" + archive);
+    return write_checkpoint(path, ck, *model, opt);
 }
 
-Result<Checkpoint> load_checkpoint(const std::string& path, LanguageModel* model, torch::optim::Optimizer* opt,
-                                   torch::Device device) {
-    auto text = read_file(path);
-    if (!text.ok()) return text.error();
-    const std::string advice = "delete it to restart the run from step 0";
-    const std::string magic = kMagic;
-    const auto nl = text->find('\n');
-    if (text->rfind(magic, 0) != 0 || nl == std::string::npos) return checksum_error(path, advice);
-    const std::string want = text->substr(magic.size(), nl - magic.size());
-    std::string archive = text->substr(nl + 1);
-    if (sha256_hex(archive) != want) return checksum_error(path, advice);
-    Checkpoint ck;
+Result<CheckpointMeta> load_checkpoint(const std::string& path, LanguageModel* model, torch::optim::Optimizer* opt,
+                                       torch::Device device) {
+    torch::serialize::InputArchive a;
+    auto ck = read_checkpoint_file(path, kLanguageModelCheckpoint, a, device);
+    if (!ck.ok()) return ck;
     try {
-        torch::serialize::InputArchive a;
-        std::istringstream in(std::move(archive));
-        a.load_from(in, device);
-        c10::IValue v;
-        a.read("key", v);
-        ck.key = v.toStringRef();
-        a.read("rng", v);
-        ck.rng = v.toStringRef();
-        a.read("step", v);
-        ck.step = static_cast<int>(v.toInt());
-        a.read("tokens", v);
-        ck.tokens = v.toDouble();
-        a.read("train_seconds", v);
-        ck.train_seconds = v.toDouble();
         if (model) {
             torch::serialize::InputArchive am;
             a.read("model", am);
@@ -242,7 +197,9 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
     model->to(*dev);
     torch::optim::Adam opt(model->parameters(), torch::optim::AdamOptions(c.training.lr).weight_decay(0));
     automata::Rng rng(automata::splitmix64(c.training.seed));
-    Checkpoint ck;
+    CheckpointMeta ck;
+    ck.kind = kLanguageModelCheckpoint;
+    ck.config = lm_config_to_json(c);
     ck.key = resume_key(c, corpus);
     std::error_code ec;
     fs::create_directories(rundir, ec);
@@ -262,6 +219,7 @@ Result<LmResult> train_lm(const LmConfig& c, const Corpus& corpus, const std::st
         auto full = load_checkpoint(ckpt, &model, &opt, *dev);
         if (!full.ok()) return full.error();
         ck = *full;
+        ck.config = lm_config_to_json(c);  // this session's runtime settings (the key is equal)
         if (!rng.restore(ck.rng)) return make_error("checkpoint " + ckpt + ": bad RNG state");
     }
     {

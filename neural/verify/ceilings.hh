@@ -15,7 +15,7 @@
 #include "automata/dfa.hh"
 #include "neural/run.hh"
 #include "neural/verify/profiles.hh"
-#include "neural/verify/report.hh"
+#include "neural/verify/plan.hh"
 #include "neural/verify/verdict.hh"
 
 namespace ltlkit::neural::verify {

@@ -195,10 +195,11 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
 
 // A language as the plan records it: names, input, minimal DFA and its classes (datasets, test
 // words and architectures are added by prepare_impl).
-LanguagePlan describe_language(const automata::LanguageSpec& spec, const automata::Language& language,
+LanguagePlan describe_language(const automata::Language& language,
                                const automata::algebra::Classification& classification) {
+    const automata::LanguageSpec& spec = language.spec;
     LanguagePlan lp;
-    lp.name = spec.name.empty() ? spec.text : spec.name;
+    lp.name = language_name(spec);
     lp.dir = language_dir_name(lp.name);
     lp.kind = spec.kind == automata::InputKind::Formula ? "formula"
               : spec.kind == automata::InputKind::Regex ? "regex"
@@ -304,7 +305,7 @@ Result<std::set<std::pair<std::string, std::string>>> chosen_cells(const VerifyO
         if (!cell.ok()) return cell.error();
         const auto& [lang, arch] = *cell;
         if (std::none_of(o.languages.begin(), o.languages.end(),
-                         [&](const automata::LanguageSpec& s) { return (s.name.empty() ? s.text : s.name) == lang; }))
+                         [&](const automata::Language& l) { return language_name(l.spec) == lang; }))
             return make_error("cell '" + text + "': no language named '" + lang + "' in the suite");
         if (std::find(o.archs.begin(), o.archs.end(), arch) == o.archs.end())
             return make_error("cell '" + text + "': " + to_string(arch) + " is not among --archs");
@@ -335,22 +336,20 @@ Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
     const automata::algebra::ClassifyOptions copts = classify_options(o.archs);
 
     std::map<std::string, std::string> dirs_seen;
-    for (const auto& spec : o.languages) {
-        const std::string spec_name = spec.name.empty() ? spec.text : spec.name;
+    for (const automata::Language& lang : o.languages) {
+        const std::string name = language_name(lang.spec);
         if (!cells->empty() && std::none_of(cells->begin(), cells->end(),
-                                            [&](const auto& c) { return c.first == spec_name; }))
+                                            [&](const auto& c) { return c.first == name; }))
             continue;  // no chosen cell: not planned at all
-        auto lang = automata::load_language(spec);
-        if (!lang.ok()) return lang.error();
         automata::algebra::ClassifyOptions lopts = copts;
-        if (lang->formula) lopts.source = *lang->formula;  // as `classify` does
-        auto cls = automata::algebra::classify(lang->dfa, lopts);
+        if (lang.formula) lopts.source = *lang.formula;  // as `classify` does
+        auto cls = automata::algebra::classify(lang.dfa, lopts);
         if (!cls.ok()) return cls.error();
-        LanguagePlan lp = describe_language(spec, *lang, *cls);
+        LanguagePlan lp = describe_language(lang, *cls);
         if (dirs_seen.count(lp.dir)) return make_error("the language name '" + lp.name + "' appears twice");
         dirs_seen[lp.dir] = lp.name;
         LanguageContext ctx;
-        ctx.dfa = lang->dfa;
+        ctx.dfa = lang.dfa;
         const fs::path data = fs::path(o.out) / "data" / lp.dir;
         std::vector<automata::algebra::ArchPrediction> preds, control_preds;
         for (const auto& arch : o.archs) preds.push_back(automata::algebra::predict(*cls, arch));
@@ -586,17 +585,15 @@ Result<Plan> prepare(const VerifyOptions& options) {
 
 namespace {
 
-// Everything that can be refused is refused before OUT is touched.
-Result<bool> check_options(const VerifyOptions& o, bool worker) {
+// Everything that can be refused is refused before OUT is touched (the languages were compiled,
+// and their errors refused, by whoever filled o.languages).
+Result<bool> check_options(const VerifyOptions& o) {
     if (o.shard_count < 1 || o.shard_index < 0 || o.shard_index >= o.shard_count)
         return make_error("--shard expects i/n with 0 <= i < n");
     if (o.seeds && *o.seeds < 1) return make_error("--seeds must be at least 1");
     if (o.archs.empty()) return make_error("no architecture given (--archs)");
     if (o.languages.empty()) return make_error("no language given");
     if (auto cells = chosen_cells(o); !cells.ok()) return cells.error();
-    if (!worker)
-        for (const auto& spec : o.languages)
-            if (auto lang = automata::load_language(spec); !lang.ok()) return lang.error();
     return true;
 }
 
@@ -748,7 +745,7 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     }
 #endif
-    if (auto ok = check_options(o, worker); !ok.ok()) return ok.error();
+    if (auto ok = check_options(o); !ok.ok()) return ok.error();
     std::error_code ec;
     // One verify at a time owns OUT (its worker processes run under the parent's lock). Claims are
     // per session, so any left by a killed verify are stale once the lock is ours.
@@ -866,7 +863,20 @@ Result<std::size_t> mark_plan_adversarial(Plan& plan, const std::string& scratch
 }
 
 Result<bool> check_verify_options(const VerifyOptions& options) {
-    return check_options(options, options.worker_index >= 0);
+    return check_options(options);
 }
+
+Result<std::vector<automata::Language>> load_languages(const std::vector<automata::LanguageSpec>& specs) {
+    std::vector<automata::Language> out;
+    out.reserve(specs.size());
+    for (const auto& spec : specs) {
+        auto lang = automata::load_language(spec);
+        if (!lang.ok()) return lang.error();
+        out.push_back(std::move(lang).value());
+    }
+    return out;
+}
+
+std::string language_name(const automata::LanguageSpec& spec) { return spec.name.empty() ? spec.text : spec.name; }
 
 }  // namespace ltlkit::neural::verify

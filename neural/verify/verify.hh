@@ -16,6 +16,7 @@
 #include "automata/language.hh"
 #include "base/error.hh"
 #include "neural/run.hh"
+#include "neural/verify/plan.hh"
 #include "neural/verify/profiles.hh"
 #include "neural/verify/report.hh"
 
@@ -35,7 +36,10 @@ struct VerifyState {
 };
 
 struct VerifyOptions {
-    std::vector<automata::LanguageSpec> languages;  // the suite, or one language
+    // The suite, or one language, each compiled to its minimal DFA once by the caller (load_languages,
+    // or automata::load_language for one): verify plans, checks and trains with these and compiles
+    // no language again.
+    std::vector<automata::Language> languages;
     std::vector<Architecture> archs = {{Architecture::Kind::Global, 0}, {Architecture::Kind::Local, 1},
                                        {Architecture::Kind::Local, 2},  {Architecture::Kind::Hybrid, 1},
                                        {Architecture::Kind::Hybrid, 2}};
@@ -72,24 +76,23 @@ struct VerifySummary {
     std::optional<ReportFiles> report;
 };
 
+// Compiles each language of a suite to its minimal DFA, in order (the first error is returned):
+// what VerifyOptions::languages holds.
+Result<std::vector<automata::Language>> load_languages(const std::vector<automata::LanguageSpec>& specs);
+
+// The name a language goes by in a plan, cells and messages: its suite name, else its text.
+std::string language_name(const automata::LanguageSpec& spec);
+
 // Builds the plan (classify, predict, datasets in OUT/data/<language>/), writes OUT/plan.json.
 Result<Plan> prepare(const VerifyOptions& options);
 
-// What run_verify refuses before touching OUT (shards, seeds, archs, cells, languages), for a
+// What run_verify refuses before touching OUT (shards, seeds, archs, cells, no language), for a
 // caller that wants those errors before anything else it prints (verify's cost estimate).
 Result<bool> check_verify_options(const VerifyOptions& options);
 
 // The whole pipeline; the report is written with every run found in OUT (a shard's report only
 // shows its own runs until `ltlkit report` merges the shards).
 Result<VerifySummary> run_verify(const VerifyOptions& options);
-
-// For a plan written before adversarial sets were marked forced or informative (docs/PROTOCOL.md
-// "Evaluation"): regenerates each language's datasets into SCRATCH (deterministically, as verify
-// did), and where a run's identity proves them to be the sets its runs used, records in `plan`
-// the marking, the pair count with its shortfall note, and the exact ceiling of the test words.
-// Best effort: a plan of no known profile, or a language that cannot be loaded or classified
-// again, keeps its sets unmarked. Returns how many sets it marked.
-Result<std::size_t> mark_plan_adversarial(Plan& plan, const std::string& scratch);
 
 // For a plan written before adversarial sets were marked forced or informative (docs/PROTOCOL.md
 // "Evaluation"): regenerates each language's datasets into SCRATCH (deterministically, as verify

@@ -17,13 +17,19 @@ using namespace ltlkit::neural::verify;
 
 namespace {
 
-automata::LanguageSpec formula(const std::string& name, const std::string& text) {
+automata::LanguageSpec formula_spec(const std::string& name, const std::string& text) {
     automata::LanguageSpec spec;
     spec.kind = automata::InputKind::Formula;
     spec.text = text;
     spec.alphabet = {"a", "b"};
     spec.name = name;
     return spec;
+}
+
+automata::Language formula(const std::string& name, const std::string& text) {
+    auto lang = automata::load_language(formula_spec(name, text));
+    REQUIRE(lang.ok());
+    return *lang;
 }
 
 VerifyOptions options(const std::string& out) {
@@ -107,5 +113,44 @@ TEST_CASE("verify cells: a cell of no language, of an architecture not in --arch
     std::ofstream(file) << "# nothing\n";
     CHECK_FALSE(read_cells_file(file.string()).ok());
     CHECK_FALSE(read_cells_file((dir / "missing.txt").string()).ok());
+    std::filesystem::remove_all(dir);
+}
+
+// verify compiles each language once: the suite's languages are compiled by load_languages (as
+// `ltlkit verify` does), and checking the options, planning (classify, datasets) and running the
+// runs and the report compile none again (automata::languages_compiled counts every compilation).
+TEST_CASE("verify compiles each language of a suite exactly once", "[report]") {
+    const auto dir = scratch("once");
+    std::filesystem::create_directories(dir);
+    const auto suite = dir / "two.suite";
+    std::ofstream(suite) << "last-a\ta,b\tformula\tY a\nprev-a\ta,b\tregex\t.*a.\n";
+    auto specs = automata::read_suite(suite.string());
+    REQUIRE(specs.ok());
+    REQUIRE(specs->size() == 2);
+    auto o = options((dir / "out").string());
+    const std::size_t before = automata::languages_compiled();
+    auto languages = load_languages(*specs);
+    REQUIRE(languages.ok());
+    CHECK(automata::languages_compiled() - before == 2);
+    o.languages = std::move(languages).value();
+    o.archs = {*parse_architecture("local-1"), *parse_architecture("global")};
+    o.seeds = 1;
+    o.max_runs = 1;  // one run trained: the training path too compiles nothing
+    REQUIRE(check_verify_options(o).ok());
+    auto summary = run_verify(o);
+    INFO((summary.ok() ? "" : summary.error().message));
+    REQUIRE(summary.ok());
+    CHECK(summary->runs_trained == 1);
+    REQUIRE(summary->plan.languages.size() == 2);
+    CHECK(summary->plan.languages[1].kind == "regex");
+    CHECK(summary->report.has_value());
+    CHECK(automata::languages_compiled() - before == 2);
+    // A language that does not compile is refused by load_languages, naming its suite line.
+    std::ofstream(suite) << "last-a\ta,b\tformula\ta\nbroken\ta,b\tformula\ta &\n";
+    auto bad_specs = automata::read_suite(suite.string());
+    REQUIRE(bad_specs.ok());
+    auto bad = load_languages(*bad_specs);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().one_line().find("two.suite:2") != std::string::npos);
     std::filesystem::remove_all(dir);
 }

@@ -164,7 +164,7 @@ VerifyOptions tiny_options(const std::string& out) {
     spec.text = "Y a";
     spec.alphabet = {"a", "b"};
     spec.name = "last-a";
-    o.languages = {spec};
+    o.languages = {*automata::load_language(spec)};
     o.archs = {named("local-1"), named("global")};
     o.profile = tiny_profile();
     o.seeds = 2;
@@ -375,7 +375,9 @@ TEST_CASE("verify never reuses a run made with other settings: a new folder per 
     REQUIRE_FALSE(tampered.ok());
     CHECK(tampered.error().message.find("is not the run plan.json lists there") != std::string::npos);
     // Another language under the same name: a new folder again.
-    o.languages[0].text = "P a";
+    automata::LanguageSpec other = o.languages[0].spec;
+    other.text = "P a";
+    o.languages[0] = *automata::load_language(other);
     auto third = run_verify(o);
     REQUIRE(third.ok());
     CHECK(third->runs_trained == 1);

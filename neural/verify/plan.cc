@@ -1,36 +1,16 @@
-// plan.json (write and read), the finished runs of a verify folder and its shard.json.
+// plan.json (write and read): the plan of a verify run (plan.hh).
+#include "neural/verify/plan.hh"
 
-#include "neural/verify/report.hh"
-
-#include <string>
-#include <vector>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "base/checksum.hh"
-#include "base/file.hh"
-#include "automata/lock.hh"
-#include "neural/verify/ceilings.hh"
 #include "neural/verify/profiles.hh"
-#include "neural/verify/verify.hh"
-#include "neural/verify/report_internal.hh"
 
 namespace ltlkit::neural::verify {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::string RunPlan::label() const { return "seed" + std::to_string(seed_index) + "-lr" + format_lr(lr); }
-
-// ---------------------------------------------------------------- plan.json
 
 std::string plan_to_json(const Plan& p) {
     json langs = json::array();
@@ -184,77 +164,6 @@ Result<Plan> plan_from_json(const std::string& text) {
     } catch (const std::exception& e) {
         return make_error(std::string("malformed plan.json: ") + e.what());
     }
-}
-
-// ---------------------------------------------------------------- loading runs
-
-Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::string& dir) {
-    std::map<std::string, LoadedRun> out;
-    for (const auto& r : plan.runs) {
-        const fs::path path = fs::path(dir) / r.rundir / "result.json";
-        std::error_code ec;
-        if (!fs::exists(path, ec)) continue;
-        auto text = read_file(path.string());
-        if (!text.ok()) return text.error();
-        if (auto c = check_json_checksum(
-                path.string(), *text, "rerun `ltlkit verify` with the same arguments and --out, which evaluates the run again");
-            !c.ok())
-            return c.error();
-        auto parsed = result_from_json(*text);
-        if (!parsed.ok()) {
-            Error e = parsed.error();
-            e.origin = path.string();
-            return e;
-        }
-        if (parsed->identity.evaluation != r.identity)
-            return make_error(path.string() + " is not the run plan.json lists there (its language, "
-                              "configuration or data differ); remove that folder and rerun `ltlkit verify`");
-        LoadedRun lr;
-        lr.result = std::move(parsed).value();
-        try {
-            lr.json = json::parse(*text).dump();
-        } catch (const std::exception& e) {
-            return make_error(path.string() + ": " + e.what());
-        }
-        lr.from = path.string();
-        // The training curve, when the run logged one (lines that do not parse are skipped).
-        if (auto log = read_file((fs::path(dir) / r.rundir / "metrics.jsonl").string()); log.ok()) {
-            std::istringstream in(*log);
-            for (std::string line; std::getline(in, line);) {
-                try {
-                    const json m = json::parse(line);
-                    lr.curve.push_back({m.at("step").get<int>(), m.at("loss").get<double>(),
-                                        m.at("train_accuracy").get<double>()});
-                } catch (const std::exception&) {
-                }
-            }
-        }
-        out.emplace(r.rundir, std::move(lr));
-    }
-    return out;
-}
-
-// OUT/shard.json of `verify --shard i/n` (written before planning, so a task that fails while
-// planning still says which shard it was): {"shard": i, "shards": n}; nullopt when absent.
-Result<std::optional<std::pair<int, int>>> read_shard_file(const std::string& dir) {
-    const std::string path = (fs::path(dir) / "shard.json").string();
-    std::error_code ec;
-    if (!fs::exists(path, ec)) return std::optional<std::pair<int, int>>{};
-    auto text = read_file(path);
-    if (!text.ok()) return text.error();
-    try {
-        const json j = json::parse(*text);
-        const int i = j.at("shard").get<int>(), n = j.at("shards").get<int>();
-        if (n >= 1 && i >= 0 && i < n) return std::optional{std::pair{i, n}};
-    } catch (const json::exception&) {
-    }
-    return make_error(path + ": not a shard file (expected {\"shard\": i, \"shards\": n} with 0 <= i < n); "
-                      "rerun `ltlkit verify` with the same arguments to rewrite it");
-}
-
-Result<bool> write_shard_file(const std::string& dir, int index, int count) {
-    return write_file_atomic((fs::path(dir) / "shard.json").string(),
-                                       json{{"shard", index}, {"shards", count}}.dump() + "\n");
 }
 
 }  // namespace ltlkit::neural::verify

@@ -1,0 +1,29 @@
+// Certificates read back from their JSON (docs/CLASSES.md §3): the inverse of certificate_to_json
+// (automata/certificate.hh), used by `check-certificate` (through check_certificate_json) and the
+// Python module's check_certificate. Subregular certificates (docs/SUBREGULAR.md) have their own
+// format and reader.
+#pragma once
+
+#include <string>
+
+#include "automata/certificate.hh"
+#include "automata/dfa.hh"
+#include "base/error.hh"
+
+namespace ltlkit::automata::algebra {
+
+// A certificate and the DFA it embeds.
+struct CertificateWithDfa {
+    Certificate certificate;
+    Dfa dfa;
+};
+
+// Reads certificate_to_json's object: "dfa", "class", "member" (true, false or null: unknown) and
+// "kind" required; "fact", "formula", "formula_omitted", "family" (the extended form) and "pairs"
+// typed when present; every other key kept, in order, in Certificate::extra_json. Writing the
+// result with certificate_to_json gives back the text certificate_to_json wrote. Errors are one
+// line naming the field ("certificate field \"member\" must be true, false or null", "certificate
+// needs \"kind\"", "unknown certificate kind 'x' ...").
+Result<CertificateWithDfa> certificate_from_json(const std::string& text);
+
+}  // namespace ltlkit::automata::algebra
