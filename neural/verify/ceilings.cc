@@ -40,8 +40,8 @@ std::optional<double> usable(const Result<automata::CeilingResult>& r, const cha
 }
 
 // The cache key: every field of the query that changes the answer, and the DFA's digest.
-std::string cache_key(const std::string& dfa_json, const automata::CeilingQuery& q) {
-    return sha256_hex(dfa_json) + " " + q.arch + " L" + std::to_string(q.layers) + " " + to_string(q.distribution) +
+std::string cache_key(const automata::Dfa& dfa, const automata::CeilingQuery& q) {
+    return sha256_hex(automata::to_json(dfa)) + " " + q.arch + " L" + std::to_string(q.layers) + " " + to_string(q.distribution) +
            " " + std::to_string(q.lengths.lo) + ":" + std::to_string(q.lengths.hi) +
            (q.distribution == automata::CeilingDistribution::Test ? " n" + std::to_string(q.per_length) : "") +
            " states<=" + std::to_string(q.max_states) + " seconds<=" + nlohmann::json(q.max_seconds).dump();
@@ -60,9 +60,8 @@ CeilingCache::CeilingCache(std::string path) : path_(std::move(path)) {
         if (entry.is_object()) entries_[key] = entry.dump();
 }
 
-Result<automata::CeilingResult> CeilingCache::ceiling(const automata::Dfa& dfa, const std::string& dfa_json,
-                                                      const automata::CeilingQuery& q) {
-    const std::string key = cache_key(dfa_json, q);
+Result<automata::CeilingResult> CeilingCache::ceiling(const automata::Dfa& dfa, const automata::CeilingQuery& q) {
+    const std::string key = cache_key(dfa, q);
     if (auto it = entries_.find(key); it != entries_.end()) {
         // Only what a report reads (the value, or the bounds and why, or the error) is kept.
         const auto e = nlohmann::json::parse(it->second, nullptr, false);
@@ -141,12 +140,12 @@ CellCeiling cell_ceiling(const Plan& plan, const LanguagePlan& lang, const ArchP
     const EvaluationConfig& e = plan.base.evaluation;
     q.distribution = automata::CeilingDistribution::Training;
     q.lengths = {static_cast<std::size_t>(t.train_min), static_cast<std::size_t>(t.train_max)};
-    c.train = usable(c_cache.ceiling(*dfa, lang.dfa_json, q), "training ceiling", c.note);
+    c.train = usable(c_cache.ceiling(*dfa, q), "training ceiling", c.note);
     if (e.test_distribution == TestDistribution::Uniform) {
         q.distribution = automata::CeilingDistribution::Test;
         q.lengths = {static_cast<std::size_t>(e.test_min), static_cast<std::size_t>(e.test_max)};
         q.per_length = static_cast<std::size_t>(e.per_length);
-        c.test = usable(c_cache.ceiling(*dfa, lang.dfa_json, q), "test ceiling", c.note);
+        c.test = usable(c_cache.ceiling(*dfa, q), "test ceiling", c.note);
     }
     c.test_sample = arch.ceiling_test_sample;
     return c;

@@ -35,9 +35,10 @@ class CeilingCache {
 public:
     CeilingCache() = default;  // in memory only (save() writes nothing)
     explicit CeilingCache(std::string path);
-    // The ceiling of `dfa` (whose DFA JSON is `dfa_json`) for `q`, from the cache or computed.
-    Result<automata::CeilingResult> ceiling(const automata::Dfa& dfa, const std::string& dfa_json,
-                                            const automata::CeilingQuery& q);
+    // The ceiling of `dfa` for `q`, from the cache or computed. The key holds the SHA-256 of the
+    // DFA's canonical JSON (automata::to_json), not of the text it was read from: verify's plan in
+    // memory and the plan.json that report reads spell the same DFA differently.
+    Result<automata::CeilingResult> ceiling(const automata::Dfa& dfa, const automata::CeilingQuery& q);
     // Writes the file atomically when a ceiling was added since it was read.
     Result<bool> save() const;
     std::size_t hits() const { return hits_; }
