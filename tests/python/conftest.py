@@ -3,9 +3,18 @@ import json
 import os
 import re
 import subprocess
+import sys
 
 import pytest
 
+# ctest passes the module's folder, the CLI and the source tree relative to the test's working
+# folder (tests/python/CMakeLists.txt): made absolute here, before any test changes folder, in
+# sys.path and in the environment that subprocesses inherit.
+sys.path[:] = [os.path.abspath(p) if p else p for p in sys.path]
+if os.environ.get("PYTHONPATH"):
+    os.environ["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in os.environ["PYTHONPATH"].split(os.pathsep) if p)
+if os.sep in os.environ.get("LTLKIT_CLI", ""):
+    os.environ["LTLKIT_CLI"] = os.path.abspath(os.environ["LTLKIT_CLI"])
 CLI = os.environ.get("LTLKIT_CLI", "ltlkit")
 SOURCE_DIR = os.path.abspath(os.environ.get("LTLKIT_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", "..")))
 
