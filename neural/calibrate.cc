@@ -93,20 +93,20 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
         }
         out.train_tokens_per_second = tokens / std::max(t, 1e-9);
 
-        // The evaluation's chunks (neural/train.cc, make_predictor): about 2^16 tokens, and at most
-        // 2^25 attention scores per chunk where heads attend globally.
+        // The evaluation's chunks (kEvalChunkTokens, kEvalChunkScores in training.hh).
         c10::InferenceMode inference;
         model->eval();
         const long tlo = std::max(c.evaluation.test_min, 1), thi = std::max<long>(c.evaluation.test_max, tlo);
-        const bool quadratic = c.model.arch.kind != Architecture::Kind::Local && c.model.arch.kind != Architecture::Kind::Lstm;
         tokens = 0;
         t = 0;
         for (int i = -1; i < 4 || t < seconds / 2; ++i) {
             const long n = i < 0 ? thi : tlo + (thi - tlo) * (i % 4) / 3;
             // Chunks as large as the evaluation's (several lengths share one): their size, not the
             // words per length, sets how well the attention scores stay in cache.
-            long b = std::max(1L, (1L << 16) / (n + 1));
-            if (quadratic) b = std::max(1L, std::min(b, (1L << 25) / (std::max(c.model.heads, 1) * (n + 1) * (n + 1))));
+            const double tokens_per_word = static_cast<double>(n + 1);
+            double words = kEvalChunkTokens / tokens_per_word;
+            words = std::min(words, kEvalChunkScores / (std::max(c.model.heads, 1) * tokens_per_word * tokens_per_word));
+            const long b = std::max(1L, static_cast<long>(words));
             auto [tok, eos] = batch_of(b, n, *dev);
             const auto t0 = Clock::now();
             (void)model->forward(tok, eos).to(torch::kCPU);

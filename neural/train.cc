@@ -504,8 +504,6 @@ std::function<std::vector<float>(const std::vector<const automata::Word*>&)> mak
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(),
                          [&](std::size_t a, std::size_t b) { return words[a]->size() < words[b]->size(); });
-        const double token_budget = 1 << 16;                   // B * N
-        const double score_budget = static_cast<double>(1 << 25);  // B * heads * N^2 (global heads)
         std::size_t i = 0;
         std::vector<const automata::Word*> chunk;
         while (i < order.size()) {
@@ -514,7 +512,7 @@ std::function<std::vector<float>(const std::vector<const automata::Word*>&)> mak
             while (j < order.size()) {
                 const double n = static_cast<double>(words[order[j]]->size() + 1);
                 const double b = static_cast<double>(chunk.size() + 1);
-                if (!chunk.empty() && (b * n > token_budget || b * heads * n * n > score_budget)) break;
+                if (!chunk.empty() && (b * n > kEvalChunkTokens || b * heads * n * n > kEvalChunkScores)) break;
                 chunk.push_back(words[order[j]]);
                 ++j;
             }

@@ -39,6 +39,12 @@ Result<torch::Device> pick_device(const std::string& name);
 // checkpoint, and a line cut by the kill, are dropped. The file is rewritten atomically.
 Result<bool> trim_metrics(const std::string& path, int step);
 
+// The evaluation's chunks (make_predictor): at most this many tokens (B · N) and, whatever the
+// architecture, this many B · heads · N² (the scores of a global attention layer). The cost
+// calibration (calibrate.cc) evaluates in chunks of the same sizes.
+inline constexpr double kEvalChunkTokens = 1 << 16;
+inline constexpr double kEvalChunkScores = 1 << 25;
+
 // Makes glibc malloc keep the memory a training step frees (once per process; no-op elsewhere):
 // by default it unmaps freed blocks above its mmap threshold and trims the heap top, so every step
 // faulted in and zeroed its large temporaries again (docs/PERFORMANCE.md, "Training cost").
