@@ -42,7 +42,8 @@ LTLKIT_COMMAND(CommandDef{
                 std::cout << r.summary << "(prediction→verdict successes/fitted runs; " << r.runs_found << " of "
                           << r.runs_planned << " runs finished)\n";
             }
-            (a->json ? std::cerr : std::cout) << "Report: " << r.html << "\nTables: " << r.csv << ", " << r.tex << "\n";
+            (a->json ? std::cerr : std::cout) << "Report: " << r.html << "\nTables: " << r.csv << ", " << r.tex << "\n"
+                                              << r.evidence << "\n";
             // An incomplete merge is written (and names what is missing) but is not a success.
             for (const auto& m : r.missing) std::cerr << "ltlkit: missing: " << m << "\n";
             return r.missing.empty() ? 0 : 1;

@@ -307,6 +307,7 @@ int run_verify_command(const VerifyArgs& a) {
                       << " finished; merge the shards with: ltlkit report DIR... (one DIR per shard)\n";
         (a.json ? std::cerr : std::cout) << "Report: " << r.html << "  (also report.md, verdicts.json, verdicts.csv, verdicts.tex, results.jsonl in "
                                          << o.out << ")\n";
+        (a.json ? std::cerr : std::cout) << r.evidence << "\n";
     }
     return 0;
 }

@@ -21,7 +21,7 @@ struct Profile {
     std::string note;            // one line for the report (where it is meant to run)
 };
 
-// "first" | "quick" | "cpu" | "cpu-deep" | "standard" | "paper" (and the unlisted "tiny"); Error naming the
+// "first" | "quick" | "demo" | "cpu" | "cpu-deep" | "standard" | "paper" (and the unlisted "tiny"); Error naming the
 // listed names otherwise.
 Result<Profile> profile_by_name(const std::string& name);
 std::vector<std::string> profile_names();

@@ -50,6 +50,7 @@ Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, L
     for (const auto& row : d.grid)
         for (const auto& c : row) files.verdicts_list.push_back(c.verdict);
     files.summary = render_summary(d);
+    files.evidence = render_evidence_line(d);
     files.missing = missing;
     const fs::path dir(out);
     files.jsonl = (dir / "results.jsonl").string();

@@ -32,6 +32,7 @@ struct ReportFiles {
     std::string csv, tex;  // the verdict grid as tables for a paper: verdicts.csv, verdicts.tex
     std::vector<Verdict> verdicts_list;
     std::string summary;     // the one-screen summary
+    std::string evidence;    // how many predicted cells are confirmed, by evidence group (one line)
     std::size_t runs_found = 0, runs_planned = 0;
     std::vector<std::string> missing;  // shards missing from a merge, one line each (empty: none)
 };

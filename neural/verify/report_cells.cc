@@ -326,7 +326,8 @@ Grid build_grid(const Plan& plan, const std::map<std::string, LoadedRun>& runs, 
                     labels.push_back(r.label());
                 }
             }
-            c.verdict = judge(lang.name, ap.arch, ap.prediction, results, labels, cell_ceiling(plan, lang, ap, cache));
+            c.verdict = judge(lang.name, ap.arch, ap.prediction, results, labels, cell_ceiling(plan, lang, ap, cache),
+                              parse_pair_set_kind(ap.adversarial_kind));
             if (results.empty()) {  // nothing to judge yet, which is not a verdict
                 c.verdict.verdict = VerdictKind::Pending;
                 c.verdict.rule = 0;

@@ -91,6 +91,9 @@ void html_verdict_grid(std::ostream& h, const ReportData& d) {
               << to_string(v.verdict)
               << c->mark_text() << "</div>"
               << "<div class=\"pred\">predicted: " << to_string(v.prediction) << "</div>"
+              << (v.verdict == VerdictKind::Pending ? std::string()
+                                                     : "<div class=\"evidence\">evidence: " +
+                                                           html_escape(evidence_info(v.evidence).phrase) + "</div>")
               << "<div>" << html_escape(successes_line(s)) << "</div>"
               << "<div>runs: " << html_escape(runs_text(*c)) << "</div>"
               << "<div>random " << (c->finished ? pct(c->random_mean) : std::string("–")) << " · adversarial "
@@ -121,6 +124,7 @@ void html_verdict_grid(std::ostream& h, const ReportData& d) {
          "reproduced</span><span class=\"v-contradicted\">contradicted</span><span "
          "class=\"v-inconclusive\">inconclusive</span><span class=\"v-evidence\">evidence</span><span "
          "class=\"v-pending\">pending (no run finished yet)</span></p>\n";
+    h << "<p>" << html_escape(render_evidence_line(d)) << "</p>\n";
 
 }
 

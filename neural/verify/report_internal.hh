@@ -45,6 +45,8 @@ struct Cell {
     std::string mark_text() const {
         if (verdict.mark == "at_the_ceiling") return " (at the ceiling)";
         if (verdict.mark == "not_fitted") return " (not fitted)";
+        if (verdict.mark == "flat_fit") return " (flat fit)";
+        if (verdict.mark == "untested") return " (untested)";
         return "";
     }
     // "fails" predicted, the random test looks perfect: the failure can show only adversarially.
@@ -102,6 +104,9 @@ std::string render_results_jsonl(const Plan& plan, const std::map<std::string, L
 std::string render_verdicts_json(const ReportData& d);                                               // report_json.cc
 Figures render_figures(const ReportData& d);                                                         // report_json.cc
 std::string render_summary(const ReportData& d);                                                     // report_json.cc
+// "real evidence: R of N predicted cells confirmed (S recognizers with their controls, O observed
+// failures, A failures by the architecture)": the last line verify and report print.
+std::string render_evidence_line(const ReportData& d);                                               // report_json.cc
 std::string like_for_like_text(const Plan& plan);                                                    // report_md.cc
 std::string comparison_rows(const ReportData& d, bool html);                                         // report_md.cc
 std::string render_markdown(const ReportData& d);                                                    // report_md.cc

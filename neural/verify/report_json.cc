@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "automata/lock.hh"
@@ -188,6 +189,19 @@ std::string render_summary(const ReportData& d) {
         if (cps > n) return t;
         return t + std::string(n - cps, ' ');
     };
+    // A mark per evidence kind a person needs to tell apart in the table; the legend lists the
+    // marks that appear.
+    auto mark_of = [](const Verdict& v) -> std::string {
+        switch (v.evidence) {
+            case EvidenceKind::AtTheCeiling: return "†";
+            case EvidenceKind::ForcedPairs: return "‡";
+            case EvidenceKind::FlatFit: return "~";
+            case EvidenceKind::Untested: return "?";
+            case EvidenceKind::ControlsFailed: return "c";
+            default: return "";
+        }
+    };
+    std::set<std::string> marks_used;
     s << pad("language", w0) << ' ';
     for (const auto& a : plan.archs) s << pad(to_string(a), w) << ' ';
     s << "\n";
@@ -196,15 +210,24 @@ std::string render_summary(const ReportData& d) {
         for (const auto& a : plan.archs) {
             std::string t = "-";
             for (const auto& c : grid[li])
-                if (c.arch->arch == a)
-                    t = short_prediction(c.verdict.prediction) + "→" + to_string(c.verdict.verdict) +
-                        (c.verdict.mark == "at_the_ceiling" ? "†" : "") + " " +
+                if (c.arch->arch == a) {
+                    const std::string m = c.verdict.verdict == VerdictKind::Pending ? "" : mark_of(c.verdict);
+                    if (!m.empty()) marks_used.insert(m);
+                    t = short_prediction(c.verdict.prediction) + "→" + to_string(c.verdict.verdict) + m + " " +
                         std::to_string(c.verdict.stats.successes) + "/" + std::to_string(c.verdict.stats.fitted);
+                }
             s << pad(t, w) << ' ';
         }
         s << "\n";
     }
-    s << "† at the ceiling (rule 1a): no run fit, and no model of this depth can\n";
+    const std::pair<const char*, const char*> legend[] = {
+        {"†", "at the ceiling (rule 1a): no run fit, and no model of this depth can"},
+        {"‡", "by the architecture: fitted runs fail forced pairs only (rule 6)"},
+        {"~", "flat fit (rule 7): fitted below 100% and as accurate at every length, no evidence"},
+        {"?", "untested (rule 7): passes the random test, no adversarial set"},
+        {"c", "controls failed (rule 4): passes the random test, not its control pairs"}};
+    for (const auto& [m, text] : legend)
+        if (marks_used.count(m)) s << m << " " << text << "\n";
     // Why each rule-6 failure with a run that passes the random test is confirmed, and any run
     // that beats its ceiling.
     for (std::size_t li = 0; li < plan.languages.size(); ++li)
@@ -218,6 +241,31 @@ std::string render_summary(const ReportData& d) {
         }
     return s.str();
 
+}
+
+std::string render_evidence_line(const ReportData& d) {
+    std::size_t cells = 0, real = 0, success = 0, by_arch = 0, observed = 0, pending = 0;
+    for (const auto& row : d.grid)
+        for (const auto& c : row) {
+            const Verdict& v = c.verdict;
+            if (v.prediction == Prediction::Unknown) continue;  // nothing to confirm
+            ++cells;
+            if (v.verdict == VerdictKind::Pending) ++pending;
+            if (!v.real_evidence()) continue;
+            ++real;
+            switch (evidence_info(v.evidence).group) {
+                case EvidenceGroup::Success: ++success; break;
+                case EvidenceGroup::ByArchitecture: ++by_arch; break;
+                case EvidenceGroup::Observed: ++observed; break;
+                default: break;
+            }
+        }
+    std::string line = "real evidence: " + std::to_string(real) + " of " + std::to_string(cells) +
+                       " predicted cells confirmed (" + std::to_string(success) + " recognizers with their controls, " +
+                       std::to_string(observed) + " observed failures, " + std::to_string(by_arch) +
+                       " failures by the architecture)";
+    if (pending) line += ", " + std::to_string(pending) + " pending";
+    return line;
 }
 
 }  // namespace report_detail

@@ -88,7 +88,10 @@ void md_verdict_grid(std::ostream& md, const ReportData& d) {
           "vector at any weights) or *informative*. "
        << "*confirmed (at the ceiling)* (rule 1a): predicted to fail, no run fit the training lengths and the "
           "ceiling says none can; *inconclusive (not fitted)* (rule 1b): no run fit, but a fit was possible or the "
-          "ceiling is unknown (docs/PROTOCOL.md).\n\n";
+          "ceiling is unknown; a predicted recognizer is confirmed (rule 3) only by a run that also passes its control "
+          "pairs; *inconclusive (flat fit)* (rule 7): predicted to fail, and the fitted runs are below 100% on their "
+          "training words and no worse on longer ones; *inconclusive (untested)* (rule 7): a run passes the random "
+          "test and there is no adversarial set (docs/PROTOCOL.md).\n\n";
     md << "| language |";
     for (const auto& a : plan.archs) md << ' ' << md_escape(to_string(a)) << " |";
     md << "\n|---|";
@@ -106,7 +109,10 @@ void md_verdict_grid(std::ostream& md, const ReportData& d) {
             }
             const auto& v = c->verdict;
             md << ' ' << verdict_symbol(v.verdict) << " **" << to_string(v.verdict) << "**" << c->mark_text()
-               << " (predicted " << to_string(v.prediction) << ")<br>" << v.stats.successes << '/' << v.stats.fitted
+               << " (predicted " << to_string(v.prediction) << ")<br>"
+               << (v.verdict == VerdictKind::Pending ? std::string()
+                                                      : "evidence: " + md_escape(evidence_info(v.evidence).phrase) + "<br>")
+               << v.stats.successes << '/' << v.stats.fitted
                << " succeed [" << fmt("%.2f", v.stats.success_interval.first) << ", "
                << fmt("%.2f", v.stats.success_interval.second) << "]<br>runs " << runs_text(*c) << "<br>random "
                << (c->finished ? pct(c->random_mean) : std::string("–")) << " · adv " << pct_opt(c->adversarial_mean)
@@ -123,7 +129,10 @@ void md_verdict_grid(std::ostream& md, const ReportData& d) {
     md << "\n✅ confirmed (rule 6: fitted runs fail to generalize or to pass the adversarial set; rule 3: a "
           "predicted recognizer succeeds) · ✅ confirmed (at the ceiling) (rule 1a) · 🟧 not reproduced · ❌ "
           "contradicted · ⬜ inconclusive (not fitted: rules 1, 1b) · 🔷 evidence (no prediction) · ⏳ pending (no "
-          "run finished yet)\n\n";
+          "run finished yet)\n\n"
+       << render_evidence_line(d) << " (docs/PROTOCOL.md \"Verdict\": only confirmed cells count; a failure is "
+          "observed when a fitted run fails longer words or informative pairs, by the architecture when no model of "
+          "its depth can fit or it fails forced pairs only)\n\n";
 }
 
 // Ours beside the published numbers (only when the plan has them).

@@ -15,19 +15,10 @@ namespace ltlkit::neural::verify::report_detail {
 
 namespace {
 
-// What a cell's verdict rests on (docs/PROTOCOL.md "Verdict", one phrase per rule).
+// What a cell's verdict rests on (docs/PROTOCOL.md "Verdict", the evidence kinds).
 std::string evidence_kind(const Cell& c) {
-    const Verdict& v = c.verdict;
-    if (v.verdict == VerdictKind::Pending) return "no finished run";
-    const std::string& r = v.rule_id;
-    if (r == "1" || r == "1b") return "not fitted";
-    if (r == "1a") return "at the ceiling";
-    if (r == "2") return "no prediction";
-    if (r == "3") return "a fitted run succeeds";
-    if (r == "4") return "no fitted run succeeds";
-    if (r == "5") return "passes the adversarial set";
-    if (r == "6") return v.stats.successes > 0 ? "fails the adversarial set" : "fails to generalize";
-    return "rule " + r;
+    if (c.verdict.verdict == VerdictKind::Pending) return "no finished run";
+    return evidence_info(c.verdict.evidence).phrase;
 }
 
 // The numbers of one row, percentages; nullopt where the cell has none.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -201,14 +203,116 @@ std::vector<CeilingViolation> ceiling_violations(const CellCeiling& ceiling, con
     return out;
 }
 
+PairSetKind parse_pair_set_kind(const std::string& marking) {
+    if (marking == "forced") return PairSetKind::Forced;
+    if (marking == "informative") return PairSetKind::Informative;
+    if (marking == "mixed") return PairSetKind::Mixed;
+    return PairSetKind::Unmarked;
+}
+
+PairSetKind resolve(PairSetKind kind, const Architecture& arch) {
+    if (kind != PairSetKind::Unmarked) return kind;
+    return arch.kind == Architecture::Kind::Local ? PairSetKind::Forced : PairSetKind::Informative;
+}
+
+namespace {
+
+// The evidence kinds, in EvidenceKind's order (docs/PROTOCOL.md "Verdict").
+constexpr EvidenceInfo kEvidence[] = {
+    {EvidenceKind::None, "none", "no prediction", EvidenceGroup::NoEvidence},
+    {EvidenceKind::NotFitted, "not_fitted", "not fitted", EvidenceGroup::NoEvidence},
+    {EvidenceKind::Success, "success", "a fitted run succeeds and passes its controls", EvidenceGroup::Success},
+    {EvidenceKind::SuccessNoControls, "success_no_controls", "a fitted run succeeds (no control pairs)",
+     EvidenceGroup::Success},
+    {EvidenceKind::ControlsFailed, "controls_failed", "runs pass the random test, not their controls",
+     EvidenceGroup::NoEvidence},
+    {EvidenceKind::NoSuccess, "no_success", "no fitted run succeeds", EvidenceGroup::NoEvidence},
+    {EvidenceKind::AtTheCeiling, "at_the_ceiling", "at the ceiling", EvidenceGroup::ByArchitecture},
+    {EvidenceKind::ForcedPairs, "forced_pairs", "fails forced pairs only", EvidenceGroup::ByArchitecture},
+    {EvidenceKind::LengthFailure, "length_failure", "fitted, fails longer words", EvidenceGroup::Observed},
+    {EvidenceKind::InformativePairs, "informative_pairs", "fails informative pairs", EvidenceGroup::Observed},
+    {EvidenceKind::FlatFit, "flat_fit", "fitted below 100%, flat across lengths", EvidenceGroup::NoEvidence},
+    {EvidenceKind::Untested, "untested", "passes the random test, no adversarial set", EvidenceGroup::NoEvidence},
+    {EvidenceKind::PassesAdversarial, "passes_adversarial", "passes the adversarial set", EvidenceGroup::Contradiction},
+};
+static_assert(std::size(kEvidence) == static_cast<std::size_t>(EvidenceKind::PassesAdversarial) + 1);
+
+// The number of test words of the lengths LO..HI of a run (its label counts, else per_length each).
+long words_in(const RunResult& r, int lo, int hi) {
+    long words = 0;
+    for (auto it = r.per_length_labels.lower_bound(lo); it != r.per_length_labels.end() && it->first <= hi; ++it)
+        words += it->second.accepted + it->second.rejected;
+    if (words == 0)
+        for (auto it = r.per_length_accuracy.lower_bound(lo); it != r.per_length_accuracy.end() && it->first <= hi; ++it)
+            words += r.config.evaluation.per_length;
+    return words;
+}
+
+// The 99.9% Clopper–Pearson interval of an accuracy measured on n words.
+std::pair<double, double> interval(double accuracy, long n) {
+    if (n <= 0) return {0, 1};
+    const int k = static_cast<int>(std::lround(accuracy * static_cast<double>(n)));
+    return clopper_pearson(k, static_cast<int>(n), 0.999);
+}
+
+// A fitted run that fails the random test degrades with length when it was exact on its fresh
+// training words, or when some length bin is below its training accuracy beyond sampling error
+// (the bin's 99.9% upper bound under the training accuracy's 99.9% lower bound). Otherwise it is
+// as accurate on long words as on short ones: a flat, sub-100% fit, not a length failure.
+bool degrades_with_length(const RunResult& r) {
+    const long fit = r.config.evaluation.fit_words;
+    if (fit > 0 && r.train_accuracy >= 1 - 0.5 / static_cast<double>(fit)) return true;
+    const double train_low = interval(r.train_accuracy, fit).first;
+    for (const auto& [bin, acc] : r.bin_accuracy) {
+        const auto dash = bin.find('-');
+        if (dash == std::string::npos) continue;
+        const int lo = std::atoi(bin.c_str()), hi = std::atoi(bin.c_str() + dash + 1);
+        if (interval(acc, words_in(r, lo, hi)).second < train_low) return true;
+    }
+    return false;
+}
+
+// The evidence kinds a predicted failure's fitted runs show, strongest first (rule 6 takes the first).
+constexpr EvidenceKind kFailureOrder[] = {EvidenceKind::LengthFailure, EvidenceKind::InformativePairs,
+                                          EvidenceKind::ForcedPairs, EvidenceKind::FlatFit,
+                                          EvidenceKind::Untested};
+
+}  // namespace
+
+const EvidenceInfo& evidence_info(EvidenceKind k) { return kEvidence[static_cast<std::size_t>(k)]; }
+std::string to_string(EvidenceKind k) { return evidence_info(k).id; }
+std::string to_string(EvidenceGroup g) {
+    switch (g) {
+        case EvidenceGroup::Success: return "success";
+        case EvidenceGroup::ByArchitecture: return "by_architecture";
+        case EvidenceGroup::Observed: return "observed";
+        case EvidenceGroup::Contradiction: return "contradiction";
+        case EvidenceGroup::NoEvidence: return "none";
+    }
+    return "none";
+}
+
+EvidenceKind failure_kind(const RunResult& r, PairSetKind adversarial) {
+    if (r.success) {
+        if (!r.adversarial_accuracy) return EvidenceKind::Untested;
+        if (*r.adversarial_accuracy >= kPairSetPass) return EvidenceKind::PassesAdversarial;
+        // A mixed set may fail on its forced pairs only: counted as the architecture's.
+        return adversarial == PairSetKind::Informative ? EvidenceKind::InformativePairs : EvidenceKind::ForcedPairs;
+    }
+    return degrades_with_length(r) ? EvidenceKind::LengthFailure : EvidenceKind::FlatFit;
+}
+
 Verdict judge(const std::string& language, const Architecture& arch, Prediction prediction,
               const std::vector<RunResult>& runs, const std::vector<std::string>& labels,
-              const CellCeiling& ceiling) {
+              const CellCeiling& ceiling, PairSetKind adversarial) {
     Verdict v;
     v.language = language;
     v.arch = to_string(arch);
     v.prediction = theory_applies(arch, runs) ? prediction : Prediction::Unknown;
     v.stats = run_stats(runs);
+    auto label_of = [&](std::size_t i) {
+        return i < labels.size() ? labels[i] : "seed " + std::to_string(runs[i].seed);
+    };
     std::map<double, std::vector<RunResult>> by_lr;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         by_lr[runs[i].config.training.lr].push_back(runs[i]);
@@ -220,6 +324,15 @@ Verdict judge(const std::string& language, const Architecture& arch, Prediction 
     for (const auto& [lr, rs] : by_lr) v.per_config.push_back({lr, run_stats(rs)});
     const RunStats& s = v.stats;
     const std::string ratio = std::to_string(s.successes) + "/" + std::to_string(s.fitted);
+    auto set = [&](int rule, const char* id, VerdictKind kind, EvidenceKind evidence) {
+        v.rule = rule;
+        v.rule_id = id;
+        v.verdict = kind;
+        v.evidence = evidence;
+        if (evidence == EvidenceKind::NotFitted || evidence == EvidenceKind::AtTheCeiling ||
+            evidence == EvidenceKind::FlatFit || evidence == EvidenceKind::Untested)
+            v.mark = to_string(evidence);
+    };
 
     v.ceiling = ceiling;
     v.ceiling_violations = ceiling_violations(ceiling, runs, labels);
@@ -238,21 +351,18 @@ Verdict judge(const std::string& language, const Architecture& arch, Prediction 
                                   ") failed to fit its training distribution (best training accuracy " +
                                   pct(best_train) + ")";
         if (v.prediction != Prediction::Fails) {
-            v.mark = "not_fitted";
+            set(1, "1", VerdictKind::Inconclusive, EvidenceKind::NotFitted);
             v.reason = every;
             return v;
         }
         if (ceiling.train && *ceiling.train < kFitThreshold) {  // Rule 1a
-            v.rule_id = "1a";
-            v.mark = "at_the_ceiling";
-            v.verdict = VerdictKind::Confirmed;
+            set(1, "1a", VerdictKind::Confirmed, EvidenceKind::AtTheCeiling);
             v.reason = every + ", and no model of this architecture at this depth can: its ceiling there is " +
                        fmt("%.2f%%", 100 * *ceiling.train) + " < " + pct(kFitThreshold) +
                        ", so the predicted failure shows on the training lengths already";
             return v;
         }
-        v.rule_id = "1b";  // Rule 1b
-        v.mark = "not_fitted";
+        set(1, "1b", VerdictKind::Inconclusive, EvidenceKind::NotFitted);  // Rule 1b
         v.reason = every + "; " +
                    (ceiling.train ? "its ceiling there is " + fmt("%.2f%%", 100 * *ceiling.train) + ", so a fit was possible"
                                   : "its ceiling is unknown" + (ceiling.note.empty() ? std::string() : " (" + ceiling.note + ")")) +
@@ -261,61 +371,98 @@ Verdict judge(const std::string& language, const Architecture& arch, Prediction 
     }
     // Rule 2: no prediction to test.
     if (v.prediction == Prediction::Unknown) {
-        v.rule = 2;
-        v.rule_id = "2";
-        v.verdict = VerdictKind::Evidence;
+        set(2, "2", VerdictKind::Evidence, EvidenceKind::None);
         v.reason = (prediction == Prediction::Unknown ? "no prediction" : "the theory does not cover this setup") +
                    std::string("; ") + ratio + " runs succeed, best mean accuracy " + pct(s.max_accuracy);
         return v;
     }
     if (v.prediction == Prediction::Recognizes) {
-        if (s.successes > 0) {  // Rule 3
-            v.rule = 3;
-            v.rule_id = "3";
-            v.verdict = VerdictKind::Confirmed;
-            v.reason = ratio + " runs succeed";
-        } else {  // Rule 4
-            v.rule = 4;
-            v.rule_id = "4";
-            v.verdict = VerdictKind::NotReproduced;
+        // Rule 3: a run that succeeds on the random test and passes its control pairs (docs/PROTOCOL.md
+        // "Evaluation": the pairs of the language's failing architectures; where the cell has none,
+        // its boundary pairs, words one edit apart with different labels).
+        auto control_of = [](const RunResult& r) {
+            return r.adversarial_accuracy ? r.adversarial_accuracy : r.boundary_accuracy;
+        };
+        auto controls_of = [](const RunResult& r) {
+            return r.adversarial_accuracy ? "control pairs" : "boundary pairs (the cell has no control pairs)";
+        };
+        std::optional<std::size_t> passed, random_only;
+        double best_control = 0;
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            const RunResult& r = runs[i];
+            if (r.failed_to_fit || !r.success) continue;
+            const std::optional<double> control = control_of(r);
+            if (!control || *control >= kPairSetPass) {
+                if (!passed || (control && !control_of(runs[*passed]))) passed = i;  // prefer a measured one
+            } else {
+                best_control = std::max(best_control, *control);
+                if (!random_only) random_only = i;
+            }
+        }
+        if (passed) {
+            const std::optional<double> control = control_of(runs[*passed]);
+            set(3, "3", VerdictKind::Confirmed, control ? EvidenceKind::Success : EvidenceKind::SuccessNoControls);
+            v.reason = ratio + " runs succeed on the random test; " +
+                       (control ? "run " + label_of(*passed) + " also scores " + pct(*control) + " on its " +
+                                      controls_of(runs[*passed])
+                                : std::string("no control or boundary pairs were evaluated"));
+        } else if (random_only) {
+            set(4, "4", VerdictKind::NotReproduced, EvidenceKind::ControlsFailed);
+            v.reason = ratio + " runs succeed on the random test, but none passes its " + controls_of(runs[*random_only]) +
+                       " (best " +
+                       pct(best_control) + " < " + pct(kPairSetPass) + "): the model found a shortcut the pairs expose";
+        } else {
+            set(4, "4", VerdictKind::NotReproduced, EvidenceKind::NoSuccess);
             v.reason = "no run succeeds (0/" + std::to_string(s.fitted) + "); best N* = " +
                        std::to_string(s.n_star_max) + ", best mean accuracy " + pct(s.max_accuracy);
         }
         return v;
     }
-    // Rule 5: a predicted failure that a run passes on the random test AND on the adversarial set.
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        const RunResult& r = runs[i];
-        if (!r.failed_to_fit && r.success && r.adversarial_accuracy && *r.adversarial_accuracy >= 0.99) {
-            v.rule = 5;
-            v.rule_id = "5";
-            v.verdict = VerdictKind::Contradicted;
-            v.reason = "run " +
-                       (i < labels.size() ? labels[i] : "seed " + std::to_string(r.seed)) +
-                       " succeeds on the random test and scores " + pct(*r.adversarial_accuracy) +
-                       " on the adversarial set; investigate";
-            return v;
-        }
+    // Rules 5-7: what each fitted run of a predicted failure shows.
+    std::map<EvidenceKind, std::size_t> first_run;  // kind -> the first run showing it
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (!runs[i].failed_to_fit) first_run.emplace(failure_kind(runs[i], resolve(adversarial, arch)), i);
+    if (auto it = first_run.find(EvidenceKind::PassesAdversarial); it != first_run.end()) {  // Rule 5
+        set(5, "5", VerdictKind::Contradicted, EvidenceKind::PassesAdversarial);
+        v.reason = "run " + label_of(it->second) + " succeeds on the random test and scores " +
+                   pct(*runs[it->second].adversarial_accuracy) + " on the adversarial set; investigate";
+        return v;
     }
-    // Rule 6.
-    v.rule = 6;
-    v.rule_id = "6";
-    v.verdict = VerdictKind::Confirmed;
-    if (s.successes == 0)
-        v.reason = "no run succeeds (0/" + std::to_string(s.fitted) + "); best mean accuracy " +
-                   pct(s.max_accuracy);
-    else if (s.adversarial_accuracy) {
-        // The succeeding runs' numbers: what the failure rests on, e.g. "random 100.0%, adversarial 50.0%".
-        double best_random = 0, best_adv = 0;
-        for (const auto& r : runs)
-            if (!r.failed_to_fit && r.success) {
-                best_random = std::max(best_random, r.mean_accuracy);
-                best_adv = std::max(best_adv, r.adversarial_accuracy.value_or(0.0));
-            }
-        v.reason = "random " + pct(best_random) + ", adversarial " + pct(best_adv) + ": " + ratio +
-                   " fitted runs pass the random test, the adversarial set exposes them";
-    } else
-        v.reason = ratio + " runs pass the random test and no adversarial set was available";
+    EvidenceKind kind = EvidenceKind::FlatFit;
+    for (EvidenceKind k : kFailureOrder)
+        if (first_run.count(k)) {
+            kind = k;
+            break;
+        }
+    const RunResult& r = runs[first_run.at(kind)];
+    const std::string who = "run " + label_of(first_run.at(kind));
+    switch (kind) {
+        case EvidenceKind::LengthFailure:
+            set(6, "6", VerdictKind::Confirmed, kind);
+            v.reason = who + " fits its training lengths (" + fmt("%.2f%%", 100 * r.train_accuracy) +
+                       " on fresh words) and fails longer ones (worst length bin " + pct(r.min_bin_accuracy) +
+                       ", N* " + std::to_string(r.n_star) + "); " + ratio + " runs succeed";
+            break;
+        case EvidenceKind::InformativePairs:
+        case EvidenceKind::ForcedPairs:
+            set(6, "6", VerdictKind::Confirmed, kind);
+            v.reason = "random " + pct(r.mean_accuracy) + ", adversarial " + pct(*r.adversarial_accuracy) + ": " +
+                       ratio + " fitted runs pass the random test, the adversarial set exposes them" +
+                       (kind == EvidenceKind::ForcedPairs
+                            ? " (its pairs are forced: the architecture cannot tell them apart at any weights)"
+                            : "");
+            break;
+        case EvidenceKind::Untested:
+            set(7, "7", VerdictKind::Inconclusive, kind);
+            v.reason = who + " passes the random test and there is no adversarial set to expose the failure";
+            break;
+        default:
+            set(7, "7", VerdictKind::Inconclusive, EvidenceKind::FlatFit);
+            v.reason = "every fitted run fails as it fits: " + who + " has " + fmt("%.2f%%", 100 * r.train_accuracy) +
+                       " on fresh training words and " + pct(r.min_bin_accuracy) +
+                       " in its worst test bin, within sampling error: a sub-100% fit, not a length failure";
+            break;
+    }
     return v;
 }
 
@@ -353,6 +500,9 @@ std::string verdict_to_json(const Verdict& v) {
     j["rule"] = v.rule;
     j["rule_id"] = v.rule_id;
     j["mark"] = v.mark.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.mark);
+    j["evidence"] = to_string(v.evidence);
+    j["evidence_group"] = to_string(evidence_info(v.evidence).group);
+    j["real_evidence"] = v.real_evidence();
     j["reason"] = v.reason;
     j["ceiling"] = {{"train", opt(v.ceiling.train)},
                     {"test", opt(v.ceiling.test)},

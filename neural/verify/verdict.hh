@@ -79,15 +79,63 @@ enum class VerdictKind { Pending, Inconclusive, Evidence, Confirmed, NotReproduc
 // "pending" | "inconclusive" | "evidence" | "confirmed" | "not_reproduced" | "contradicted"
 std::string to_string(VerdictKind v);
 
+// What a cell's adversarial set is (docs/PROTOCOL.md "Evaluation"): every pair forced (the
+// architecture maps both words to one vector at any weights), none forced, or some. Whether a run
+// had a set at all is its own (RunResult::adversarial_accuracy).
+enum class PairSetKind { Unmarked, Forced, Informative, Mixed };
+// From the plan's marking ("forced" | "informative" | "mixed"; "" in a plan written before the
+// marking: Unmarked).
+PairSetKind parse_pair_set_kind(const std::string& marking);
+// Unmarked resolved: Forced for a local architecture (every local-k pair of a witness family is
+// forced), Informative otherwise.
+PairSetKind resolve(PairSetKind kind, const Architecture& arch);
+
+// What a verdict rests on (docs/PROTOCOL.md "Verdict", the evidence kinds). One table: the name
+// written in verdicts.json, the phrase of the report's tables, and the group it belongs to.
+enum class EvidenceKind {
+    None,                // pending, or no prediction to test (rule 2)
+    NotFitted,           // every run failed to fit and nothing follows (rules 1, 1b)
+    Success,             // a run succeeds on the random test and passes its control pairs (rule 3)
+    SuccessNoControls,   // a run succeeds on the random test; the cell had no control pairs (rule 3)
+    ControlsFailed,      // runs pass the random test but not their control pairs (rule 4)
+    NoSuccess,           // no fitted run passes the random test (rule 4)
+    AtTheCeiling,        // no model of the architecture at this depth can fit (rule 1a)
+    ForcedPairs,         // fitted runs pass the random test and fail forced pairs only (rule 6)
+    LengthFailure,       // a run fitted exactly (or degrading with length) fails longer words (rule 6)
+    InformativePairs,    // a run passes the random test and fails informative pairs (rule 6)
+    FlatFit,             // fitted below 100% and as (in)accurate at every length: no evidence (rule 7)
+    Untested,            // a run passes the random test and there is no adversarial set (rule 7)
+    PassesAdversarial,   // a run passes the random test and the adversarial set (rule 5)
+};
+// How a kind counts: a success, a failure that follows from the architecture without training,
+// a failure observed on trained models, or no evidence.
+enum class EvidenceGroup { Success, ByArchitecture, Observed, Contradiction, NoEvidence };
+struct EvidenceInfo {
+    EvidenceKind kind;
+    const char* id;      // verdicts.json "evidence": "success", "at_the_ceiling", ...
+    const char* phrase;  // the report's tables
+    EvidenceGroup group;
+};
+const EvidenceInfo& evidence_info(EvidenceKind k);
+std::string to_string(EvidenceKind k);
+std::string to_string(EvidenceGroup g);  // "success" | "by_architecture" | "observed" | "contradiction" | "none"
+
+// The threshold of "passes a pair set" (the adversarial set of rule 5, the control pairs of rule 3).
+inline constexpr double kPairSetPass = 0.99;
+
 struct Verdict {
     std::string language, arch;
     Prediction prediction = Prediction::Unknown;  // after the NoPE / strict-mask rule
     VerdictKind verdict = VerdictKind::Inconclusive;
     int rule = 0;         // the docs/PROTOCOL.md table row that decided (1..6)
-    std::string rule_id;  // the row as written there: "1", "1a", "1b", "2", ..., "6"
+    std::string rule_id;  // the row as written there: "1", "1a", "1b", "2", ..., "7"
     // Which kind of evidence a cell whose runs all failed to fit rests on: "at_the_ceiling" (rule
-    // 1a), "not_fitted" (rule 1b, and rule 1 for a `recognizes` prediction); empty otherwise.
+    // 1a), "not_fitted" (rule 1b, and rule 1 for a `recognizes` prediction); "flat_fit" or
+    // "untested" (rule 7); empty otherwise. The same as `evidence` for those kinds.
     std::string mark;
+    EvidenceKind evidence = EvidenceKind::None;
+    // A confirmed verdict: the only ones that count as real evidence (docs/PROTOCOL.md "Verdict").
+    bool real_evidence() const { return verdict == VerdictKind::Confirmed; }
     std::string reason;   // one line a person can read
     CellCeiling ceiling;
     std::vector<CeilingViolation> ceiling_violations;
@@ -104,9 +152,17 @@ struct Verdict {
 // shows on the training lengths already — else rule 1b (inconclusive, *not fitted*: a fit was
 // possible, or the ceiling is unknown, and training did not find it).
 // `labels` (optional, parallel to `runs`) name the runs in reasons, e.g. "seed1-lr0.003".
+// `adversarial` says what the cell's adversarial set is (for a predicted recognizer: its control
+// pairs): a failure on forced pairs follows from the architecture, one on informative pairs is
+// observed (rule 6). A predicted recognizer is confirmed only by a run that passes its controls too.
 Verdict judge(const std::string& language, const Architecture& arch, Prediction prediction,
               const std::vector<RunResult>& runs, const std::vector<std::string>& labels = {},
-              const CellCeiling& ceiling = {});
+              const CellCeiling& ceiling = {}, PairSetKind adversarial = PairSetKind::Unmarked);
+
+// How one fitted run of a cell predicted to fail fails (docs/PROTOCOL.md "Verdict", rules 5-7):
+// PassesAdversarial, ForcedPairs, InformativePairs, Untested, LengthFailure or FlatFit
+// (`adversarial` resolved: not Unmarked).
+EvidenceKind failure_kind(const RunResult& r, PairSetKind adversarial);
 
 // {"language", "arch", "prediction", "verdict", "rule", "rule_id", "mark", "reason", "runs",
 //  "fitted", "failed_to_fit", "successes", "success_interval", "max_accuracy", "mean_accuracy",

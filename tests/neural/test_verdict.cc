@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include <map>
+#include <random>
 
 #include <nlohmann/json.hpp>
 
@@ -260,32 +261,172 @@ TEST_CASE("rule 5: a predicted failure that passes the random and the adversaria
     CHECK(*v.stats.adversarial_accuracy == Approx(0.995));
 }
 
-TEST_CASE("rule 6: a predicted failure is confirmed otherwise", "[verdict]") {
-    SECTION("no run succeeds") {
+TEST_CASE("rule 6: a predicted failure is confirmed by a fitted run that fails where the theory says, with its kind",
+          "[verdict]") {
+    SECTION("no run succeeds, fitted exactly: an observed length failure") {
         const Verdict v = judge("L", named("local-1"), Prediction::Fails, {run(false, 0.5, 40, 0.5)});
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.rule == 6);
+        CHECK(v.evidence == EvidenceKind::LengthFailure);
+        CHECK(evidence_info(v.evidence).group == EvidenceGroup::Observed);
     }
-    SECTION("random test passed, adversarial set failed: the reason gives both numbers") {
+    SECTION("random test passed, forced pairs failed: by the architecture; the reason gives both numbers") {
         const Verdict v = judge("L", named("local-2"), Prediction::Fails, {run(true, 1.0, 500, 0.5)});
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.rule == 6);
+        CHECK(v.evidence == EvidenceKind::ForcedPairs);  // unmarked local: forced
+        CHECK(evidence_info(v.evidence).group == EvidenceGroup::ByArchitecture);
         CHECK(v.reason.find("random 100.0%, adversarial 50.0%") == 0);
+        CHECK(judge("L", named("local-2"), Prediction::Fails, {run(true, 1.0, 500, 0.5)}, {}, {}, PairSetKind::Mixed)
+                  .evidence == EvidenceKind::ForcedPairs);
     }
-    SECTION("adversarial passed but not the random test") {
+    SECTION("random test passed, informative pairs failed: observed") {
+        const Verdict v = judge("L", named("global"), Prediction::Fails, {run(true, 1.0, 500, 0.5)});
+        CHECK(v.evidence == EvidenceKind::InformativePairs);  // unmarked global: informative
+        CHECK(judge("L", named("local-2"), Prediction::Fails, {run(true, 1.0, 500, 0.5)}, {}, {},
+                    PairSetKind::Informative)
+                  .evidence == EvidenceKind::InformativePairs);
+    }
+    SECTION("adversarial passed but not the random test, fitted exactly") {
         const Verdict v = judge("L", named("global"), Prediction::Fails, {run(false, 0.98, 80, 1.0)});
         CHECK(v.verdict == VerdictKind::Confirmed);
+        CHECK(v.evidence == EvidenceKind::LengthFailure);
     }
     SECTION("the only passing run did not fit") {
         const Verdict v = judge("L", named("global"), Prediction::Fails, {run(true, 1.0, 500, 1.0, true), run(false, 0.6, 40, 0.5)});
         CHECK(v.verdict == VerdictKind::Confirmed);
         CHECK(v.failed_to_fit_runs.size() == 1);
     }
-    SECTION("no adversarial set") {
-        const Verdict v = judge("L", named("global"), Prediction::Fails, {run(true, 1.0, 500)});
+    SECTION("the strongest kind of the runs decides: a length failure over forced pairs") {
+        const Verdict v = judge("L", named("local-2"), Prediction::Fails, {run(true, 1.0, 500, 0.5), run(false, 0.7, 45, 0.5)});
+        CHECK(v.evidence == EvidenceKind::LengthFailure);
+        CHECK(v.reason.find("seed") != std::string::npos);
+    }
+}
+
+namespace {
+
+// A run fitted at `train` on 4,000 fresh words, test lengths 41..200 at 32 words each, with the
+// given accuracy per length bin (41-100, 101-200), so not a success.
+RunResult binned(double train, double bin1, double bin2) {
+    RunResult r = run(false, (bin1 * 60 + bin2 * 100) / 160, 40);
+    r.train_accuracy = train;
+    r.config.evaluation.fit_words = 4000;
+    r.config.evaluation.per_length = 32;
+    for (int n = 41; n <= 200; ++n) r.per_length_accuracy[n] = n <= 100 ? bin1 : bin2;
+    r.bin_accuracy = {{"41-100", bin1}, {"101-200", bin2}};
+    r.min_bin_accuracy = std::min(bin1, bin2);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("rule 7: a flat sub-100% fit and an untested pass are inconclusive, not confirmations", "[verdict]") {
+    SECTION("fitted at 99.5%, 99.3% and 99.2% on the bins: within sampling error, flat") {
+        const RunResult r = binned(0.995, 0.993, 0.992);
+        CHECK(failure_kind(r, PairSetKind::Informative) == EvidenceKind::FlatFit);
+        const Verdict v = judge("L", named("global"), Prediction::Fails, {r});
+        CHECK(v.verdict == VerdictKind::Inconclusive);
+        CHECK(v.rule_id == "7");
+        CHECK(v.mark == "flat_fit");
+        CHECK_FALSE(v.real_evidence());
+    }
+    SECTION("fitted at 99.5%, 90% on the long bin: degrades with length") {
+        const RunResult r = binned(0.995, 0.993, 0.90);
+        CHECK(failure_kind(r, PairSetKind::Informative) == EvidenceKind::LengthFailure);
+        CHECK(judge("L", named("global"), Prediction::Fails, {r}).verdict == VerdictKind::Confirmed);
+    }
+    SECTION("fitted exactly: any failure of the random test is a length failure") {
+        CHECK(failure_kind(binned(1.0, 0.999, 0.998), PairSetKind::Informative) == EvidenceKind::LengthFailure);
+    }
+    SECTION("a flat fit and a forced-pair failure: the forced pairs confirm") {
+        const Verdict v = judge("L", named("local-2"), Prediction::Fails, {binned(0.995, 0.993, 0.992), run(true, 1.0, 500, 0.5)});
         CHECK(v.verdict == VerdictKind::Confirmed);
+        CHECK(v.evidence == EvidenceKind::ForcedPairs);
+    }
+    SECTION("a run passes the random test and there is no adversarial set") {
+        const Verdict v = judge("L", named("global"), Prediction::Fails, {run(true, 1.0, 500)});
+        CHECK(v.verdict == VerdictKind::Inconclusive);
+        CHECK(v.evidence == EvidenceKind::Untested);
         CHECK(v.reason.find("no adversarial set") != std::string::npos);
     }
+}
+
+TEST_CASE("rule 3 needs the controls: a recognizer that passes the random test but not its control pairs is not confirmed",
+          "[verdict]") {
+    SECTION("controls passed") {
+        const Verdict v = judge("L", named("global"), Prediction::Recognizes, {run(true, 1.0, 500, 1.0)});
+        CHECK(v.verdict == VerdictKind::Confirmed);
+        CHECK(v.evidence == EvidenceKind::Success);
+        CHECK(v.reason.find("control pairs") != std::string::npos);
+    }
+    SECTION("controls failed (first-a under global at 59.4%)") {
+        const Verdict v = judge("L", named("global"), Prediction::Recognizes, {run(true, 1.0, 200, 0.594)});
+        CHECK(v.verdict == VerdictKind::NotReproduced);
+        CHECK(v.rule == 4);
+        CHECK(v.evidence == EvidenceKind::ControlsFailed);
+        CHECK(v.reason.find("59.4%") != std::string::npos);
+    }
+    SECTION("one run of two passes its controls") {
+        const Verdict v = judge("L", named("global"), Prediction::Recognizes,
+                                {run(true, 1.0, 200, 0.594), run(true, 1.0, 500, 0.995)}, {"seed1", "seed2"});
+        CHECK(v.verdict == VerdictKind::Confirmed);
+        CHECK(v.reason.find("seed2") != std::string::npos);
+    }
+    SECTION("no control pairs: the boundary pairs stand in") {
+        RunResult r = run(true, 1.0, 500);
+        r.boundary_accuracy = 0.8;
+        CHECK(judge("L", named("local-1"), Prediction::Recognizes, {r}).evidence == EvidenceKind::ControlsFailed);
+        r.boundary_accuracy = 1.0;
+        const Verdict v = judge("L", named("local-1"), Prediction::Recognizes, {r});
+        CHECK(v.evidence == EvidenceKind::Success);
+        CHECK(v.reason.find("boundary pairs") != std::string::npos);
+        r.boundary_accuracy.reset();
+        CHECK(judge("L", named("local-1"), Prediction::Recognizes, {r}).evidence == EvidenceKind::SuccessNoControls);
+    }
+}
+
+TEST_CASE("evidence kinds agree with the verdicts on random cells: confirmed exactly when the group is evidence",
+          "[verdict]") {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> u(0, 1);
+    const char* archs[] = {"global", "local-1", "local-2", "hybrid-1"};
+    const Prediction preds[] = {Prediction::Recognizes, Prediction::Fails, Prediction::Unknown};
+    std::map<EvidenceKind, int> seen;
+    for (int trial = 0; trial < 3000; ++trial) {
+        std::vector<RunResult> runs;
+        const int n = 1 + static_cast<int>(u(rng) * 3);
+        for (int i = 0; i < n; ++i) {
+            RunResult r = binned(u(rng) < 0.3 ? 1.0 : 0.985 + 0.015 * u(rng), 0.9 + 0.1 * u(rng), 0.5 + 0.5 * u(rng));
+            r.failed_to_fit = r.train_accuracy < kFitThreshold;
+            r.success = u(rng) < 0.5;
+            if (u(rng) < 0.7) r.adversarial_accuracy = u(rng) < 0.3 ? 1.0 : u(rng);
+            if (u(rng) < 0.5) r.boundary_accuracy = u(rng) < 0.5 ? 1.0 : u(rng);
+            runs.push_back(r);
+        }
+        CellCeiling c;
+        if (u(rng) < 0.5) c.train = 0.9 + 0.1 * u(rng);
+        const auto kind = static_cast<PairSetKind>(static_cast<int>(u(rng) * 4));
+        const Verdict v = judge("L", named(archs[trial % 4]), preds[trial % 3], runs, {}, c, kind);
+        ++seen[v.evidence];
+        const EvidenceGroup g = evidence_info(v.evidence).group;
+        const bool evidence = g == EvidenceGroup::Success || g == EvidenceGroup::ByArchitecture || g == EvidenceGroup::Observed;
+        CHECK(v.real_evidence() == evidence);
+        CHECK((v.verdict == VerdictKind::Contradicted) == (g == EvidenceGroup::Contradiction));
+        // A success needs a prediction of recognizes; a failure kind needs one of fails.
+        if (g == EvidenceGroup::Success) CHECK(v.prediction == Prediction::Recognizes);
+        if (g == EvidenceGroup::ByArchitecture || g == EvidenceGroup::Observed) CHECK(v.prediction == Prediction::Fails);
+        // The kind's id round-trips through verdicts.json.
+        const auto j = nlohmann::json::parse(verdict_to_json(v));
+        CHECK(j.at("evidence") == to_string(v.evidence));
+        CHECK(j.at("real_evidence") == v.real_evidence());
+    }
+    // Every kind but `none` (rule 2 and pending) is reached by these cells.
+    for (EvidenceKind k : {EvidenceKind::NotFitted, EvidenceKind::Success, EvidenceKind::ControlsFailed,
+                           EvidenceKind::NoSuccess, EvidenceKind::AtTheCeiling, EvidenceKind::ForcedPairs,
+                           EvidenceKind::LengthFailure, EvidenceKind::InformativePairs, EvidenceKind::FlatFit,
+                           EvidenceKind::Untested, EvidenceKind::PassesAdversarial, EvidenceKind::SuccessNoControls})
+        CHECK(seen[k] > 0);
 }
 
 TEST_CASE("per-configuration statistics group the runs by learning rate", "[verdict]") {
