@@ -20,7 +20,7 @@
 #include "automata/lock.hh"
 #include "neural/verify/ceilings.hh"
 #include "neural/verify/profiles.hh"
-#include "neural/verify/verify.hh"
+#include "neural/verify/migrate.hh"
 #include "neural/verify/report_internal.hh"
 
 namespace ltlkit::neural::verify {
@@ -203,7 +203,7 @@ Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std
     auto lock = automata::lock_folder(out, "ltlkit report");
     if (!lock.ok()) return lock.error();
     // A plan written before adversarial sets were marked forced or informative gets the marks from
-    // its regenerated datasets (verify.hh mark_plan_adversarial), kept in plan.json.
+    // its regenerated datasets (migrate.hh mark_plan_adversarial), kept in plan.json.
     std::size_t marked = 0;
     if (needs_adversarial_marks(*plan)) {
         const fs::path scratch = fs::path(out) / ".marking";

@@ -94,14 +94,6 @@ Result<bool> check_verify_options(const VerifyOptions& options);
 // shows its own runs until `ltlkit report` merges the shards).
 Result<VerifySummary> run_verify(const VerifyOptions& options);
 
-// For a plan written before adversarial sets were marked forced or informative (docs/PROTOCOL.md
-// "Evaluation"): regenerates each language's datasets into SCRATCH (deterministically, as verify
-// did), and where a run's identity proves them to be the sets its runs used, records in `plan`
-// the marking, the pair count with its shortfall note, and the exact ceiling of the test words.
-// Best effort: a plan of no known profile, or a language that cannot be loaded or classified
-// again, keeps its sets unmarked. Returns how many sets it marked.
-Result<std::size_t> mark_plan_adversarial(Plan& plan, const std::string& scratch);
-
 // A folder name for a language: [A-Za-z0-9._-] kept, anything else replaced, a short hash of the
 // name appended when something was replaced (so different names never collide).
 std::string language_dir_name(const std::string& name);
