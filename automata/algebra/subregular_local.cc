@@ -328,7 +328,8 @@ SubregularDecision decide_sl(const Dfa& d, const SubregularOptions& o) {
     SlAnalysis a = analyze_sl(d, o);
     if (!a.decided)
         return decision("SL", std::nullopt, Json::object(),
-                        "more than " + std::to_string(o.max_pair_states) + " live states: the pair graph was not built");
+                        "more than " + std::to_string(o.max_pair_states) +
+                            " live states: the pair graph was not built (raise the limit with --sl-max-states)");
     if (a.cyclic)
         return decision("SL", false, Json::object(),
                         "two distinct live states share a loop word: not closed under suffix substitution for any k",
@@ -363,7 +364,8 @@ SubregularDecision decide_tsl(const Dfa& d, const SubregularOptions& o) {
             }
     const Dfa t = restrict_letters(d, tier);
     SlAnalysis a = analyze_sl(t, o);
-    if (!a.decided) return decision("TSL", std::nullopt, Json::object(), "over the pair limit on the tier projection");
+    if (!a.decided) return decision("TSL", std::nullopt, Json::object(), "more than " + std::to_string(o.max_pair_states) +
+                            " live states on the tier projection: the pair graph was not built (raise the limit with --sl-max-states)");
     if (a.cyclic)
         return decision("TSL", false, Json::object(),
                         "the projection to the tier of non-free letters {" + std::to_string(tier.size()) +

@@ -148,7 +148,8 @@ SubregularDecision decide_sp(const Dfa& d, const SubregularOptions& o) {
     bool over = false;
     auto violation = sp_violation(d, A, o.max_pair_states * o.max_pair_states / 8, &over);
     if (over)
-        return decision("SP", std::nullopt, Json::object(), "the search for a deletion that leaves the language passed its limit of pairs of states");
+        return decision("SP", std::nullopt, Json::object(), "the search for a deletion that leaves the language passed its limit of " +
+                            std::to_string(o.max_pair_states * o.max_pair_states / 8) + " pairs of states (--sl-max-states² / 8)");
     if (auto v = violation) {
         const auto& [u, a, rest] = *v;
         Word uav = u;
@@ -330,39 +331,77 @@ TypeSearch type_search(const Dfa& d, TypeKind kind, unsigned k, unsigned t, std:
     return out;
 }
 
-SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOptions& o) {
+Json pair_json(const Dfa& d, const std::pair<Word, Word>& p) {
+    return Json{{"accepted", word_json(d, p.first)}, {"rejected", word_json(d, p.second)}};
+}
+
+std::optional<std::size_t> known_k(const SubregularDecision* sub) {
+    if (!sub || sub->member != true) return std::nullopt;
+    for (const char* key : {"k", "k_at_most"})
+        if (sub->params.contains(key)) return sub->params[key].get<std::size_t>();
+    return std::nullopt;
+}
+
+Json sub_certificate(const SubregularDecision& sub) { return sub.certificate; }
+
+SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOptions& o, const SubregularDecision* sub) {
     const std::string id = kind == TypeKind::PT ? "PT" : "LT";
     const std::string base = kind == TypeKind::PT ? "piecewise_testable" : "locally_testable";
+    const std::string lt = kind == TypeKind::PT ? "piecewise" : "locally";
+    // The subclass (SP-k ⊆ PT-k, SL-k ⊆ LT-k; docs/SUBREGULAR.md §1) bounds the least k from above.
+    const std::optional<std::size_t> upper = known_k(sub);
     DfaAnalysis A(d);
     const ClassDecision cd = find_class(base)->by_dfa(A);
     if (!cd.member)
         return decision(id, false, Json::object(), "not " + base + ": " + cd.certificate.fact,
                         Json{{"by_class", nlohmann::ordered_json::parse(certificate_to_json(cd.certificate, d))}});
-    std::optional<std::pair<Word, Word>> below;
+    std::optional<std::pair<Word, Word>> below;  // a conflict at `refuted`: the least k is larger
+    unsigned refuted = 0;
+    std::string stop;
     for (unsigned k = 1; k <= o.max_k; ++k) {
+        if (upper && k == *upper) break;
         TypeSearch s = type_search(d, kind, k, 1, o.max_type_states);
-        if (!s.consistent)
-            if (!s.conflict)
-                return decision(id, true, Json::object(),
-                                base + " (" + (kind == TypeKind::PT ? "Simon: J-trivial" : "Brzozowski–Simon") + "); the " +
-                                    std::to_string(k) + "-type search is over the limit, so the least k is not known",
-                                Json{{"by_class", nlohmann::ordered_json::parse(certificate_to_json(cd.certificate, d))}});
         if (s.consistent == true) {
             Json fields{{"k", k}};
-            if (below)
-                fields["below"] = Json{{"accepted", word_json(d, below->first)}, {"rejected", word_json(d, below->second)}};
+            if (below) fields["below"] = pair_json(d, *below);
             return decision(id, true, Json{{"k", k}},
-                            std::string(kind == TypeKind::PT ? "piecewise" : "locally") + " " + std::to_string(k) +
-                                "-testable: membership is a function of the " + std::to_string(k) + "-type" +
+                            lt + " " + std::to_string(k) + "-testable: membership is a function of the " + std::to_string(k) + "-type" +
                                 (below ? "; two words of one " + std::to_string(k - 1) + "-type differ" : std::string()),
                             fields);
         }
-        below = s.conflict;
+        if (!s.conflict) {
+            stop = "the " + std::to_string(k) + "-type search is over its limit of " + std::to_string(o.max_type_states) +
+                   " product states (--type-max-states)";
+            break;
+        }
+        below = s.conflict, refuted = k;
     }
-    return decision(id, true, Json::object(),
-                    base + ", and not " + id + "-k for any k <= " + std::to_string(o.max_k) + " (the least k is larger)",
-                    Json{{"k_above", o.max_k},
-                         {"below", Json{{"accepted", word_json(d, below->first)}, {"rejected", word_json(d, below->second)}}}});
+    Json fields = Json::object();
+    if (below) fields["below"] = pair_json(d, *below);
+    if (upper && refuted + 1 == *upper) {
+        // Every smaller k refuted and k = upper holds by the subclass: the least k is upper.
+        fields["by"] = sub_certificate(*sub);
+        return decision(id, true, Json{{"k", *upper}},
+                        lt + " " + std::to_string(*upper) + "-testable, since " + sub->id + "-" + std::to_string(*upper) + " ⊆ " + id +
+                            "-" + std::to_string(*upper) +
+                            (below ? "; two words of one " + std::to_string(*upper - 1) + "-type differ" : std::string()),
+                        fields);
+    }
+    Json params = Json::object();
+    if (refuted) params["k_above"] = refuted;
+    if (upper) params["k_at_most"] = *upper, fields["by"] = sub_certificate(*sub);
+    else fields["by_class"] = nlohmann::ordered_json::parse(certificate_to_json(cd.certificate, d));
+    if (stop.empty()) stop = "not " + id + "-k for any k <= " + std::to_string(o.max_k) + " (--subregular-max-k)";
+    std::string bound = "the least k is ";
+    if (refuted && upper) bound += "in " + std::to_string(refuted + 1) + ".." + std::to_string(*upper);
+    else if (refuted) bound += "above " + std::to_string(refuted);
+    else if (upper) bound += "at most " + std::to_string(*upper);
+    else bound = "the least k is not known";
+    return decision(id, true, params,
+                    (upper ? sub->id + "-" + std::to_string(*upper) + " ⊆ " + id + "-" + std::to_string(*upper)
+                           : base + " (" + (kind == TypeKind::PT ? "Simon: J-trivial" : "Brzozowski–Simon") + ")") +
+                        "; " + stop + ", so " + bound,
+                    fields);
 }
 
 }  // namespace subregular
