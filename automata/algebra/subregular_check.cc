@@ -72,6 +72,8 @@ Result<bool> check_params(const nlohmann::json& j, const std::set<std::string>& 
             return make_error("the parameter \"" + key + "\" must be a positive integer (\"words\": a count)");
         if (j.contains(key) && j[key] != value) return say("\"params\"." + key + " differs from the certificate's \"" + key + "\"", false);
     }
+    for (const auto& key : allowed)
+        if (j.contains(key) && !j["params"].contains(key)) return say("the certificate's \"" + key + "\" is missing from \"params\"", false);
     return true;
 }
 
@@ -127,7 +129,15 @@ Result<bool> check_finite(const nlohmann::json& j, const Dfa& d, bool cofinite, 
     const auto counts = count_accepted(e, 2 * n);
     for (std::size_t len = n; len < 2 * n; ++len)
         if (counts[len]) return say("a word of length " + std::to_string(len) + " >= the number of states is in the set", false);
-    if (!j.contains(in)) return say(std::string("no ") + in + " word of length in [n, 2n): the set is finite (not listed)", true);
+    if (!j.contains(in)) {
+        // Not listed: only when there are more words than a certificate lists.
+        std::uint64_t total = 0;
+        for (std::size_t len = 0; len < n; ++len) total += counts[len];
+        const std::size_t listed = SubregularOptions{}.max_listed;
+        if (total <= listed)
+            return say("the " + std::to_string(total) + " " + in + " words are not listed (they are, up to " + std::to_string(listed) + ")", false);
+        return say(std::string("no ") + in + " word of length in [n, 2n): the set is finite (" + std::to_string(total) + " words, not listed)", true);
+    }
     // The list: distinct words whose language (a trie) is exactly the set, and "words" its size.
     if (!j[in].is_array()) return make_error(std::string("\"") + in + "\" is an array of words");
     std::vector<Word> words;
@@ -348,6 +358,20 @@ Result<bool> check_by_class(const nlohmann::json& j, const Dfa& d, const std::st
 
 // ---- LT, PT, LTT
 
+// A least k that is not known: the decision re-run under the certificate's "limits" gives the
+// same parameters (the bounds themselves are checked by their pairs and subclass certificates).
+Result<bool> check_unknown_k(const nlohmann::json& j, const Dfa& d, const std::string& cls, Say say) {
+    if (!j.contains("limits")) return say("a certificate without a least k needs the \"limits\" of its search", false);
+    auto o = limits_from_json(j["limits"]);
+    if (!o) return o.error();
+    auto again = decide_subregular(cls, d, *o);
+    if (!again || again->params != j["params"])
+        return say("the search under the certificate's limits gives the parameters " + (again ? again->params.dump() : std::string("{}")) +
+                       ", not those claimed",
+                   false);
+    return true;
+}
+
 // Two words, accepted and rejected, of one type (of `what`).
 template <class Type>
 Result<bool> check_pair(const nlohmann::json& b, const Dfa& d, Type type, const std::string& what, Say say) {
@@ -384,6 +408,10 @@ Result<bool> check_pt_lt(const nlohmann::json& j, const Dfa& d, TypeKind kind, b
         if (!r) return r.error();
         if (!*r) return say(w, false);
     }
+    if (!k) {
+        auto r = check_unknown_k(j, d, cls, say);
+        if (!r || !*r) return r;
+    }
     // Membership (in LT-k / PT-k when k or k_at_most is given).
     const std::string bound = k ? " (least by the pair below)" : "";
     if (j.contains("by")) {
@@ -391,6 +419,7 @@ Result<bool> check_pt_lt(const nlohmann::json& j, const Dfa& d, TypeKind kind, b
         if (!r) return r.error();
         if (!*r) return false;
         const std::size_t need = k ? *k : at_most.value_or(0);
+        if (**r && !need) return say("the embedded " + std::string(sub) + " certificate proves k <= " + std::to_string(**r) + ", which \"params\" does not report", false);
         if (need && **r != need) return say("the embedded " + std::string(sub) + " certificate proves k = " + std::to_string(**r) + ", not " + std::to_string(need), false);
         return say(std::string(sub) + "-" + std::to_string(**r) + " ⊆ " + cls + "-" + std::to_string(**r) + " by the embedded certificate" + bound, true);
     }
@@ -442,11 +471,16 @@ Result<bool> check_ltt(const nlohmann::json& j, const Dfa& d, bool member, Say s
         auto r = check("below_t", *k, *t - 1);
         if (!r || !*r) return r;
     }
+    if (!k) {
+        auto r = check_unknown_k(j, d, "LTT", say);
+        if (!r || !*r) return r;
+    }
     const std::string least = k ? " ((k,t) least by the pairs)" : "";
     if (j.contains("by")) {
         auto r = check_embedded(j["by"], j["dfa"], {"LT", "SL"}, say);
         if (!r) return r.error();
         if (!*r) return false;
+        if (**r && !k && !at_most) return say("the embedded certificate proves LT-" + std::to_string(**r) + ", which \"params\" does not report", false);
         if (k && !(*t == 1 && **r == *k)) return say("the embedded certificate proves LT-" + std::to_string(**r) + ", not LTT-(" + std::to_string(*k) + "," + std::to_string(*t) + ")", false);
         if (at_most && **r != *at_most) return say("the embedded certificate proves LT-" + std::to_string(**r) + ", not LT-" + std::to_string(*at_most), false);
         return say("LT ⊆ LTT (LT-k ⊆ LTT-(k,1)) by the embedded certificate" + least, true);

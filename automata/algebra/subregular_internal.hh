@@ -64,6 +64,10 @@ struct TypeSearch {
 TypeSearch type_search(const Dfa& d, TypeKind kind, unsigned k, unsigned t, std::size_t max_states);
 // `sub` (may be null): the decision of the subclass (SL for LT, SP for PT) whose k bounds the least k.
 SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOptions& o, const SubregularDecision* sub);
+// The limits a bounded search ran under, recorded in a certificate whose least k is not known (the
+// checker re-runs the decision under them and expects the same parameters), and read back.
+Json limits_json(const SubregularOptions& o);
+Result<SubregularOptions> limits_from_json(const nlohmann::json& j);
 // {"accepted", "rejected"} of a pair of words.
 Json pair_json(const Dfa& d, const std::pair<Word, Word>& p);
 // The k a member decision proves (its "k", else its "k_at_most"), or nullopt.

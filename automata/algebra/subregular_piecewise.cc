@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <type_traits>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -344,6 +345,28 @@ std::optional<std::size_t> known_k(const SubregularDecision* sub) {
 
 Json sub_certificate(const SubregularDecision& sub) { return sub.certificate; }
 
+Json limits_json(const SubregularOptions& o) {
+    return Json{{"max_k", o.max_k}, {"max_t", o.max_t}, {"max_type_states", o.max_type_states}, {"max_elements", o.max_elements},
+                {"max_listed", o.max_listed}, {"max_pair_states", o.max_pair_states}};
+}
+
+Result<SubregularOptions> limits_from_json(const nlohmann::json& j) {
+    // Capped, so that a certificate cannot make its checker search without end.
+    SubregularOptions o;
+    if (!j.is_object()) return make_error("\"limits\" is an object of the search limits");
+    auto get = [&](const char* key, std::size_t cap, auto& out) -> Result<bool> {
+        if (!j.contains(key) || !j[key].is_number_unsigned() || j[key].get<std::size_t>() < 1 || j[key].get<std::size_t>() > cap)
+            return make_error(std::string("\"limits\".") + key + " must be an integer from 1 to " + std::to_string(cap));
+        out = static_cast<std::remove_reference_t<decltype(out)>>(j[key].get<std::size_t>());
+        return true;
+    };
+    for (auto r : {get("max_k", 16, o.max_k), get("max_t", 16, o.max_t), get("max_type_states", 5'000'000, o.max_type_states),
+                   get("max_elements", 1'000'000, o.max_elements), get("max_listed", 100'000, o.max_listed),
+                   get("max_pair_states", 20'000, o.max_pair_states)})
+        if (!r) return r.error();
+    return o;
+}
+
 SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOptions& o, const SubregularDecision* sub) {
     const std::string id = kind == TypeKind::PT ? "PT" : "LT";
     const std::string base = kind == TypeKind::PT ? "piecewise_testable" : "locally_testable";
@@ -388,6 +411,7 @@ SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOpt
                         fields);
     }
     Json params = Json::object();
+    fields["limits"] = limits_json(o);
     if (refuted) params["k_above"] = refuted;
     if (upper) params["k_at_most"] = *upper, fields["by"] = sub_certificate(*sub);
     else fields["by_class"] = nlohmann::ordered_json::parse(certificate_to_json(cd.certificate, d));

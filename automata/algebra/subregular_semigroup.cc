@@ -191,6 +191,7 @@ LttParams ltt_params(const Dfa& d, const SubregularOptions& o, const SubregularD
                  std::to_string(*upper) + ",1), with the least such k (t <= " + std::to_string(o.max_t) + ")";
         return r;
     }
+    r.fields["limits"] = limits_json(o);
     if (refuted) r.params["k_above"] = refuted;
     if (upper) r.params["k_at_most"] = *upper, r.fields["by"] = lt->certificate;
     if (stop.empty()) stop = "no (k,t) with k <= " + std::to_string(o.max_k) + ", t <= " + std::to_string(o.max_t) + " (--subregular-max-k, --subregular-max-t)";
