@@ -70,6 +70,8 @@ inline constexpr Symbol kLeftMarker = 0xFFFFFFFEu;
 inline constexpr Symbol kRightMarker = 0xFFFFFFFFu;
 Dfa sl_dfa_from_forbidden(const std::vector<std::string>& alphabet, unsigned k, const std::vector<Word>& forbidden);
 // The SP language of words with no forbidden subsequence, as a minimal DFA.
+// A DFA over a tier lifted to `alphabet` ⊇ its letters: the others loop on every state (minimal).
+Dfa lift_tier_dfa(const Dfa& over_tier, const std::vector<std::string>& alphabet);
 Dfa sp_dfa_from_forbidden(const std::vector<std::string>& alphabet, const std::vector<Word>& forbidden);
 // k-types of a word: PT (the set of subsequences of length <= k), LT (k-factors of ⋊w⋉ as a set;
 // the whole ⋊w⋉ when shorter), LTT (the same counted up to threshold t). Equal types = same class.
@@ -98,6 +100,7 @@ struct SuiteRequest {
     std::uint64_t seed = 1;
     std::size_t min_states = 1, max_states = 6;
     std::size_t max_draws = 200'000;
+    bool proper_tier = false;  // TSL: the tier a proper subset of the alphabet (--proper-tier)
 };
 struct SuiteDraw {
     std::vector<Dfa> dfas;

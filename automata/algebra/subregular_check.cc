@@ -241,20 +241,7 @@ Result<bool> check_sl_like(const nlohmann::json& j, const Dfa& d, bool tier, boo
         forbidden.assign(expect->begin(), expect->end());
     }
     Dfa built = sl_dfa_from_forbidden(on.alphabet, unsigned(*k), forbidden);
-    if (tier) {
-        // Lifted: the letters off the tier loop on every state.
-        Dfa r;
-        r.alphabet = d.alphabet;
-        r.initial = built.initial;
-        r.accepting = built.accepting;
-        r.delta.resize(built.num_states() * d.num_symbols());
-        for (State q = 0; q < built.num_states(); ++q)
-            for (std::size_t a = 0; a < d.num_symbols(); ++a) {
-                auto it = std::find(built.alphabet.begin(), built.alphabet.end(), d.alphabet[a]);
-                r.delta[q * d.num_symbols() + a] = it == built.alphabet.end() ? q : built.next(q, Symbol(it - built.alphabet.begin()));
-            }
-        built = minimize(r);
-    }
+    if (tier) built = lift_tier_dfa(built, d.alphabet);
     return same_language(built, d,
                          std::string(tier ? "the tier projection's " : "the ") + "SL-" + std::to_string(*k) +
                              " language of the forbidden factors" + (tier ? ", lifted," : "") + (*k >= 2 ? " (k least by the triple)" : ""),

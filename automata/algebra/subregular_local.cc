@@ -292,6 +292,20 @@ Dfa sl_dfa_from_forbidden(const std::vector<std::string>& alphabet, unsigned k, 
     return minimize(r);
 }
 
+Dfa lift_tier_dfa(const Dfa& over_tier, const std::vector<std::string>& alphabet) {
+    Dfa r;
+    r.alphabet = alphabet;
+    r.initial = over_tier.initial;
+    r.accepting = over_tier.accepting;
+    r.delta.resize(over_tier.num_states() * alphabet.size());
+    for (State q = 0; q < over_tier.num_states(); ++q)
+        for (std::size_t a = 0; a < alphabet.size(); ++a) {
+            auto it = std::find(over_tier.alphabet.begin(), over_tier.alphabet.end(), alphabet[a]);
+            r.delta[q * alphabet.size() + a] = it == over_tier.alphabet.end() ? q : over_tier.next(q, Symbol(it - over_tier.alphabet.begin()));
+        }
+    return minimize(r);
+}
+
 namespace subregular {
 
 Result<bool> check_sl_triple(const Dfa& d, const nlohmann::json& t, std::optional<std::size_t> k, std::string* why) {
