@@ -185,6 +185,10 @@ LTLKIT_COMMAND(CommandDef{
             ->check(CLI::Range(1u, 16u));
         app.add_option("--subregular-max-t", a->subregular.max_t, "Largest threshold t searched for LTT (default 3)")
             ->check(CLI::Range(1u, 16u));
+        app.add_option("--subregular-max-elements", a->subregular.max_elements,
+                       "Largest syntactic semigroup of the subregular classes DA and LTT (lowered so that elements x states stay "
+                       "under 5e7; default 20000)")
+            ->check(CLI::Range(std::size_t(1), std::size_t(10'000'000)));
         app.add_option("--certificates", a->certificates,
                        "Write one certificate file per class into DIR (with --input: into DIR/N for the N-th formula)");
         app.add_option("--input", a->input,

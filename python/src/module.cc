@@ -205,16 +205,18 @@ std::vector<std::string> alphabet_arg(const std::optional<py::object>& alphabet)
 // The limits of the subregular classes (classify's --sl-max-states, --type-max-states,
 // --subregular-max-k, --subregular-max-t, with the CLI's ranges).
 automata::algebra::SubregularOptions subregular_options(std::size_t sl_max_states, std::size_t type_max_states, unsigned max_k,
-                                                        unsigned max_t) {
+                                                        unsigned max_t, std::size_t max_elements) {
     if (sl_max_states < 1 || sl_max_states > 100'000) throw LibraryError{make_error("sl_max_states must be in 1..100000")};
     if (type_max_states < 1 || type_max_states > 50'000'000) throw LibraryError{make_error("type_max_states must be in 1..50000000")};
     if (max_k < 1 || max_k > 16) throw LibraryError{make_error("subregular_max_k must be in 1..16")};
     if (max_t < 1 || max_t > 16) throw LibraryError{make_error("subregular_max_t must be in 1..16")};
+    if (max_elements < 1 || max_elements > 10'000'000) throw LibraryError{make_error("subregular_max_elements must be in 1..10000000")};
     automata::algebra::SubregularOptions o;
     o.max_pair_states = sl_max_states;
     o.max_type_states = type_max_states;
     o.max_k = max_k;
     o.max_t = max_t;
+    o.max_elements = max_elements;
     return o;
 }
 
@@ -593,8 +595,9 @@ PYBIND11_MODULE(_ltlkit, m) {
                          std::size_t max_elements, std::size_t formula_cap, std::size_t window_budget, unsigned probe_depth,
                          std::size_t probe_states, std::size_t max_states, double window_time, std::size_t window_memory,
                          const std::string& window_clock, std::uint64_t window_work, std::size_t sl_max_states,
-                         std::size_t type_max_states, unsigned subregular_max_k, unsigned subregular_max_t) {
-        const auto so = subregular_options(sl_max_states, type_max_states, subregular_max_k, subregular_max_t);
+                         std::size_t type_max_states, unsigned subregular_max_k, unsigned subregular_max_t,
+                         std::size_t subregular_max_elements) {
+        const auto so = subregular_options(sl_max_states, type_max_states, subregular_max_k, subregular_max_t, subregular_max_elements);
         if (max_k < 1 || max_k > 64) throw LibraryError{make_error("max_k must be in 1..64")};
         if (!(window_time >= 0) || window_time > 1e6)
             throw LibraryError{make_error("window_time must be a number of seconds in 0..1000000 (0: no time bound)")};
@@ -638,16 +641,18 @@ PYBIND11_MODULE(_ltlkit, m) {
        py::arg("type_max_states") = automata::algebra::SubregularOptions{}.max_type_states,
        py::arg("subregular_max_k") = automata::algebra::SubregularOptions{}.max_k,
        py::arg("subregular_max_t") = automata::algebra::SubregularOptions{}.max_t,
+       py::arg("subregular_max_elements") = automata::algebra::SubregularOptions{}.max_elements,
        "The classes of docs/CLASSES.md §2 with certificates and the predictions per architecture (the keys of `classify --json`).\n"
-       "sl_max_states, type_max_states, subregular_max_k and subregular_max_t are classify's --sl-max-states,\n"
-       "--type-max-states, --subregular-max-k and --subregular-max-t (the limits of the subregular classes).\n"
+       "sl_max_states, type_max_states, subregular_max_k, subregular_max_t and subregular_max_elements are classify's\n"
+       "--sl-max-states, --type-max-states, --subregular-max-k, --subregular-max-t and --subregular-max-elements\n"
+       "(the limits of the subregular classes, docs/SUBREGULAR.md §4).\n"
        "window_work (search steps), window_time (seconds), window_memory (MiB) and window_clock ('wall' or 'cpu') are\n"
        "classify's --window-work, --window-time, --window-memory and --window-clock; 0 removes a bound. The default\n"
        "bound is in work, so the answers do not depend on the machine's speed or load.");
     m.def("classify_subregular", [](const py::object& language, const std::optional<py::object>& alphabet, std::size_t max_states,
                                     std::size_t sl_max_states, std::size_t type_max_states, unsigned subregular_max_k,
-                                    unsigned subregular_max_t) {
-        const auto so = subregular_options(sl_max_states, type_max_states, subregular_max_k, subregular_max_t);
+                                    unsigned subregular_max_t, std::size_t subregular_max_elements) {
+        const auto so = subregular_options(sl_max_states, type_max_states, subregular_max_k, subregular_max_t, subregular_max_elements);
         Resolved r = resolve(language, alphabet_arg(alphabet), max_states);
         auto ds = without_gil([&] { return automata::algebra::classify_subregular(r.dfa, so); });
         nlohmann::ordered_json j = automata::algebra::subregular_summary_json(ds);
@@ -658,6 +663,7 @@ PYBIND11_MODULE(_ltlkit, m) {
        py::arg("type_max_states") = automata::algebra::SubregularOptions{}.max_type_states,
        py::arg("subregular_max_k") = automata::algebra::SubregularOptions{}.max_k,
        py::arg("subregular_max_t") = automata::algebra::SubregularOptions{}.max_t,
+       py::arg("subregular_max_elements") = automata::algebra::SubregularOptions{}.max_elements,
        "The subregular classes of docs/SUBREGULAR.md (finite, cofinite, SL, SP, LT, PT, LTT, TSL, DA,\n"
        "aperiodic_commutative): {name: {member, params, fact, prediction, certificate}}, as `classify --json`'s\n"
        "\"subregular\" object plus the certificates, which check_certificate re-verifies.");
