@@ -318,6 +318,23 @@ TEST_CASE("forged subregular certificates are refused, genuine ones hold, over r
             if (j.contains("by") && j["by"].contains("params") && j["by"]["params"].contains("k")) {
                 f = j, f["by"]["params"]["k"] = j["by"]["params"]["k"].get<long long>() + 1, evidence.push_back({"the subclass's k", f});
             }
+            // The DFA forged (an acceptance flipped or an edge redirected): the claim must hold of the new one.
+            std::size_t tries = 0;
+            for (std::size_t change = 0; change < d.num_states() * (1 + d.delta.size()); ++change) {
+                Dfa e = d;
+                if (change < d.num_states()) e.accepting[change] ^= 1;  // one state's acceptance, or one edge redirected
+                else e.delta[change % d.delta.size()] = State((e.delta[change % d.delta.size()] + 1 + change / d.delta.size()) % d.num_states());
+                if (!is_minimal(e)) continue;
+                if (++tries > 6) break;
+                f = j, f["dfa"] = nlohmann::json::parse(to_json(e));
+                const bool same = claim_of(*decide_subregular(x.id, e)) == claim_of(x);
+                INFO("forged dfa: " << f.dump());
+                if (!same) {
+                    CHECK(refused(f));
+                    ++forged[x.id + "/dfa"];
+                    break;
+                }
+            }
             for (const auto& [what, c] : claims) {
                 if (claim_true(c)) continue;
                 INFO("forged " << what << ": " << c.dump());
@@ -347,7 +364,8 @@ TEST_CASE("forged subregular certificates are refused, genuine ones hold, over r
     for (const char* g : {"SL/params.k", "TSL/params.k", "TSL/drop one of tier", "SP/params.k", "LT/params.k", "PT/params.k", "LTT/params.k",
                           "LTT/params.t", "finite/params.words", "finite/drop one of accepted", "SL/drop one of forbidden",
                           "SP/drop one of forbidden", "LT/member", "PT/member", "SL/member", "LTT/member", "DA/member",
-                          "aperiodic_commutative/member", "LTT/swap below_k", "LTT/swap below_t", "SL/class->SP"}) {
+                          "aperiodic_commutative/member", "LTT/swap below_k", "LTT/swap below_t", "SL/class->SP", "SL/dfa", "LT/dfa",
+                          "finite/dfa", "SP/dfa", "TSL/dfa", "LTT/dfa", "PT/dfa"}) {
         INFO(g);
         CHECK(forged[g] >= 1);
     }

@@ -64,7 +64,7 @@ Result<bool> same_language(const Dfa& built, const Dfa& d, const std::string& wh
 // "params" holds exactly the keys `allowed` permits, every one a positive integer except "tier",
 // and each equal to the certificate's top-level field of the same name where there is one.
 Result<bool> check_params(const nlohmann::json& j, const std::set<std::string>& allowed, Say say) {
-    if (!j.contains("params") || !j["params"].is_object()) return make_error("a certificate needs \"params\", an object");
+    if (!j["params"].is_object()) return make_error("\"params\" must be an object");
     for (const auto& [key, value] : j["params"].items()) {
         if (!allowed.count(key)) return say("the parameter \"" + key + "\" is not one this answer of " + j["class"].get<std::string>() + " has", false);
         if (key != "tier" && !(value.is_number_unsigned() && value.get<long long>() >= (key == "words" ? 0 : 1) &&
@@ -581,8 +581,11 @@ Result<bool> check_semigroup_class(const nlohmann::json& j, const Dfa& d, const 
 
 }  // namespace
 
-Result<bool> check_subregular_certificate(const nlohmann::json& j, std::string* why) {
+Result<bool> check_subregular_certificate(const nlohmann::json& given, std::string* why) {
     Say say{why};
+    // No "params" claims no parameter (every field that names one must then be absent).
+    nlohmann::json j = given;
+    if (j.is_object() && !j.contains("params")) j["params"] = nlohmann::json::object();
     if (!j.is_object() || !j.contains("dfa") || !j.contains("member") || !j.contains("class") || !j["class"].is_string())
         return make_error("a certificate needs \"class\", \"member\" and \"dfa\"");
     const std::string cls = j["class"];
