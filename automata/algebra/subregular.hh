@@ -33,6 +33,17 @@ struct SubregularOptions {
     std::size_t max_pair_states = 4'000;
 };
 
+// The largest values the limits above may take (classify's options, Python's keyword arguments and
+// the "limits" a certificate records, which its checker re-runs): the pair graph at 30,000 live
+// states is 1.8 GB.
+struct SubregularLimitCaps {
+    static constexpr std::size_t max_pair_states = 30'000;
+    static constexpr std::size_t max_type_states = 5'000'000;
+    static constexpr std::size_t max_elements = 1'000'000;
+    static constexpr unsigned max_k = 16, max_t = 16;
+    static constexpr std::size_t max_listed = 100'000;
+};
+
 struct SubregularDecision {
     std::string id;                 // "SL", "SP", ...
     std::optional<bool> member;     // nullopt: a limit was reached (fact says which)

@@ -415,7 +415,7 @@ Result<bool> check_unknown_k(const nlohmann::json& j, const Dfa& d, const std::s
     auto o = limits_from_json(j["limits"]);
     if (!o) return o.error();
     auto again = decide_subregular(cls, d, *o);
-    if (!again || again->params != j["params"])
+    if (!again || again->member != true || again->params != j["params"])
         return say("the search under the certificate's limits gives the parameters " + (again ? again->params.dump() : std::string("{}")) +
                        ", not those claimed",
                    false);

@@ -360,9 +360,10 @@ Result<SubregularOptions> limits_from_json(const nlohmann::json& j) {
         out = static_cast<std::remove_reference_t<decltype(out)>>(j[key].get<std::size_t>());
         return true;
     };
-    for (auto r : {get("max_k", 16, o.max_k), get("max_t", 16, o.max_t), get("max_type_states", 5'000'000, o.max_type_states),
-                   get("max_elements", 1'000'000, o.max_elements), get("max_listed", 100'000, o.max_listed),
-                   get("max_pair_states", 20'000, o.max_pair_states)})
+    using C = SubregularLimitCaps;
+    for (auto r : {get("max_k", C::max_k, o.max_k), get("max_t", C::max_t, o.max_t), get("max_type_states", C::max_type_states, o.max_type_states),
+                   get("max_elements", C::max_elements, o.max_elements), get("max_listed", C::max_listed, o.max_listed),
+                   get("max_pair_states", C::max_pair_states, o.max_pair_states)})
         if (!r) return r.error();
     return o;
 }

@@ -206,11 +206,15 @@ std::vector<std::string> alphabet_arg(const std::optional<py::object>& alphabet)
 // --subregular-max-k, --subregular-max-t, with the CLI's ranges).
 automata::algebra::SubregularOptions subregular_options(std::size_t sl_max_states, std::size_t type_max_states, unsigned max_k,
                                                         unsigned max_t, std::size_t max_elements) {
-    if (sl_max_states < 1 || sl_max_states > 100'000) throw LibraryError{make_error("sl_max_states must be in 1..100000")};
-    if (type_max_states < 1 || type_max_states > 50'000'000) throw LibraryError{make_error("type_max_states must be in 1..50000000")};
-    if (max_k < 1 || max_k > 16) throw LibraryError{make_error("subregular_max_k must be in 1..16")};
-    if (max_t < 1 || max_t > 16) throw LibraryError{make_error("subregular_max_t must be in 1..16")};
-    if (max_elements < 1 || max_elements > 10'000'000) throw LibraryError{make_error("subregular_max_elements must be in 1..10000000")};
+    using C = automata::algebra::SubregularLimitCaps;
+    auto check = [](std::size_t v, std::size_t cap, const char* name) {
+        if (v < 1 || v > cap) throw LibraryError{make_error(std::string(name) + " must be in 1.." + std::to_string(cap))};
+    };
+    check(sl_max_states, C::max_pair_states, "sl_max_states");
+    check(type_max_states, C::max_type_states, "type_max_states");
+    check(max_k, C::max_k, "subregular_max_k");
+    check(max_t, C::max_t, "subregular_max_t");
+    check(max_elements, C::max_elements, "subregular_max_elements");
     automata::algebra::SubregularOptions o;
     o.max_pair_states = sl_max_states;
     o.max_type_states = type_max_states;
