@@ -43,7 +43,7 @@ std::optional<Identity> identity_of(const std::string& s) {
 
 // A non-member by an identity that every language of the class satisfies (`refuting`).
 Result<bool> check_violation(const nlohmann::json& j, const Dfa& d, const std::string& cls, std::initializer_list<Identity> refuting, Say say) {
-    if (!j.contains("violation")) return make_error("a non-member " + cls + " certificate needs \"violation\"");
+    if (!j.contains("violation")) return say("a non-member " + cls + " certificate needs \"violation\"", false);
     const auto& v = j["violation"];
     if (!v.is_object() || !v.contains("identity") || !v["identity"].is_string() || !v.contains("words"))
         return make_error("\"violation\" needs \"identity\" and \"words\"");
@@ -67,9 +67,9 @@ Result<bool> check_params(const nlohmann::json& j, const std::set<std::string>& 
     if (!j["params"].is_object()) return make_error("\"params\" must be an object");
     for (const auto& [key, value] : j["params"].items()) {
         if (!allowed.count(key)) return say("the parameter \"" + key + "\" is not one this answer of " + j["class"].get<std::string>() + " has", false);
-        if (key != "tier" && !(value.is_number_unsigned() && value.get<long long>() >= (key == "words" ? 0 : 1) &&
-                               value.get<long long>() <= 1'000'000))
-            return make_error("the parameter \"" + key + "\" must be a positive integer (\"words\": a count)");
+        if (key != "tier" && !(value.is_number_unsigned() && value.get<long long>() <= 1'000'000))
+            return make_error("the parameter \"" + key + "\" must be an integer from 0 to 1000000");
+        if (key != "tier" && key != "words" && value.get<long long>() == 0) return say("the parameter \"" + key + "\" is 0; it is at least 1", false);
         if (j.contains(key) && j[key] != value) return say("\"params\"." + key + " differs from the certificate's \"" + key + "\"", false);
     }
     for (const auto& key : allowed)
@@ -112,7 +112,8 @@ Result<bool> check_finite(const nlohmann::json& j, const Dfa& d, bool cofinite, 
     auto p = check_params(j, member && j.contains(in) ? std::set<std::string>{"words"} : std::set<std::string>{}, say);
     if (!p || !*p) return p;
     if (!member) {
-        if (!j.contains("pump") || !j["pump"].is_object()) return make_error("a non-member certificate needs \"pump\"");
+        if (!j.contains("pump")) return say("a non-member certificate needs \"pump\"", false);
+        if (!j["pump"].is_object()) return make_error("\"pump\" is an object {u, w, v}");
         Word u, w, v;
         for (auto [name, out] : {std::pair{"u", &u}, {"w", &w}, {"v", &v}}) {
             auto r = j["pump"].contains(name) ? word_from_json(j["pump"][name], d.alphabet) : Result<Word>(make_error("\"pump\" needs u, w, v"));
@@ -162,7 +163,8 @@ Result<bool> check_sl_like(const nlohmann::json& j, const Dfa& d, bool tier, boo
         // The tier must be exactly the letters that are not free, in the alphabet's order: every
         // tier holds them (so a "no" on it is a "no" on every tier), and SL-k on a larger tier
         // implies SL-k on it (so its k is the least).
-        if (!j.contains("tier") || !j["tier"].is_array()) return make_error("a TSL certificate needs \"tier\"");
+        if (!j.contains("tier")) return say("a TSL certificate needs \"tier\"", false);
+        if (!j["tier"].is_array()) return make_error("\"tier\" is an array of symbol names");
         std::vector<Symbol> keep;
         for (const auto& s : j["tier"]) {
             if (!s.is_string()) return make_error("\"tier\" holds symbol names");
@@ -191,14 +193,15 @@ Result<bool> check_sl_like(const nlohmann::json& j, const Dfa& d, bool tier, boo
     auto p = check_params(j, member ? (tier ? std::set<std::string>{"tier", "k"} : std::set<std::string>{"k"}) : std::set<std::string>{}, say);
     if (!p || !*p) return p;
     if (!member) {
-        if (!j.contains("every_k")) return make_error("a non-member certificate needs \"every_k\"");
+        if (!j.contains("every_k")) return say("a non-member certificate needs \"every_k\"", false);
         if (!j["every_k"].is_object() || j["every_k"].value("loop", false) != true)
             return say("\"every_k\" is not a triple whose x loops", false);
         return check_sl_triple(on, j["every_k"], std::nullopt, say.why);
     }
     if (tier && j["params"].value("tier", nlohmann::json()) != j["tier"]) return say("\"params\".tier is not the certificate's tier", false);
     const auto k = param(j, "k");
-    if (!k || *k > 64) return make_error("a member certificate needs \"params\".k, an integer from 1 to 64");
+    if (!k) return say("a member certificate needs \"params\".k", false);
+    if (*k > 64) return make_error("\"params\".k must be an integer from 1 to 64");
     if (*k >= 2) {
         if (!j.contains("below")) return say("k = " + std::to_string(*k) + " is claimed least but no \"below\" triple refutes k-1", false);
         std::string w;
@@ -265,7 +268,8 @@ Result<bool> check_sp(const nlohmann::json& j, const Dfa& d, bool member, Say sa
     if (!p || !*p) return p;
     if (!member) {
         const auto& del = j.contains("deletion") ? j["deletion"] : nlohmann::json();
-        if (!del.is_object() || !del.contains("longer") || !del.contains("shorter")) return make_error("a non-member SP certificate needs \"deletion\"");
+        if (!j.contains("deletion")) return say("a non-member SP certificate needs \"deletion\"", false);
+        if (!del.is_object() || !del.contains("longer") || !del.contains("shorter")) return make_error("\"deletion\" needs \"longer\" and \"shorter\"");
         auto a = word_from_json(del["longer"], d.alphabet), b = word_from_json(del["shorter"], d.alphabet);
         if (!a) return a.error();
         if (!b) return b.error();
@@ -280,7 +284,7 @@ Result<bool> check_sp(const nlohmann::json& j, const Dfa& d, bool member, Say sa
         return say("deleting a letter leaves the language: not closed under subsequences", true);
     }
     const auto k = param(j, "k");
-    if (!k) return make_error("a member SP certificate needs \"params\".k");
+    if (!k) return say("a member SP certificate needs \"params\".k", false);
     if (!j.contains("forbidden") || !j["forbidden"].is_array()) return say("no forbidden subsequences to rebuild the language", false);
     // Each listed word a minimal non-member and the language exactly the words avoiding them: then
     // the list is all the minimal non-members (each contains a listed one, which is not smaller),
@@ -297,7 +301,8 @@ Result<bool> check_sp(const nlohmann::json& j, const Dfa& d, bool member, Say sa
     if (std::max<std::size_t>(longest, 1) != *k)
         return say("k = " + std::to_string(*k) + " is not the length of the longest forbidden subsequence (" + std::to_string(longest) + ")", false);
     if (*k >= 2) {
-        auto b = j.contains("below") ? word_from_json(j["below"], d.alphabet) : Result<Word>(make_error("SP-k with k >= 2 needs \"below\""));
+        if (!j.contains("below")) return say("SP-k with k >= 2 needs \"below\"", false);
+        auto b = word_from_json(j["below"], d.alphabet);
         if (!b) return b.error();
         if (b->size() != *k || !minimal_non_member(d, *b)) return say("\"below\" is not a minimal rejected word of length k", false);
     }
@@ -499,8 +504,8 @@ Result<bool> check_ltt(const nlohmann::json& j, const Dfa& d, bool member, Say s
     const std::size_t refuted = k ? *k - 1 : above.value_or(0);
     std::size_t t_max = 0;
     if (refuted >= 1 || (t && *t >= 2)) {
-        if (!j.contains("t_max") || !j["t_max"].is_number_unsigned() || j["t_max"].get<std::size_t>() < 1)
-            return make_error("an LTT certificate with parameters needs \"t_max\", a positive integer");
+        if (!j.contains("t_max")) return say("an LTT certificate with parameters needs \"t_max\"", false);
+        if (!j["t_max"].is_number_unsigned() || j["t_max"].get<std::size_t>() < 1) return make_error("\"t_max\" must be a positive integer");
         t_max = j["t_max"];
         if (t && *t > t_max) return say("t is above t_max", false);
     }
