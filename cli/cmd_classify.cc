@@ -37,6 +37,7 @@ struct ClassifyArgs {
     std::size_t window_memory_mb = 400;
     bool json = false;
     bool no_subregular = false;
+    SubregularOptions subregular;
     std::string certificates;
     std::string input;
 };
@@ -173,6 +174,21 @@ LTLKIT_COMMAND(CommandDef{
                      "one object per line");
         app.add_flag("--no-subregular", a->no_subregular,
                      "Skip the subregular classes (finite, SL, SP, LT, PT, LTT, TSL, DA, ...; docs/SUBREGULAR.md)");
+        app.add_option("--sl-max-states", a->subregular.max_pair_states,
+                       "Live states up to which SL and TSL build their pair graph (4 bytes per pair; above: null); SP's pair search "
+                       "stops after N²/8 pairs (default 4000; 10000 takes about 200 MB; at most 30000)")
+            ->check(CLI::Range(std::size_t(1), SubregularLimitCaps::max_pair_states));
+        app.add_option("--type-max-states", a->subregular.max_type_states,
+                       "Product states of one k-type search (the least k of LT, PT, LTT; default 20000, at most 5000000)")
+            ->check(CLI::Range(std::size_t(1), SubregularLimitCaps::max_type_states));
+        app.add_option("--subregular-max-k", a->subregular.max_k, "Largest k searched for LT, PT and LTT (default 4, at most 16)")
+            ->check(CLI::Range(1u, SubregularLimitCaps::max_k));
+        app.add_option("--subregular-max-t", a->subregular.max_t, "Largest threshold t searched for LTT (default 3, at most 16)")
+            ->check(CLI::Range(1u, SubregularLimitCaps::max_t));
+        app.add_option("--subregular-max-elements", a->subregular.max_elements,
+                       "Largest syntactic semigroup of the subregular classes DA and LTT (lowered so that elements x states stay "
+                       "under 5e7; default 20000, at most 1000000)")
+            ->check(CLI::Range(std::size_t(1), SubregularLimitCaps::max_elements));
         app.add_option("--certificates", a->certificates,
                        "Write one certificate file per class into DIR (with --input: into DIR/N for the N-th formula)");
         app.add_option("--input", a->input,
@@ -217,7 +233,7 @@ LTLKIT_COMMAND(CommandDef{
             }
             // The subregular classes (docs/SUBREGULAR.md), their certificates next to the others.
             std::vector<std::vector<SubregularDecision>> sub(langs.size());
-            for (std::size_t i = 0; i < langs.size() && !a->no_subregular; ++i) sub[i] = classify_subregular(langs[i].dfa);
+            for (std::size_t i = 0; i < langs.size() && !a->no_subregular; ++i) sub[i] = classify_subregular(langs[i].dfa, a->subregular);
             for (std::size_t i = 0; i < langs.size() && !a->certificates.empty(); ++i)
                 for (const auto& d : sub[i]) {
                     std::filesystem::path dir(a->certificates);

@@ -21,6 +21,7 @@ struct SuiteArgs {
     std::size_t count = 10, min_states = 1, max_states = 6, max_draws = 200'000;
     std::uint64_t seed = 1;
     bool json = false;
+    bool proper_tier = false;
 };
 
 LTLKIT_COMMAND(CommandDef{
@@ -37,6 +38,8 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--min-states", a->min_states, "Fewest states of a drawn DFA before minimizing (default 1)");
         app.add_option("--max-states", a->max_states, "Most states of a drawn and of a kept minimal DFA (default 6)");
         app.add_option("--max-draws", a->max_draws, "Give up (exit 3) after this many candidates (default 200000)");
+        app.add_flag("--proper-tier", a->proper_tier,
+                     "TSL only: keep only languages whose tier (the letters that are not free) is a proper subset of the alphabet");
         app.add_flag("--json", a->json, "Print one JSON object (out, class, count, draws, languages: name, file, params, states)");
         app.add_option("--out", a->out, "The suite file to write; its DFAs go to the folder FILE-dfa next to it")->required();
         app.footer("Examples:\n  ltlkit suite --class SL --k 2 --alphabet a,b,c --count 20 --seed 7 --out sl2.suite\n"
@@ -51,6 +54,7 @@ LTLKIT_COMMAND(CommandDef{
             r.alphabet = take(automata::parse_alphabet(a->alphabet));
             r.count = a->count, r.seed = a->seed, r.min_states = a->min_states, r.max_states = a->max_states;
             r.max_draws = a->max_draws;
+            r.proper_tier = a->proper_tier;
             auto drawn = automata::algebra::draw_suite(r);
             if (!drawn) {
                 const bool limit = drawn.error().message.rfind("only ", 0) == 0;

@@ -10,6 +10,7 @@
 #include "automata/algebra/certificate_json.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/classify.hh"
+#include "automata/algebra/subregular.hh"
 #include "automata/algorithms.hh"
 #include "automata/dfa_json.hh"
 #include "automata/random.hh"
@@ -218,4 +219,41 @@ TEST_CASE("certificate_from_json refuses a malformed certificate with one line n
     }
     CHECK_FALSE(certificate_from_json("[1, 2]").ok());
     CHECK_FALSE(certificate_from_json("{").ok());
+}
+
+TEST_CASE("check_certificate_json refuses forged subregular certificates given as text", "[certificates][subregular]") {
+    // The public entry point (ltlkit check-certificate, Python check_certificate) dispatches the
+    // subregular certificates to their checker: genuine ones hold, a forged member flag or least k
+    // does not (docs/SUBREGULAR.md §6). Issue 44's forgery: LT / PT member with k = 1 for a
+    // language that is not LT / PT.
+    Rng rng(4401);
+    std::size_t forged = 0;
+    for (int iter = 0; iter < 60; ++iter) {
+        Dfa d = minimize(random_shaped_dfa(rng, 2 + rng.below(4), 2));
+        for (const auto& x : classify_subregular(d)) {
+            if (!x.member) continue;
+            auto j = nlohmann::json::parse(subregular_certificate_json(x, d));
+            INFO(x.id << ": " << j.dump());
+            CHECK(holds(j.dump()));
+            auto f = j;
+            f["member"] = !*x.member;
+            CHECK_FALSE(holds(f.dump()));
+            if (!*x.member && (x.id == "LT" || x.id == "PT")) {
+                f = j;
+                f["member"] = true, f["k"] = 1, f["params"] = {{"k", 1}};
+                CHECK_FALSE(holds(f.dump()));
+                f.erase("params");
+                CHECK_FALSE(holds(f.dump()));
+                ++forged;
+            }
+            if (x.params.contains("k")) {
+                f = j;
+                f["params"]["k"] = x.params["k"].get<int>() + 1;
+                if (f.contains("k")) f["k"] = f["params"]["k"];
+                CHECK_FALSE(holds(f.dump()));
+                ++forged;
+            }
+        }
+    }
+    CHECK(forged >= 40);
 }

@@ -214,3 +214,229 @@ TEST_CASE("tampered subregular certificates are rejected", "[subregular]") {
     js["forbidden"] = nlohmann::json::array({"aaa"});
     CHECK_FALSE(check_subregular_certificate(js).value());
 }
+
+namespace {
+
+bool refused(const nlohmann::json& j, std::string* why = nullptr) {
+    auto r = check_subregular_certificate(j, why);
+    return !r.ok() || !*r;
+}
+
+// (member, params) of a decision, the claim a certificate of that class makes.
+nlohmann::json claim_of(const SubregularDecision& d) {
+    return nlohmann::json{{"member", d.member ? nlohmann::json(*d.member) : nlohmann::json(nullptr)}, {"params", d.params}};
+}
+
+}  // namespace
+
+TEST_CASE("forged subregular certificates are refused, genuine ones hold, over random minimal DFAs", "[subregular][certificates]") {
+    // Each genuine certificate is forged field by field. A forged claim (class, member, params) is
+    // refused unless it is what the deciders answer for that class; forged evidence (a word list,
+    // the tier, forbidden factors, a refuting pair, a repeated field) is always refused.
+    Rng rng(4404);
+    std::map<std::string, std::size_t> forged, genuine;
+    for (int iter = 0; iter < 160; ++iter) {
+        Dfa d;
+        const std::size_t ns = 2 + rng.below(2);
+        std::vector<std::string> alphabet;
+        for (std::size_t a = 0; a < ns; ++a) alphabet.push_back(std::string(1, char('a' + a)));
+        if (iter % 3 == 0) {  // SL-k with k up to 3 (LT, LTT with k >= 2 follow)
+            const unsigned k = 1 + unsigned(rng.below(3));
+            std::vector<Word> f;
+            for (const Word& w : sl_all_factors(ns, k))
+                if (rng.below(4) == 0) f.push_back(w);
+            d = sl_dfa_from_forbidden(alphabet, k, f);
+        } else if (iter % 3 == 1) {
+            std::vector<Word> f(1 + rng.below(2));
+            for (auto& w : f) {
+                w.resize(1 + rng.below(3));
+                for (auto& x : w) x = Symbol(rng.below(ns));
+            }
+            d = sp_dfa_from_forbidden(alphabet, f);
+        } else {
+            d = minimize(testing::random_shaped_dfa(rng, 1 + rng.below(5), ns));
+        }
+        const auto all = classify_subregular(d);
+        std::map<std::string, nlohmann::json> truth;
+        for (const auto& x : all) truth[x.id] = claim_of(x);
+        auto claim_true = [&](const nlohmann::json& f) {
+            if (!f.contains("class") || !f["class"].is_string() || !truth.count(f["class"].get<std::string>())) return false;
+            return truth.at(f["class"]) == nlohmann::json{{"member", f["member"]}, {"params", f.value("params", nlohmann::json())}};
+        };
+        for (const auto& x : all) {
+            if (!x.member) continue;
+            const auto j = nlohmann::json::parse(subregular_certificate_json(x, d));
+            INFO("iteration " << iter << " " << x.id << ": " << j.dump());
+            std::string why;
+            CHECK_FALSE(refused(j, &why));
+            INFO("genuine: " << why);
+            ++genuine[x.id + (*x.member ? "/yes" : "/no")];
+            std::vector<std::pair<std::string, nlohmann::json>> claims, evidence;
+            auto f = j;
+            f["member"] = !*x.member;
+            claims.push_back({"member", f});
+            for (const auto& id : subregular_class_ids())
+                if (id != x.id) f = j, f["class"] = id, claims.push_back({"class->" + id, f});
+            for (const auto& [key, value] : j["params"].items()) {
+                f = j, f["params"].erase(key), claims.push_back({"drop params." + key, f});
+                if (value.is_number_unsigned()) {
+                    for (int delta : {-1, 1}) {
+                        const long long v = value.get<long long>() + delta;
+                        if (v < 0) continue;
+                        f = j, f["params"][key] = v;
+                        if (j.contains(key)) f[key] = v;  // the repeated field forged too
+                        claims.push_back({"params." + key + (delta > 0 ? "+1" : "-1"), f});
+                    }
+                }
+            }
+            for (const char* key : {"k", "t", "words", "k_above", "k_at_most"})
+                if (!j["params"].contains(key)) f = j, f["params"][key] = 2, claims.push_back({std::string("add params.") + key, f});
+            // Evidence.
+            for (const char* key : {"k", "words"})
+                if (j.contains(key) && j[key].is_number_unsigned()) f = j, f[key] = j[key].get<long long>() + 1, evidence.push_back({std::string("field ") + key, f});
+            for (const char* key : {"forbidden", "accepted", "rejected", "tier"})
+                if (j.contains(key) && j[key].is_array() && !j[key].empty()) {
+                    f = j, f[key].erase(0), evidence.push_back({std::string("drop one of ") + key, f});
+                    f = j, f[key].push_back(j[key][0]), evidence.push_back({std::string("repeat one of ") + key, f});
+                    if (std::string(key) == "tier" && j["params"].contains("tier")) f = j, f["params"]["tier"].erase(0), f["tier"].erase(0), evidence.push_back({"tier and params.tier", f});
+                }
+            if (j.contains("tier") && j["tier"].size() < d.alphabet.size()) {
+                f = j;
+                for (const auto& a : d.alphabet)
+                    if (std::find(j["tier"].begin(), j["tier"].end(), a) == j["tier"].end()) {
+                        f["tier"].push_back(a);
+                        if (j["params"].contains("tier")) f["params"]["tier"].push_back(a);
+                    }
+                evidence.push_back({"a free letter added to the tier", f});
+            }
+            for (const char* key : {"below", "below_k", "below_t"})
+                if (j.contains(key) && j[key].contains("accepted")) {
+                    f = j, std::swap(f[key]["accepted"], f[key]["rejected"]), evidence.push_back({std::string("swap ") + key, f});
+                    f = j, f.erase(key), evidence.push_back({std::string("drop ") + key, f});
+                }
+            if (j.contains("below") && j["below"].contains("x")) f = j, f.erase("below"), evidence.push_back({"drop the SL triple", f});
+            if (j.contains("by") && j["by"].contains("params") && j["by"]["params"].contains("k")) {
+                f = j, f["by"]["params"]["k"] = j["by"]["params"]["k"].get<long long>() + 1, evidence.push_back({"the subclass's k", f});
+            }
+            // The DFA forged (an acceptance flipped or an edge redirected): the claim must hold of the new one.
+            std::size_t tries = 0;
+            for (std::size_t change = 0; change < d.num_states() * (1 + d.delta.size()); ++change) {
+                Dfa e = d;
+                if (change < d.num_states()) e.accepting[change] ^= 1;  // one state's acceptance, or one edge redirected
+                else e.delta[change % d.delta.size()] = State((e.delta[change % d.delta.size()] + 1 + change / d.delta.size()) % d.num_states());
+                if (!is_minimal(e)) continue;
+                if (++tries > 6) break;
+                f = j, f["dfa"] = nlohmann::json::parse(to_json(e));
+                const bool same = claim_of(*decide_subregular(x.id, e)) == claim_of(x);
+                INFO("forged dfa: " << f.dump());
+                if (!same) {
+                    CHECK(refused(f));
+                    ++forged[x.id + "/dfa"];
+                    break;
+                }
+            }
+            for (const auto& [what, c] : claims) {
+                if (claim_true(c)) continue;
+                INFO("forged " << what << ": " << c.dump());
+                std::string w;
+                CHECK(refused(c, &w));
+                INFO("checker: " << w);
+                const bool delta = what.size() > 2 && (what.substr(what.size() - 2) == "+1" || what.substr(what.size() - 2) == "-1");
+                ++forged[x.id + "/" + (delta ? what.substr(0, what.size() - 2) : what)];
+            }
+            for (const auto& [what, c] : evidence) {
+                INFO("forged " << what << ": " << c.dump());
+                std::string w;
+                CHECK(refused(c, &w));
+                INFO("checker: " << w);
+                ++forged[x.id + "/" + what];
+            }
+        }
+    }
+    // Every class met with both answers where the draw allows, and the fields that carry the
+    // parameters were forged.
+    for (const char* g : {"finite/yes", "finite/no", "cofinite/yes", "SL/yes", "SL/no", "TSL/yes", "TSL/no", "SP/yes", "SP/no", "LT/yes",
+                          "LT/no", "PT/yes", "PT/no", "LTT/yes", "LTT/no", "DA/yes", "DA/no", "aperiodic_commutative/yes",
+                          "aperiodic_commutative/no"}) {
+        INFO(g);
+        CHECK(genuine[g] >= 3);
+    }
+    for (const char* g : {"SL/params.k", "TSL/params.k", "TSL/drop one of tier", "SP/params.k", "LT/params.k", "PT/params.k", "LTT/params.k",
+                          "LTT/params.t", "finite/params.words", "finite/drop one of accepted", "SL/drop one of forbidden",
+                          "SP/drop one of forbidden", "LT/member", "PT/member", "SL/member", "LTT/member", "DA/member",
+                          "aperiodic_commutative/member", "LTT/swap below_k", "LTT/swap below_t", "SL/class->SP", "SL/dfa", "LT/dfa",
+                          "finite/dfa", "SP/dfa", "TSL/dfa", "LTT/dfa", "PT/dfa"}) {
+        INFO(g);
+        CHECK(forged[g] >= 1);
+    }
+}
+
+TEST_CASE("reported parameters never contradict the class inclusions", "[subregular]") {
+    // docs/SUBREGULAR.md §1: finite ⊆ SL-(longest+2), SL-k ⊆ LT-k ⊆ LTT-(k,1), SL-k ⊆ TSL-k,
+    // SP-k ⊆ PT-k. With the default limits and with small ones (so that the searches stop early and
+    // the subclass's k is what bounds the superclass's), every certificate holds too.
+    Rng rng(4242);
+    std::size_t bounded = 0;
+    for (int iter = 0; iter < 300; ++iter) {
+        const std::size_t ns = 2 + rng.below(2);
+        Dfa d;
+        if (iter % 2 == 0) {
+            std::vector<std::string> alphabet;
+            for (std::size_t a = 0; a < ns; ++a) alphabet.push_back(std::string(1, char('a' + a)));
+            const unsigned k = 1 + unsigned(rng.below(4));
+            std::vector<Word> f;
+            for (const Word& w : sl_all_factors(ns, k))
+                if (rng.below(5) == 0) f.push_back(w);
+            d = sl_dfa_from_forbidden(alphabet, k, f);
+        } else {
+            d = minimize(testing::random_shaped_dfa(rng, 1 + rng.below(6), ns));
+        }
+        SubregularOptions small;
+        small.max_k = 1 + unsigned(rng.below(3));
+        small.max_t = 1 + unsigned(rng.below(2));
+        small.max_type_states = 5 + rng.below(60);
+        for (const SubregularOptions& o : {SubregularOptions{}, small}) {
+            const auto all = classify_subregular(d, o);
+            const auto m = by_id(all);
+            INFO("iteration " << iter << ": " << to_json(d) << "\nmax_k " << o.max_k << " max_type_states " << o.max_type_states);
+            for (const auto& x : all) INFO(x.id << ": " << x.params.dump() << " " << x.fact);
+            check_all_certificates(d, all);
+            auto yes = [&](const char* id) { return m.at(id).member == true; };
+            auto p = [&](const char* id) { return m.at(id).params; };
+            // The least k of a superclass: exact, or between k_above + 1 and k_at_most.
+            auto within = [&](const char* id, std::size_t upper) {
+                const auto q = p(id);
+                if (q.contains("k")) return q["k"].get<std::size_t>() <= upper;
+                if (!q.contains("k_at_most") || q["k_at_most"].get<std::size_t>() > upper) return false;  // the bound is reported
+                return !q.contains("k_above") || q["k_above"].get<std::size_t>() < upper;
+            };
+            if (yes("SL")) {
+                const std::size_t k = p("SL")["k"];
+                CHECK(yes("LT"));
+                CHECK(within("LT", k));
+                CHECK(yes("LTT"));
+                CHECK(within("LTT", k));
+                CHECK((yes("TSL") && p("TSL")["k"].get<std::size_t>() <= k));
+                bounded += !p("LT").contains("k");
+            }
+            if (yes("LT") && p("LT").contains("k")) {
+                const std::size_t k = p("LT")["k"];
+                CHECK(within("LTT", k));
+                if (p("LTT").contains("k") && p("LTT")["k"] == k) CHECK(p("LTT")["t"] == 1);  // (k,1) is lexicographically least
+            }
+            if (yes("SP") && p("SP").contains("k")) {
+                CHECK(yes("PT"));
+                CHECK(within("PT", p("SP")["k"].get<std::size_t>()));
+            }
+            if (yes("finite") && m.at("finite").certificate.contains("accepted")) {
+                std::size_t longest = 0;
+                for (const auto& w : m.at("finite").certificate["accepted"]) longest = std::max(longest, parse_word(d.alphabet, w.get<std::string>())->size());
+                CHECK((yes("SL") && p("SL")["k"].get<std::size_t>() <= longest + 2));
+            }
+            // A superclass's least k never lies below a subclass's... the other way round: LT-k
+            // languages that are SL have SL's k >= LT's k.
+            if (yes("SL") && p("LT").contains("k")) CHECK(p("LT")["k"].get<std::size_t>() <= p("SL")["k"].get<std::size_t>());
+        }
+    }
+    CHECK(bounded >= 10);  // the small limits made the subclass's bound matter
+}

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,6 +43,10 @@ inline Certificate violation(const Dfa& d, const std::string& id, const std::str
     c.extra_json = extra.dump();
     return c;
 }
+
+// The syntactic semigroup as classify builds it: at most max_elements elements and bounded in
+// memory (classify.cc); also the checker's re-deciding route.
+Result<std::unique_ptr<SemigroupAnalysis>> classify_semigroup(const Dfa& d, std::size_t max_elements);
 
 inline ClassDecision yes(Certificate c) { return ClassDecision{true, std::move(c)}; }
 inline ClassDecision no(Certificate c) { return ClassDecision{false, std::move(c)}; }

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "automata/algebra/certificate_check.hh"
 #include "automata/architecture.hh"
 #include "automata/certificate.hh"
 #include "automata/dfa.hh"
@@ -90,9 +91,6 @@ std::string window_failure_reason(const Classification& c, const ArchPrediction&
 // The witness pair of a `fails` prediction at r = max(r_min, 2), as {accepted, rejected} by `dfa`.
 std::optional<std::pair<Word, Word>> labelled_witness(const ArchPrediction& p, const Dfa& dfa);
 
-// The independent checker behind `ltlkit check-certificate` (certificate JSON as written by
-// certificate_to_json, automata/certificate.hh): returns true when it holds, false when it does
-// not, Error on bad input.
-Result<bool> check_certificate_json(const std::string& text, std::string* explanation = nullptr);
+// check_certificate_json, the independent checker, is in certificate_check.hh (included above).
 
 }  // namespace ltlkit::automata::algebra

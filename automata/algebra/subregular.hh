@@ -33,6 +33,17 @@ struct SubregularOptions {
     std::size_t max_pair_states = 4'000;
 };
 
+// The largest values the limits above may take (classify's options, Python's keyword arguments and
+// the "limits" a certificate records, which its checker re-runs): the pair graph at 30,000 live
+// states is 1.8 GB.
+struct SubregularLimitCaps {
+    static constexpr std::size_t max_pair_states = 30'000;
+    static constexpr std::size_t max_type_states = 5'000'000;
+    static constexpr std::size_t max_elements = 1'000'000;
+    static constexpr unsigned max_k = 16, max_t = 16;
+    static constexpr std::size_t max_listed = 100'000;
+};
+
 struct SubregularDecision {
     std::string id;                 // "SL", "SP", ...
     std::optional<bool> member;     // nullopt: a limit was reached (fact says which)
@@ -70,6 +81,8 @@ inline constexpr Symbol kLeftMarker = 0xFFFFFFFEu;
 inline constexpr Symbol kRightMarker = 0xFFFFFFFFu;
 Dfa sl_dfa_from_forbidden(const std::vector<std::string>& alphabet, unsigned k, const std::vector<Word>& forbidden);
 // The SP language of words with no forbidden subsequence, as a minimal DFA.
+// A DFA over a tier lifted to `alphabet` ⊇ its letters: the others loop on every state (minimal).
+Dfa lift_tier_dfa(const Dfa& over_tier, const std::vector<std::string>& alphabet);
 Dfa sp_dfa_from_forbidden(const std::vector<std::string>& alphabet, const std::vector<Word>& forbidden);
 // k-types of a word: PT (the set of subsequences of length <= k), LT (k-factors of ⋊w⋉ as a set;
 // the whole ⋊w⋉ when shorter), LTT (the same counted up to threshold t). Equal types = same class.
@@ -98,6 +111,7 @@ struct SuiteRequest {
     std::uint64_t seed = 1;
     std::size_t min_states = 1, max_states = 6;
     std::size_t max_draws = 200'000;
+    bool proper_tier = false;  // TSL: the tier a proper subset of the alphabet (--proper-tier)
 };
 struct SuiteDraw {
     std::vector<Dfa> dfas;

@@ -62,11 +62,21 @@ struct TypeSearch {
 // Is L a union of classes of the k-type (threshold t for LTT)? Exhaustive over the reachable
 // states of D × (type automaton).
 TypeSearch type_search(const Dfa& d, TypeKind kind, unsigned k, unsigned t, std::size_t max_states);
-SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOptions& o);
+// `sub` (may be null): the decision of the subclass (SL for LT, SP for PT) whose k bounds the least k.
+SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOptions& o, const SubregularDecision* sub);
+// The limits a bounded search ran under, recorded in a certificate whose least k is not known (the
+// checker re-runs the decision under them and expects the same parameters), and read back.
+Json limits_json(const SubregularOptions& o);
+Result<SubregularOptions> limits_from_json(const nlohmann::json& j);
+// {"accepted", "rejected"} of a pair of words.
+Json pair_json(const Dfa& d, const std::pair<Word, Word>& p);
+// The k a member decision proves (its "k", else its "k_at_most"), or nullopt.
+std::optional<std::size_t> known_k(const SubregularDecision* sub);
 
 // --- semigroup classes (subregular_semigroup.cc)
 SubregularDecision decide_da(const Dfa& d, const SubregularOptions& o);
-SubregularDecision decide_ltt(const Dfa& d, const SubregularOptions& o);
+// `lt` (may be null): the LT decision; LT-k ⊆ LTT-(k,1) bounds the least (k, t).
+SubregularDecision decide_ltt(const Dfa& d, const SubregularOptions& o, const SubregularDecision* lt);
 SubregularDecision decide_aperiodic_commutative(const Dfa& d);
 // The identities the checker evaluates on transformations: "da" ((xy)^ω x (xy)^ω = (xy)^ω),
 // "tw" (e x f y e z f = e z f y e x f, e and f idempotent), "commutative" (xy = yx),

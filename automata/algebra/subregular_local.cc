@@ -292,6 +292,20 @@ Dfa sl_dfa_from_forbidden(const std::vector<std::string>& alphabet, unsigned k, 
     return minimize(r);
 }
 
+Dfa lift_tier_dfa(const Dfa& over_tier, const std::vector<std::string>& alphabet) {
+    Dfa r;
+    r.alphabet = alphabet;
+    r.initial = over_tier.initial;
+    r.accepting = over_tier.accepting;
+    r.delta.resize(over_tier.num_states() * alphabet.size());
+    for (State q = 0; q < over_tier.num_states(); ++q)
+        for (std::size_t a = 0; a < alphabet.size(); ++a) {
+            auto it = std::find(over_tier.alphabet.begin(), over_tier.alphabet.end(), alphabet[a]);
+            r.delta[q * alphabet.size() + a] = it == over_tier.alphabet.end() ? q : over_tier.next(q, Symbol(it - over_tier.alphabet.begin()));
+        }
+    return minimize(r);
+}
+
 namespace subregular {
 
 Result<bool> check_sl_triple(const Dfa& d, const nlohmann::json& t, std::optional<std::size_t> k, std::string* why) {
@@ -328,7 +342,8 @@ SubregularDecision decide_sl(const Dfa& d, const SubregularOptions& o) {
     SlAnalysis a = analyze_sl(d, o);
     if (!a.decided)
         return decision("SL", std::nullopt, Json::object(),
-                        "more than " + std::to_string(o.max_pair_states) + " live states: the pair graph was not built");
+                        "more than " + std::to_string(o.max_pair_states) +
+                            " live states: the pair graph was not built (raise the limit with --sl-max-states)");
     if (a.cyclic)
         return decision("SL", false, Json::object(),
                         "two distinct live states share a loop word: not closed under suffix substitution for any k",
@@ -363,7 +378,8 @@ SubregularDecision decide_tsl(const Dfa& d, const SubregularOptions& o) {
             }
     const Dfa t = restrict_letters(d, tier);
     SlAnalysis a = analyze_sl(t, o);
-    if (!a.decided) return decision("TSL", std::nullopt, Json::object(), "over the pair limit on the tier projection");
+    if (!a.decided) return decision("TSL", std::nullopt, Json::object(), "more than " + std::to_string(o.max_pair_states) +
+                            " live states on the tier projection: the pair graph was not built (raise the limit with --sl-max-states)");
     if (a.cyclic)
         return decision("TSL", false, Json::object(),
                         "the projection to the tier of non-free letters {" + std::to_string(tier.size()) +

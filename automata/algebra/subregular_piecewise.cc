@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <type_traits>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -148,7 +149,8 @@ SubregularDecision decide_sp(const Dfa& d, const SubregularOptions& o) {
     bool over = false;
     auto violation = sp_violation(d, A, o.max_pair_states * o.max_pair_states / 8, &over);
     if (over)
-        return decision("SP", std::nullopt, Json::object(), "the search for a deletion that leaves the language passed its limit of pairs of states");
+        return decision("SP", std::nullopt, Json::object(), "the search for a deletion that leaves the language passed its limit of " +
+                            std::to_string(o.max_pair_states * o.max_pair_states / 8) + " pairs of states (--sl-max-states² / 8)");
     if (auto v = violation) {
         const auto& [u, a, rest] = *v;
         Word uav = u;
@@ -330,39 +332,101 @@ TypeSearch type_search(const Dfa& d, TypeKind kind, unsigned k, unsigned t, std:
     return out;
 }
 
-SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOptions& o) {
+Json pair_json(const Dfa& d, const std::pair<Word, Word>& p) {
+    return Json{{"accepted", word_json(d, p.first)}, {"rejected", word_json(d, p.second)}};
+}
+
+std::optional<std::size_t> known_k(const SubregularDecision* sub) {
+    if (!sub || sub->member != true) return std::nullopt;
+    for (const char* key : {"k", "k_at_most"})
+        if (sub->params.contains(key)) return sub->params[key].get<std::size_t>();
+    return std::nullopt;
+}
+
+Json sub_certificate(const SubregularDecision& sub) { return sub.certificate; }
+
+Json limits_json(const SubregularOptions& o) {
+    return Json{{"max_k", o.max_k}, {"max_t", o.max_t}, {"max_type_states", o.max_type_states}, {"max_elements", o.max_elements},
+                {"max_listed", o.max_listed}, {"max_pair_states", o.max_pair_states}};
+}
+
+Result<SubregularOptions> limits_from_json(const nlohmann::json& j) {
+    // Capped, so that a certificate cannot make its checker search without end.
+    SubregularOptions o;
+    if (!j.is_object()) return make_error("\"limits\" is an object of the search limits");
+    auto get = [&](const char* key, std::size_t cap, auto& out) -> Result<bool> {
+        if (!j.contains(key) || !j[key].is_number_unsigned() || j[key].get<std::size_t>() < 1 || j[key].get<std::size_t>() > cap)
+            return make_error(std::string("\"limits\".") + key + " must be an integer from 1 to " + std::to_string(cap));
+        out = static_cast<std::remove_reference_t<decltype(out)>>(j[key].get<std::size_t>());
+        return true;
+    };
+    using C = SubregularLimitCaps;
+    for (auto r : {get("max_k", C::max_k, o.max_k), get("max_t", C::max_t, o.max_t), get("max_type_states", C::max_type_states, o.max_type_states),
+                   get("max_elements", C::max_elements, o.max_elements), get("max_listed", C::max_listed, o.max_listed),
+                   get("max_pair_states", C::max_pair_states, o.max_pair_states)})
+        if (!r) return r.error();
+    return o;
+}
+
+SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOptions& o, const SubregularDecision* sub) {
     const std::string id = kind == TypeKind::PT ? "PT" : "LT";
     const std::string base = kind == TypeKind::PT ? "piecewise_testable" : "locally_testable";
+    const std::string lt = kind == TypeKind::PT ? "piecewise" : "locally";
+    // The subclass (SP-k ⊆ PT-k, SL-k ⊆ LT-k; docs/SUBREGULAR.md §1) bounds the least k from above.
+    const std::optional<std::size_t> upper = known_k(sub);
     DfaAnalysis A(d);
     const ClassDecision cd = find_class(base)->by_dfa(A);
     if (!cd.member)
         return decision(id, false, Json::object(), "not " + base + ": " + cd.certificate.fact,
                         Json{{"by_class", nlohmann::ordered_json::parse(certificate_to_json(cd.certificate, d))}});
-    std::optional<std::pair<Word, Word>> below;
+    std::optional<std::pair<Word, Word>> below;  // a conflict at `refuted`: the least k is larger
+    unsigned refuted = 0;
+    std::string stop;
     for (unsigned k = 1; k <= o.max_k; ++k) {
+        if (upper && k == *upper) break;
         TypeSearch s = type_search(d, kind, k, 1, o.max_type_states);
-        if (!s.consistent)
-            if (!s.conflict)
-                return decision(id, true, Json::object(),
-                                base + " (" + (kind == TypeKind::PT ? "Simon: J-trivial" : "Brzozowski–Simon") + "); the " +
-                                    std::to_string(k) + "-type search is over the limit, so the least k is not known",
-                                Json{{"by_class", nlohmann::ordered_json::parse(certificate_to_json(cd.certificate, d))}});
         if (s.consistent == true) {
             Json fields{{"k", k}};
-            if (below)
-                fields["below"] = Json{{"accepted", word_json(d, below->first)}, {"rejected", word_json(d, below->second)}};
+            if (below) fields["below"] = pair_json(d, *below);
             return decision(id, true, Json{{"k", k}},
-                            std::string(kind == TypeKind::PT ? "piecewise" : "locally") + " " + std::to_string(k) +
-                                "-testable: membership is a function of the " + std::to_string(k) + "-type" +
+                            lt + " " + std::to_string(k) + "-testable: membership is a function of the " + std::to_string(k) + "-type" +
                                 (below ? "; two words of one " + std::to_string(k - 1) + "-type differ" : std::string()),
                             fields);
         }
-        below = s.conflict;
+        if (!s.conflict) {
+            stop = "the " + std::to_string(k) + "-type search is over its limit of " + std::to_string(o.max_type_states) +
+                   " product states (--type-max-states)";
+            break;
+        }
+        below = s.conflict, refuted = k;
     }
-    return decision(id, true, Json::object(),
-                    base + ", and not " + id + "-k for any k <= " + std::to_string(o.max_k) + " (the least k is larger)",
-                    Json{{"k_above", o.max_k},
-                         {"below", Json{{"accepted", word_json(d, below->first)}, {"rejected", word_json(d, below->second)}}}});
+    Json fields = Json::object();
+    if (below) fields["below"] = pair_json(d, *below);
+    if (upper && refuted + 1 == *upper) {
+        // Every smaller k refuted and k = upper holds by the subclass: the least k is upper.
+        fields["by"] = sub_certificate(*sub);
+        return decision(id, true, Json{{"k", *upper}},
+                        lt + " " + std::to_string(*upper) + "-testable, since " + sub->id + "-" + std::to_string(*upper) + " ⊆ " + id +
+                            "-" + std::to_string(*upper) +
+                            (below ? "; two words of one " + std::to_string(*upper - 1) + "-type differ" : std::string()),
+                        fields);
+    }
+    Json params = Json::object();
+    fields["limits"] = limits_json(o);
+    if (refuted) params["k_above"] = refuted;
+    if (upper) params["k_at_most"] = *upper, fields["by"] = sub_certificate(*sub);
+    else fields["by_class"] = nlohmann::ordered_json::parse(certificate_to_json(cd.certificate, d));
+    if (stop.empty()) stop = "not " + id + "-k for any k <= " + std::to_string(o.max_k) + " (--subregular-max-k)";
+    std::string bound = "the least k is ";
+    if (refuted && upper) bound += "in " + std::to_string(refuted + 1) + ".." + std::to_string(*upper);
+    else if (refuted) bound += "above " + std::to_string(refuted);
+    else if (upper) bound += "at most " + std::to_string(*upper);
+    else bound = "the least k is not known";
+    return decision(id, true, params,
+                    (upper ? sub->id + "-" + std::to_string(*upper) + " ⊆ " + id + "-" + std::to_string(*upper)
+                           : base + " (" + (kind == TypeKind::PT ? "Simon: J-trivial" : "Brzozowski–Simon") + ")") +
+                        "; " + stop + ", so " + bound,
+                    fields);
 }
 
 }  // namespace subregular

@@ -145,25 +145,70 @@ SubregularDecision decide_da(const Dfa& d, const SubregularOptions& o) {
     return decision("DA", true, Json::object(), "every regular D-class of the syntactic semigroup is an aperiodic semigroup (its elements are idempotent)");
 }
 
-SubregularDecision decide_ltt(const Dfa& d, const SubregularOptions& o) {
+// The least (k, t) of LTT in the order of docs/SUBREGULAR.md §2.7: the least k such that
+// LTT-(k,t) holds for some t <= max_t, then the least such t. The parameters, the certificate fields
+// that prove them least ("below_k": two words of one (k-1, max_t)-type that differ, "below_t": of
+// one (k, t-1)-type) and a one-line note; LT-K ⊆ LTT-(K,1) (`upper`) ends the search at K.
+struct LttParams {
+    Json params = Json::object();
+    Json fields = Json::object();
+    std::string note;
+};
+
+LttParams ltt_params(const Dfa& d, const SubregularOptions& o, const SubregularDecision* lt) {
+    LttParams r;
+    const std::optional<std::size_t> upper = known_k(lt);
+    std::optional<std::pair<Word, Word>> below_k;
+    unsigned refuted = 0;  // every (k', t') with k' <= refuted, t' <= max_t is refuted
+    std::string stop;
+    r.fields["t_max"] = o.max_t;
+    for (unsigned k = 1; k <= o.max_k && stop.empty(); ++k) {
+        if (upper && k == *upper) break;
+        std::optional<std::pair<Word, Word>> below_t;
+        for (unsigned t = 1; t <= o.max_t; ++t) {
+            TypeSearch s = type_search(d, TypeKind::LTT, k, t, o.max_type_states);
+            if (s.consistent == true) {
+                r.params = Json{{"k", k}, {"t", t}};
+                if (below_k) r.fields["below_k"] = pair_json(d, *below_k);
+                if (below_t) r.fields["below_t"] = pair_json(d, *below_t);
+                r.note = "; LTT-(" + std::to_string(k) + "," + std::to_string(t) + ") with the least such k (t <= " +
+                         std::to_string(o.max_t) + "), then the least t";
+                return r;
+            }
+            if (!s.conflict) {
+                stop = "the (" + std::to_string(k) + "," + std::to_string(t) + ")-type search reached its limit (--type-max-states)";
+                break;
+            }
+            below_t = s.conflict;
+        }
+        if (stop.empty()) below_k = below_t, refuted = k;
+    }
+    if (below_k) r.fields["below_k"] = pair_json(d, *below_k);
+    if (upper && refuted + 1 == *upper) {
+        r.params = Json{{"k", *upper}, {"t", 1}};
+        r.fields["by"] = lt->certificate;
+        r.note = "; LTT-(" + std::to_string(*upper) + ",1) since " + lt->id + "-" + std::to_string(*upper) + " ⊆ LTT-(" +
+                 std::to_string(*upper) + ",1), with the least such k (t <= " + std::to_string(o.max_t) + ")";
+        return r;
+    }
+    r.fields["limits"] = limits_json(o);
+    if (refuted) r.params["k_above"] = refuted;
+    if (upper) r.params["k_at_most"] = *upper, r.fields["by"] = lt->certificate;
+    if (stop.empty()) stop = "no (k,t) with k <= " + std::to_string(o.max_k) + ", t <= " + std::to_string(o.max_t) + " (--subregular-max-k, --subregular-max-t)";
+    r.note = "; " + stop + (upper ? "; LTT-(" + std::to_string(*upper) + ",1) by " + lt->id : std::string());
+    return r;
+}
+
+SubregularDecision decide_ltt(const Dfa& d, const SubregularOptions& o, const SubregularDecision* lt) {
     if (auto a = periodic_letter(d))
         return decision("LTT", false, Json::object(), "not aperiodic (the letter " + d.alphabet[*a] + " permutes states), so not LTT",
                         Json{{"violation", aperiodic_no(d, Word{*a})}});
-    auto params = [&]() -> std::pair<Json, std::string> {
-        for (unsigned k = 1; k <= o.max_k; ++k)
-            for (unsigned t = 1; t <= o.max_t; ++t) {
-                TypeSearch s = type_search(d, TypeKind::LTT, k, t, o.max_type_states);
-                if (s.consistent == true)
-                    return {Json{{"k", k}, {"t", t}}, "; LTT-(" + std::to_string(k) + "," + std::to_string(t) +
-                                                          ") with the least such k, then the least t"};
-                if (!s.consistent && !s.conflict) return {Json::object(), "; the (k,t)-type search reached its limit"};
-            }
-        return {Json::object(), "; no (k,t) with k <= " + std::to_string(o.max_k) + ", t <= " + std::to_string(o.max_t)};
-    };
-    DfaAnalysis A(d);
-    if (find_class("locally_testable")->by_dfa(A).member) {
-        auto [p, note] = params();
-        return decision("LTT", true, p, "locally testable, and LT ⊆ LTT" + note, Json{{"by", "LT"}, {"params", p}});
+    if (lt && lt->member == true) {
+        LttParams p = ltt_params(d, o, lt);
+        Json fields = p.fields;
+        // LT ⊆ LTT proves membership when no (k,t) of LTT's own search does.
+        if (!fields.contains("by") && !p.params.contains("k")) fields["by"] = lt->certificate;
+        return decision("LTT", true, p.params, "locally testable, and LT ⊆ LTT" + p.note, fields);
     }
     auto S = SemigroupAnalysis::of(d, element_limit(d, o));
     if (!S) return decision("LTT", std::nullopt, Json::object(), "the syntactic semigroup has more than " + std::to_string(element_limit(d, o)) + " elements");
@@ -194,8 +239,8 @@ SubregularDecision decide_ltt(const Dfa& d, const SubregularOptions& o) {
                                                                            {"x", word_json(d, s.word(p))}, {"y", word_json(d, s.word(q))},
                                                                            {"z", word_json(d, s.word(r))}}}}}});
         }
-    auto [p, note] = params();
-    return decision("LTT", true, p, "aperiodic and the Thérien–Weiss identity holds" + note, Json{{"params", p}});
+    LttParams p = ltt_params(d, o, nullptr);
+    return decision("LTT", true, p.params, "aperiodic and the Thérien–Weiss identity holds" + p.note, p.fields);
 }
 
 }  // namespace ltlkit::automata::algebra::subregular

@@ -36,6 +36,8 @@ Result<SuiteDraw> draw_suite(const SuiteRequest& r) {
     if (r.t && r.cls != "LTT") return make_error("--t is a parameter of LTT only");
     const bool has_k = r.cls == "SL" || r.cls == "SP" || r.cls == "LT" || r.cls == "PT" || r.cls == "LTT" || r.cls == "TSL";
     if (r.k && !has_k) return make_error("--k is not a parameter of " + r.cls);
+    if (r.proper_tier && r.cls != "TSL") return make_error("--proper-tier is an option of TSL only");
+    if (r.proper_tier && r.alphabet.size() < 2) return make_error("--proper-tier needs an alphabet of at least 2 letters");
     Rng rng(r.seed);
     SuiteDraw out;
     std::set<std::string> seen;
@@ -47,7 +49,19 @@ Result<SuiteDraw> draw_suite(const SuiteRequest& r) {
         ++out.draws;
         Dfa d;
         const unsigned kk = r.k.value_or(1 + unsigned(rng.below(3)));
-        if ((r.cls == "SL" || r.cls == "TSL") && rng.below(2) == 0) {
+        if (r.proper_tier && rng.below(2) == 0) {
+            // TSL on a proper tier: random forbidden factors over a random proper subset, lifted.
+            std::vector<std::string> tier;
+            while (tier.empty() || tier.size() == ns) {
+                tier.clear();
+                for (const auto& x : r.alphabet)
+                    if (rng.below(2)) tier.push_back(x);
+            }
+            std::vector<Word> forbidden;
+            for (const Word& f : subregular::sl_all_factors(tier.size(), kk))
+                if (rng.below(4) == 0) forbidden.push_back(f);
+            d = lift_tier_dfa(sl_dfa_from_forbidden(tier, kk, forbidden), r.alphabet);
+        } else if ((r.cls == "SL" || r.cls == "TSL") && rng.below(2) == 0) {
             std::vector<Word> forbidden;
             for (const Word& f : subregular::sl_all_factors(ns, kk))
                 if (rng.below(4) == 0) forbidden.push_back(f);
@@ -67,6 +81,7 @@ Result<SuiteDraw> draw_suite(const SuiteRequest& r) {
         if (dec->member != true) continue;
         if (r.k && !(dec->params.contains("k") && dec->params["k"] == *r.k)) continue;
         if (r.t && !(dec->params.contains("t") && dec->params["t"] == *r.t)) continue;
+        if (r.proper_tier && dec->params["tier"].size() >= ns) continue;
         if (!seen.insert(to_json(d)).second) continue;
         out.dfas.push_back(d);
         out.decisions.push_back(*dec);

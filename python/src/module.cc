@@ -202,6 +202,28 @@ std::vector<std::string> alphabet_arg(const std::optional<py::object>& alphabet)
 
 // ---- languages: a Formula, a formula text, or a Dfa; resolved to the minimal DFA
 
+// The limits of the subregular classes (classify's --sl-max-states, --type-max-states,
+// --subregular-max-k, --subregular-max-t, with the CLI's ranges).
+automata::algebra::SubregularOptions subregular_options(std::size_t sl_max_states, std::size_t type_max_states, unsigned max_k,
+                                                        unsigned max_t, std::size_t max_elements) {
+    using C = automata::algebra::SubregularLimitCaps;
+    auto check = [](std::size_t v, std::size_t cap, const char* name) {
+        if (v < 1 || v > cap) throw LibraryError{make_error(std::string(name) + " must be in 1.." + std::to_string(cap))};
+    };
+    check(sl_max_states, C::max_pair_states, "sl_max_states");
+    check(type_max_states, C::max_type_states, "type_max_states");
+    check(max_k, C::max_k, "subregular_max_k");
+    check(max_t, C::max_t, "subregular_max_t");
+    check(max_elements, C::max_elements, "subregular_max_elements");
+    automata::algebra::SubregularOptions o;
+    o.max_pair_states = sl_max_states;
+    o.max_type_states = type_max_states;
+    o.max_k = max_k;
+    o.max_t = max_t;
+    o.max_elements = max_elements;
+    return o;
+}
+
 struct Resolved {
     Dfa dfa;
     std::optional<std::string> fragment;
@@ -576,7 +598,10 @@ PYBIND11_MODULE(_ltlkit, m) {
     m.def("classify", [](const py::object& language, const std::optional<py::object>& alphabet, unsigned max_k,
                          std::size_t max_elements, std::size_t formula_cap, std::size_t window_budget, unsigned probe_depth,
                          std::size_t probe_states, std::size_t max_states, double window_time, std::size_t window_memory,
-                         const std::string& window_clock, std::uint64_t window_work) {
+                         const std::string& window_clock, std::uint64_t window_work, std::size_t sl_max_states,
+                         std::size_t type_max_states, unsigned subregular_max_k, unsigned subregular_max_t,
+                         std::size_t subregular_max_elements) {
+        const auto so = subregular_options(sl_max_states, type_max_states, subregular_max_k, subregular_max_t, subregular_max_elements);
         if (max_k < 1 || max_k > 64) throw LibraryError{make_error("max_k must be in 1..64")};
         if (!(window_time >= 0) || window_time > 1e6)
             throw LibraryError{make_error("window_time must be a number of seconds in 0..1000000 (0: no time bound)")};
@@ -608,7 +633,7 @@ PYBIND11_MODULE(_ltlkit, m) {
         });
         py::dict out = classification_to_python(c, r.dfa, r.fragment, max_k, r.alphabet_inferred);
         // As `classify --json`: the subregular classes (docs/SUBREGULAR.md).
-        auto sub = without_gil([&] { return automata::algebra::classify_subregular(r.dfa); });
+        auto sub = without_gil([&] { return automata::algebra::classify_subregular(r.dfa, so); });
         out["subregular"] = to_python(automata::algebra::subregular_summary_json(sub));
         return out;
     }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_k") = 4, py::arg("max_elements") = 1'000'000,
@@ -616,17 +641,33 @@ PYBIND11_MODULE(_ltlkit, m) {
        py::arg("probe_states") = 500'000, py::arg("max_states") = 1'000'000, py::arg("window_time") = 0.0,
        py::arg("window_memory") = 400, py::arg("window_clock") = "wall",
        py::arg("window_work") = automata::algebra::ClassifyOptions::kDefaultWindowWork,
+       py::arg("sl_max_states") = automata::algebra::SubregularOptions{}.max_pair_states,
+       py::arg("type_max_states") = automata::algebra::SubregularOptions{}.max_type_states,
+       py::arg("subregular_max_k") = automata::algebra::SubregularOptions{}.max_k,
+       py::arg("subregular_max_t") = automata::algebra::SubregularOptions{}.max_t,
+       py::arg("subregular_max_elements") = automata::algebra::SubregularOptions{}.max_elements,
        "The classes of docs/CLASSES.md §2 with certificates and the predictions per architecture (the keys of `classify --json`).\n"
+       "sl_max_states, type_max_states, subregular_max_k, subregular_max_t and subregular_max_elements are classify's\n"
+       "--sl-max-states, --type-max-states, --subregular-max-k, --subregular-max-t and --subregular-max-elements\n"
+       "(the limits of the subregular classes, docs/SUBREGULAR.md §4).\n"
        "window_work (search steps), window_time (seconds), window_memory (MiB) and window_clock ('wall' or 'cpu') are\n"
        "classify's --window-work, --window-time, --window-memory and --window-clock; 0 removes a bound. The default\n"
        "bound is in work, so the answers do not depend on the machine's speed or load.");
-    m.def("classify_subregular", [](const py::object& language, const std::optional<py::object>& alphabet, std::size_t max_states) {
+    m.def("classify_subregular", [](const py::object& language, const std::optional<py::object>& alphabet, std::size_t max_states,
+                                    std::size_t sl_max_states, std::size_t type_max_states, unsigned subregular_max_k,
+                                    unsigned subregular_max_t, std::size_t subregular_max_elements) {
+        const auto so = subregular_options(sl_max_states, type_max_states, subregular_max_k, subregular_max_t, subregular_max_elements);
         Resolved r = resolve(language, alphabet_arg(alphabet), max_states);
-        auto ds = without_gil([&] { return automata::algebra::classify_subregular(r.dfa); });
+        auto ds = without_gil([&] { return automata::algebra::classify_subregular(r.dfa, so); });
         nlohmann::ordered_json j = automata::algebra::subregular_summary_json(ds);
         for (const auto& d : ds) j[d.id]["certificate"] = nlohmann::ordered_json::parse(automata::algebra::subregular_certificate_json(d, r.dfa));
         return to_python(j);
     }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_states") = 1'000'000,
+       py::arg("sl_max_states") = automata::algebra::SubregularOptions{}.max_pair_states,
+       py::arg("type_max_states") = automata::algebra::SubregularOptions{}.max_type_states,
+       py::arg("subregular_max_k") = automata::algebra::SubregularOptions{}.max_k,
+       py::arg("subregular_max_t") = automata::algebra::SubregularOptions{}.max_t,
+       py::arg("subregular_max_elements") = automata::algebra::SubregularOptions{}.max_elements,
        "The subregular classes of docs/SUBREGULAR.md (finite, cofinite, SL, SP, LT, PT, LTT, TSL, DA,\n"
        "aperiodic_commutative): {name: {member, params, fact, prediction, certificate}}, as `classify --json`'s\n"
        "\"subregular\" object plus the certificates, which check_certificate re-verifies.");

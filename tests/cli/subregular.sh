@@ -85,5 +85,48 @@ done
 "$bin" suite --class DA --k 2 --out bad.suite >/dev/null 2>err.txt
 [[ $? -eq 2 ]] || fail "--k for DA should be bad input"
 grep -q 'not a parameter' err.txt || fail "no reason for --k on DA: $(cat err.txt)"
+# Forged certificates (issue 44): LT / PT claimed with k = 1 for a language that is not LT / PT,
+# and a wrong k for an LT language, do not hold (exit 1; 2 is kept for malformed input).
+"$bin" classify --regex '(ab)*' --alphabet a,b --max-k 1 --certificates forge >/dev/null 2>err.txt || fail "classify (ab)* exited $?"
+"$bin" classify --regex '(b|ab)*(a|ε)' --alphabet a,b --max-k 1 --certificates forge2 >/dev/null 2>err.txt || fail "classify no-aa exited $?"
+python3 - forge forge2 <<'PY' || fail "forging"
+import json, sys
+for c in ["LT", "PT"]:
+    j = json.load(open(f"{sys.argv[1]}/{c}.json"))
+    if j["member"] is False:
+        j.update({"member": True, "k": 1, "params": {"k": 1}})
+        json.dump(j, open(f"forged-{c}.json", "w"))
+j = json.load(open(f"{sys.argv[2]}/LT.json"))
+assert j["params"] == {"k": 2}, j["params"]
+j["params"]["k"] = 3
+j["k"] = 3
+json.dump(j, open("forged-LTk.json", "w"))
+PY
+for f in forged-*.json; do
+    "$bin" check-certificate "$f" >check.txt 2>&1
+    rc=$?
+    [[ $rc -eq 1 ]] || fail "forged $f: exit $rc, expected 1 (does not hold): $(cat check.txt)"
+done
+[[ $(ls forged-*.json | wc -l) -ge 2 ]] || fail "nothing was forged"
+# Inclusions (issue 42): Y<=3 a is SL-4, so LT is reported with k <= 4, never "not known".
+"$bin" classify 'Y<=3 a' --alphabet a,b --max-k 1 --json >out.json 2>err.txt || fail "classify Y<=3 a exited $?"
+python3 - out.json <<'PY' || fail "LT bounded by SL"
+import json, sys
+s = json.load(open(sys.argv[1]))["subregular"]
+k = s["SL"]["params"]["k"]
+lt = s["LT"]["params"]
+assert s["LT"]["member"] is True and (lt.get("k", 99) <= k or lt.get("k_at_most", 99) <= k), (s["SL"], s["LT"])
+assert "not known" not in s["LT"]["fact"], s["LT"]
+PY
+# The pair-graph limit is an option: at 1 live state SL is left open (null) and says how to raise it.
+"$bin" classify 'Y<=3 a' --alphabet a,b --max-k 1 --json --sl-max-states 1 >out.json 2>err.txt || fail "classify --sl-max-states exited $?"
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["subregular"]["SL"]; assert s["member"] is None and "--sl-max-states" in s["fact"], s' out.json ||
+    fail "--sl-max-states 1 does not leave SL open"
+# TSL suites on a proper tier.
+"$bin" suite --class TSL --k 2 --alphabet a,b,c --count 4 --seed 3 --proper-tier --out tsl.suite --json >out.json 2>err.txt || fail "suite --proper-tier exited $?: $(cat err.txt)"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert all(len(l["params"]["tier"]) < 3 for l in j["languages"]), j' out.json ||
+    fail "--proper-tier drew a tier of the whole alphabet"
+"$bin" suite --class SL --proper-tier --out bad.suite >/dev/null 2>err.txt
+[[ $? -eq 2 ]] || fail "--proper-tier for SL should be bad input"
 [[ $fails -eq 0 ]] || exit 1
 echo "subregular: ok"
