@@ -47,7 +47,7 @@ fuzz: deps
 	cmake --build build-fuzz -j $(JOBS)
 
 run: build
-	./$(BUILD)/cli/ltlkit verify --suite examples/quick.suite --profile quick \
+	./$(BUILD)/cli/ltlkit verify --suite examples/quick.suite --profile demo \
 	  --archs global,local-1,hybrid-1 --out results/quick
 
 clean:
