@@ -148,6 +148,13 @@ std::string fmt(const char* f, double x) {
 
 std::string pct(double x) { return fmt("%.1f%%", 100 * x); }
 
+// The Clopper–Pearson interval (two-sided, at `confidence`) of an accuracy measured on n words.
+std::pair<double, double> interval(double accuracy, long n, double confidence) {
+    if (n <= 0) return {0, 1};
+    const int k = static_cast<int>(std::lround(accuracy * static_cast<double>(n)));
+    return clopper_pearson(k, static_cast<int>(n), confidence);
+}
+
 // The theory (docs/CLASSES.md §4) speaks about strict masks without positional encoding, and about
 // transformers only.
 bool theory_applies(const Architecture& arch, const std::vector<RunResult>& runs) {
@@ -165,11 +172,7 @@ std::vector<CeilingViolation> ceiling_violations(const CellCeiling& ceiling, con
                                                  const std::vector<std::string>& labels) {
     std::vector<CeilingViolation> out;
     // The lower end of a one-sided 99.9% interval for k right answers of n (Clopper–Pearson).
-    auto lower = [](double accuracy, long n) {
-        if (n <= 0) return 0.0;
-        const int k = static_cast<int>(std::lround(accuracy * static_cast<double>(n)));
-        return clopper_pearson(k, static_cast<int>(n), 0.998).first;
-    };
+    auto lower = [](double accuracy, long n) { return interval(accuracy, n, 0.998).first; };
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const RunResult& r = runs[i];
         const std::string label = i < labels.size() ? labels[i] : "seed " + std::to_string(r.seed);
@@ -248,13 +251,6 @@ long words_in(const RunResult& r, int lo, int hi) {
     return words;
 }
 
-// The 99.9% Clopper–Pearson interval of an accuracy measured on n words.
-std::pair<double, double> interval(double accuracy, long n) {
-    if (n <= 0) return {0, 1};
-    const int k = static_cast<int>(std::lround(accuracy * static_cast<double>(n)));
-    return clopper_pearson(k, static_cast<int>(n), 0.999);
-}
-
 // A fitted run that fails the random test degrades with length when it was exact on its fresh
 // training words, or when some length bin is below its training accuracy beyond sampling error
 // (the bin's 99.9% upper bound under the training accuracy's 99.9% lower bound). Otherwise it is
@@ -262,12 +258,12 @@ std::pair<double, double> interval(double accuracy, long n) {
 bool degrades_with_length(const RunResult& r) {
     const long fit = r.config.evaluation.fit_words;
     if (fit > 0 && r.train_accuracy >= 1 - 0.5 / static_cast<double>(fit)) return true;
-    const double train_low = interval(r.train_accuracy, fit).first;
+    const double train_low = interval(r.train_accuracy, fit, 0.999).first;
     for (const auto& [bin, acc] : r.bin_accuracy) {
         const auto dash = bin.find('-');
         if (dash == std::string::npos) continue;
         const int lo = std::atoi(bin.c_str()), hi = std::atoi(bin.c_str() + dash + 1);
-        if (interval(acc, words_in(r, lo, hi)).second < train_low) return true;
+        if (interval(acc, words_in(r, lo, hi), 0.999).second < train_low) return true;
     }
     return false;
 }
