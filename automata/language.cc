@@ -9,6 +9,7 @@
 #include "automata/dfa_json.hh"
 #include "base/file.hh"
 #include "base/text.hh"
+#include "base/trace.hh"
 #include "automata/monitor.hh"
 #include "automata/regex.hh"
 #include "ltl/fragment.hh"
@@ -84,6 +85,7 @@ std::size_t languages_compiled() { return languages_compiled_count.load(std::mem
 
 Result<Language> load_language(const LanguageSpec& spec) {
     languages_compiled_count.fetch_add(1, std::memory_order_relaxed);
+    trace_event("compile " + (spec.name.empty() ? spec.text : spec.name));  // tests only (base/trace.hh)
     auto lang = load_unplaced(spec);
     if (lang.ok() || spec.suite_line == 0) return lang;
     return placed_in_suite(spec, lang.error());

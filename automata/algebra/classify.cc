@@ -17,6 +17,7 @@
 #include "automata/algorithms.hh"
 #include "automata/dfa_json.hh"
 #include "base/json.hh"
+#include "base/trace.hh"
 #include "automata/monitor.hh"
 #include "ltl/fragment.hh"
 #include "ltl/parser.hh"
@@ -141,6 +142,7 @@ void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t for
 
 Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& options) {
     if (auto v = minimal.validate(); !v) return v.error();
+    trace_event("classify " + std::to_string(minimal.num_states()) + "-state DFA");  // tests only (base/trace.hh)
     Classification out;
     out.alphabet = minimal.alphabet;
     out.states = minimal.num_states();
