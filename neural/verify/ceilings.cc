@@ -128,8 +128,8 @@ CellCeiling cell_ceiling(const Plan& plan, const LanguagePlan& lang, const ArchP
         c.note = *why;
         return c;
     }
-    auto dfa = automata::dfa_from_json(lang.dfa_json);
-    if (!dfa.ok()) {
+    const auto& dfa = lang.dfa;
+    if (!dfa) {
         c.note = "no DFA in plan.json";
         return c;
     }

@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "automata/algebra/classify.hh"
-#include "automata/dfa_json.hh"
 #include "automata/language.hh"
 #include "neural/verify/stages.hh"
 
@@ -38,9 +37,8 @@ Result<std::size_t> mark_plan_adversarial(Plan& plan, const std::string& scratch
             dfa = lang->dfa;
             if (lang->formula) formula_source = *lang->formula;
         } else {
-            auto d = automata::dfa_from_json(lp.dfa_json);
-            if (!d.ok()) continue;
-            dfa = *d;
+            if (!lp.dfa) continue;
+            dfa = *lp.dfa;
         }
         automata::algebra::ClassifyOptions lopts = copts;
         if (formula_source) lopts.source = *formula_source;

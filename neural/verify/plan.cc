@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "automata/dfa_json.hh"
 #include "base/checksum.hh"
 #include "neural/verify/profiles.hh"
 
@@ -34,7 +35,7 @@ std::string plan_to_json(const Plan& p) {
                          {"kind", l.kind},
                          {"text", l.text},
                          {"alphabet", l.alphabet},
-                         {"dfa", json::parse(l.dfa_json.empty() ? "null" : l.dfa_json)},
+                         {"dfa", l.dfa ? json::parse(automata::to_json(*l.dfa)) : json(nullptr)},
                          {"states", l.states},
                          {"fragment", l.fragment ? json(*l.fragment) : json(nullptr)},
                          {"classes", classes},
@@ -105,7 +106,11 @@ Result<Plan> plan_from_json(const std::string& text) {
             l.kind = lj.value("kind", "");
             l.text = lj.value("text", "");
             l.alphabet = lj.at("alphabet").get<std::vector<std::string>>();
-            l.dfa_json = lj.at("dfa").is_null() ? "" : lj.at("dfa").dump();
+            if (!lj.at("dfa").is_null()) {
+                auto dfa = automata::dfa_from_json(lj.at("dfa").dump());
+                if (!dfa.ok()) return make_error("plan.json: language '" + l.name + "': " + dfa.error().message);
+                l.dfa = std::move(dfa).value();
+            }
             l.states = lj.value("states", std::size_t{0});
             if (lj.contains("fragment") && !lj.at("fragment").is_null())
                 l.fragment = lj.at("fragment").get<std::string>();

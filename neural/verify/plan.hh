@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "automata/dfa.hh"
 #include "base/error.hh"
 #include "neural/run.hh"
 #include "neural/verify/published.hh"
@@ -41,7 +42,7 @@ struct LanguagePlan {
     std::string kind;  // formula | regex | dfa
     std::string text;
     std::vector<std::string> alphabet;
-    std::string dfa_json;  // the minimal complete DFA (docs/SYNTAX.md §9)
+    std::optional<automata::Dfa> dfa;  // the minimal complete DFA (plan.json: docs/SYNTAX.md §9; null in none written)
     std::size_t states = 0;
     std::optional<std::string> fragment;
     std::map<std::string, std::optional<bool>> classes;  // class id -> member (null: undecided)

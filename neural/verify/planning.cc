@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <optional>
 
-#include "automata/dfa_json.hh"
 #include "automata/random.hh"
 #include "automata/sampler.hh"
 #include "neural/verify/ceilings.hh"
@@ -67,7 +66,7 @@ LanguagePlan describe_language(const automata::Language& language,
                                                         : "dfa";
     lp.text = spec.text;
     lp.alphabet = language.dfa.alphabet;
-    lp.dfa_json = automata::to_json(language.dfa);
+    lp.dfa = language.dfa;
     lp.states = language.dfa.num_states();
     lp.fragment = language.fragment;
     lp.classes = classification.classes;

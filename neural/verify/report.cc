@@ -186,7 +186,7 @@ Result<ReportFiles> merge_report(const std::vector<std::string>& dirs, const std
             if (differs.empty() && config_to_json(p->base) != config_to_json(plan->base))
                 differs = "other profile settings: " + config_differences(plan->base, p->base);
             for (std::size_t i = 0; differs.empty() && i < std::min(p->languages.size(), plan->languages.size()); ++i)
-                if (p->languages[i].dfa_json != plan->languages[i].dfa_json)
+                if (p->languages[i].dfa != plan->languages[i].dfa)
                     differs = "language '" + p->languages[i].name + "' has another DFA";
             if (!differs.empty())
                 return make_error(d + " holds another verification than " + dirs.front() + ": " + differs +

@@ -60,6 +60,6 @@ Result<std::optional<std::pair<int, int>>> read_shard_file(const std::string& di
 
 // The minimal DFA as an inline <svg> through `dot -Tsvg` (Graphviz, run as a subprocess);
 // nullopt (with the reason in *why) when dot is missing or fails.
-std::optional<std::string> dfa_svg(const std::string& dfa_json, std::string* why = nullptr);
+std::optional<std::string> dfa_svg(const automata::Dfa& dfa, std::string* why = nullptr);
 
 }  // namespace ltlkit::neural::verify

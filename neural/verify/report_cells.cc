@@ -16,12 +16,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "automata/dfa_json.hh"
 #include "automata/dot.hh"
 #include "automata/lock.hh"
 #include "neural/verify/ceilings.hh"
 #include "neural/verify/profiles.hh"
-#include "neural/verify/verify.hh"
 #include "neural/verify/report_internal.hh"
 
 namespace ltlkit::neural::verify {
@@ -261,13 +259,8 @@ std::string csv_field(const std::string& s) {
 
 // ---------------------------------------------------------------- DFA picture
 
-std::optional<std::string> dfa_svg(const std::string& dfa_json, std::string* why) {
-    auto dfa = automata::dfa_from_json(dfa_json);
-    if (!dfa.ok()) {
-        if (why) *why = dfa.error().message;
-        return std::nullopt;
-    }
-    const std::string dot = automata::to_dot(*dfa);
+std::optional<std::string> dfa_svg(const automata::Dfa& dfa, std::string* why) {
+    const std::string dot = automata::to_dot(dfa);
     std::string tmpl_s = (std::filesystem::temp_directory_path() / "ltlkit-dot-XXXXXX").string();
     std::vector<char> tmpl(tmpl_s.begin(), tmpl_s.end());
     tmpl.push_back(0);

@@ -18,7 +18,6 @@
 #include "automata/lock.hh"
 #include "neural/verify/ceilings.hh"
 #include "neural/verify/profiles.hh"
-#include "neural/verify/verify.hh"
 #include "neural/verify/report_internal.hh"
 
 namespace ltlkit::neural::verify {
@@ -161,7 +160,7 @@ void html_language(std::ostream& h, const ReportData& d, std::size_t li) {
       << html_escape(no.empty() ? "none" : no) << (undecided.empty() ? "" : "; undecided: " + html_escape(undecided))
       << ".</p>\n";
     std::string why;
-    auto svg = lang.dfa_json.empty() ? std::nullopt : dfa_svg(lang.dfa_json, &why);
+    auto svg = lang.dfa ? dfa_svg(*lang.dfa, &why) : std::nullopt;
     if (svg)
         h << "<div class=\"dfa\">" << *svg << "</div>\n";
     else

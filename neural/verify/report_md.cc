@@ -18,7 +18,6 @@
 #include "automata/lock.hh"
 #include "neural/verify/ceilings.hh"
 #include "neural/verify/profiles.hh"
-#include "neural/verify/verify.hh"
 #include "neural/verify/report_internal.hh"
 
 namespace ltlkit::neural::verify {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "automata/dfa_json.hh"
 #include "base/checksum.hh"
 #include "base/file.hh"
 #include "neural/verify/report.hh"
@@ -61,7 +62,7 @@ Plan fixture_plan() {
         lp.kind = "formula";
         lp.text = name;
         lp.alphabet = {"a", "b"};
-        lp.dfa_json = dfa;
+        lp.dfa = *automata::dfa_from_json(dfa);
         lp.states = 3;
         lp.classes = {{"definite", l == Prediction::Recognizes}, {"r_trivial", g == Prediction::Recognizes},
                       {"star_free", std::nullopt}};
