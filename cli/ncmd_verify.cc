@@ -39,13 +39,15 @@ std::vector<std::string> split_csv(const std::string& s) {
     return out;
 }
 
-// This process's own command line, to start worker copies of it (argv[0] made absolute).
-std::vector<std::string> own_command_line() {
-    auto args = own_arguments();
+// The command that starts a worker process of this verify: this executable's `verify` (absolute),
+// quiet when this one is. The library adds the output folder and the session; a worker reads the
+// plan from there, never the user's command line (nv::run_worker).
+std::vector<std::string> worker_command(bool quiet) {
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (args.empty() || ec) return {};
-    args[0] = exe.string();
+    if (ec) return {};
+    std::vector<std::string> args{exe.string(), "verify"};
+    if (quiet) args.push_back("--quiet");
     return args;
 }
 
@@ -73,6 +75,21 @@ struct VerifyArgs {
     double max_hours = 4;
     bool accept_cost = false, quiet = false;
 };
+
+// `verify --worker j/J --worker-session S --out OUT --device D`, started by a verify with --threads.
+int run_worker_command(const VerifyArgs& a) {
+    take(nv::parse_shard(a.worker));  // j/J: which worker, for the process list only
+    nv::WorkerOptions w;
+    w.out = a.out;
+    w.session = a.worker_session;
+    w.device = take(neural::parse_device(a.device));
+    if (a.quiet)  // warnings still show
+        w.log = [](const std::string& line) {
+            if (line.rfind("warning", 0) == 0) std::cerr << line << std::endl;
+        };
+    take(nv::run_worker(w));  // worker processes keep the default signal actions: they end with their parent
+    return 0;
+}
 
 // Every language's count tables and every architecture's peak memory per run against their
 // limits, before anything is written (exit 3, naming the option).
@@ -204,6 +221,7 @@ void set_verify_note(const nv::VerifyState& s, const std::string& command) {
 }
 
 int run_verify_command(const VerifyArgs& a) {
+    if (!a.worker.empty()) return run_worker_command(a);
     nv::VerifyOptions o;
     std::vector<automata::LanguageSpec> specs;  // a suite's languages, compiled below (once each)
     if (!a.suite.empty()) {
@@ -246,16 +264,7 @@ int run_verify_command(const VerifyArgs& a) {
     if (!a.shard.empty()) std::tie(o.shard_index, o.shard_count) = take(nv::parse_shard(a.shard));
     o.device = take(neural::parse_device(a.device));
     o.threads = a.threads > 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
-    if (!a.worker.empty()) {
-        const auto [j, n] = take(nv::parse_shard(a.worker));
-        o.worker_index = j;
-        o.worker_count = n;
-        o.worker_session = a.worker_session;
-        o.write_report = false;
-        o.threads = 1;
-    } else {
-        o.worker_command = own_command_line();
-    }
+    o.worker_command = worker_command(a.quiet);
     // The papers' numbers: --published FILE, or the suite's sibling NAME.published.tsv when present.
     std::string published = a.published;
     if (published.empty() && !a.suite.empty()) {
@@ -267,24 +276,21 @@ int run_verify_command(const VerifyArgs& a) {
     if (!published.empty()) o.published = take(nv::read_published(published));
     // Each language compiled here, once: verify plans and trains with these.
     if (!specs.empty()) o.languages = take(nv::load_languages(specs));
-    if (a.worker.empty()) check_limits(o, a.max_memory_gb);
+    check_limits(o, a.max_memory_gb);
     flush_notes();
     if (a.estimate > 0) {
         print_estimate(o, a.estimate);
         return 0;
     }
-    if (a.worker.empty()) {
-        take(nv::check_verify_options(o));  // its errors before the estimate
-        // A folder another verify holds is refused before the calibration (run_verify locks it).
-        take(automata::check_folder_free(o.out));
-        say_cost(o, a);
-    }
+    take(nv::check_verify_options(o));  // its errors before the estimate
+    // A folder another verify holds is refused before the calibration (run_verify locks it).
+    take(automata::check_folder_free(o.out));
+    say_cost(o, a);
     if (a.quiet)  // warnings still show
         o.log = [](const std::string& line) {
             if (line.rfind("warning", 0) == 0) std::cerr << line << std::endl;
         };
-    if (a.worker.empty()) {
-        // Worker processes keep the default action: they end silently with their parent.
+    {
         const std::string command = own_command_text();
         catch_interrupts("verify stopped while planning (classifying, generating the datasets); rerun the same "
                          "command: " + command);
@@ -292,7 +298,6 @@ int run_verify_command(const VerifyArgs& a) {
     }
     auto summary = take(nv::run_verify(o));
     release_interrupts();
-    if (!a.worker.empty()) return 0;
     if (summary.report) {
         const auto& r = *summary.report;
         if (a.json) {

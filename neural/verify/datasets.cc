@@ -110,4 +110,29 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
     return true;
 }
 
+Result<LanguageContext> read_language_context(const Plan& plan, const LanguagePlan& lp, const fs::path& data) {
+    if (!lp.dfa) return make_error("plan.json: language '" + lp.name + "' has no DFA (written by an older ltlkit)");
+    LanguageContext ctx;
+    ctx.dfa = *lp.dfa;
+    std::vector<automata::algebra::ArchPrediction> preds, controls;
+    std::vector<std::pair<Prediction, bool>> marks;
+    for (const auto& a : lp.archs) {
+        automata::algebra::ArchPrediction p;
+        p.arch = a.arch;
+        p.prediction = a.prediction;
+        preds.push_back(std::move(p));
+        marks.emplace_back(a.prediction, !a.witness.empty());  // the plan's witness text: empty iff none
+    }
+    if (needs_local1_control(marks)) {
+        automata::algebra::ArchPrediction p;
+        p.arch = kLocal1Control;
+        controls.push_back(std::move(p));
+    }
+    Profile prof;
+    prof.base = plan.base;  // read back only: the test distribution and its lengths are the plan's
+    auto ds = language_dataset(ctx, lp, preds, controls, prof, data, false);
+    if (!ds.ok()) return ds.error();
+    return ctx;
+}
+
 }  // namespace ltlkit::neural::verify

@@ -42,16 +42,24 @@ Config run_config(const Plan& plan, const RunPlan& r, Device device) {
     return c;
 }
 
+bool needs_local1_control(const std::vector<std::pair<Prediction, bool>>& archs) {
+    const bool any_fails = std::any_of(archs.begin(), archs.end(), [](const auto& a) {
+        return a.first == Prediction::Fails && a.second;
+    });
+    const bool any_control = std::any_of(archs.begin(), archs.end(), [](const auto& a) {
+        return a.first != Prediction::Fails;
+    });
+    return !any_fails && any_control;
+}
+
 Predictions predict_archs(const automata::algebra::Classification& cls, const std::vector<Architecture>& archs) {
     Predictions p;
-    for (const auto& arch : archs) p.archs.push_back(automata::algebra::predict(cls, arch));
-    const bool any_fails = std::any_of(p.archs.begin(), p.archs.end(), [](const auto& a) {
-        return a.prediction == Prediction::Fails && a.witness;
-    });
-    const bool any_control = std::any_of(p.archs.begin(), p.archs.end(), [](const auto& a) {
-        return a.prediction != Prediction::Fails;
-    });
-    if (!any_fails && any_control) p.controls.push_back(automata::algebra::predict(cls, {Architecture::Kind::Local, 1}));
+    std::vector<std::pair<Prediction, bool>> marks;
+    for (const auto& arch : archs) {
+        p.archs.push_back(automata::algebra::predict(cls, arch));
+        marks.emplace_back(p.archs.back().prediction, p.archs.back().witness.has_value());
+    }
+    if (needs_local1_control(marks)) p.controls.push_back(automata::algebra::predict(cls, kLocal1Control));
     return p;
 }
 

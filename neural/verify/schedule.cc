@@ -1,5 +1,8 @@
 // The scheduling stage of verify (stages.hh): the runs of a shard, finished runs checked, and the
 // runs trained here one after the other or by a pool of worker processes that claim them.
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -8,9 +11,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <limits>
+#include <csignal>
+#include <nlohmann/json.hpp>
 
 #include "base/checksum.hh"
 #include "base/file.hh"
+#include "neural/verify/plan.hh"
 #include "neural/verify/stages.hh"
 
 extern char** environ;
@@ -29,6 +36,10 @@ bool claim(const fs::path& dir, std::size_t index) {
     ::close(fd);
     return true;
 }
+
+// The run list of a worker session (the "run index"): the indices of the plan's runs its workers
+// may claim, OUT/.claims/S/runs.json.
+fs::path session_runs_path(const fs::path& claims) { return claims / "runs.json"; }
 
 // The error of a worker process that did not exit 0 (exit code at least 2; 4 for a signal).
 Error worker_error(int status) {
@@ -73,13 +84,19 @@ Result<bool> train_in_workers(const VerifyOptions& o, const Plan& plan, const st
     const fs::path claims = fs::path(o.out) / ".claims" / session;
     fs::create_directories(claims, ec);
     if (ec) return io_error("cannot create " + claims.string() + ": " + ec.message());
+    {
+        nlohmann::json indices = nlohmann::json::array();
+        for (const auto* r : pending) indices.push_back(r->index);
+        if (auto w = write_file_atomic(session_runs_path(claims).string(), indices.dump() + "\n"); !w.ok())
+            return w.error();
+    }
     emit(o.log, "training with " + std::to_string(jobs) + " worker processes");
     Result<bool> failure = true;
     std::vector<pid_t> pids;
     for (int j = 0; j < jobs; ++j) {
         std::vector<std::string> args = o.worker_command;
-        args.insert(args.end(),
-                    {"--worker", std::to_string(j) + "/" + std::to_string(jobs), "--worker-session", session});
+        args.insert(args.end(), {"--out", o.out, "--worker", std::to_string(j) + "/" + std::to_string(jobs),
+                                 "--worker-session", session, "--device", to_string(o.device)});
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
@@ -149,6 +166,67 @@ Result<bool> train_here(const Prepared& pr, const std::vector<const RunPlan*>& r
             ++counts.skipped;
     }
     return true;
+}
+
+Result<bool> run_worker(const WorkerOptions& w) {
+#ifdef __linux__
+    // A worker dies with its parent: a killed verify leaves no orphan writing into OUT.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+    const fs::path out(w.out);
+    const fs::path claims = out / ".claims" / w.session;
+    if (w.session.empty() || w.session.find('/') != std::string::npos || w.session == "." || w.session == "..")
+        return make_error("--worker-session: not a session name");
+    // The plan its parent wrote (under the parent's lock), and the runs of this session.
+    const std::string plan_path = (out / "plan.json").string();
+    auto text = read_file(plan_path);
+    if (!text.ok()) return text.error();
+    if (auto c = check_json_checksum(plan_path, *text, "rerun `ltlkit verify`"); !c.ok()) return c.error();
+    auto plan = plan_from_json(*text);
+    if (!plan.ok()) {
+        Error e = plan.error();
+        e.origin = plan_path;
+        return e;
+    }
+    const std::string runs_path = session_runs_path(claims).string();
+    auto runs_text = read_file(runs_path);
+    if (!runs_text.ok()) return runs_text.error();
+    std::vector<std::size_t> indices;
+    try {
+        indices = nlohmann::json::parse(*runs_text).get<std::vector<std::size_t>>();
+    } catch (const std::exception&) {
+        return make_error(runs_path + ": not a run list (a JSON array of run indices)");
+    }
+    Prepared pr;
+    pr.plan = std::move(plan).value();
+    const Plan& p = pr.plan;
+    pr.contexts.resize(p.languages.size());
+    std::vector<const RunPlan*> runs;
+    std::vector<bool> read(p.languages.size(), false);
+    for (std::size_t index : indices) {
+        if (index >= p.runs.size())
+            return make_error(runs_path + ": run " + std::to_string(index) + " is not in " + plan_path);
+        const RunPlan& r = p.runs[index];
+        std::size_t li = 0;
+        while (li < p.languages.size() && p.languages[li].dir != r.language) ++li;
+        if (li == p.languages.size()) return make_error(plan_path + ": run of an unknown language " + r.language);
+        if (!read[li]) {
+            auto ctx = read_language_context(p, p.languages[li], out / "data" / p.languages[li].dir);
+            if (!ctx.ok()) return ctx.error();
+            pr.contexts[li] = std::move(ctx).value();
+            read[li] = true;
+        }
+        // What the worker trains must be the parent's run: its identity from what was read back.
+        const LanguageContext& ctx = pr.contexts[li];
+        if (run_identity(ctx.dfa, run_config(p, r, Device::Auto), eval_sets(ctx, r.arch)).evaluation != r.identity)
+            return make_error(plan_path + ": run " + r.rundir + " is not reproduced by the plan and the datasets in " +
+                              (out / "data").string() + " (edited while verify ran?); rerun `ltlkit verify`");
+        runs.push_back(&r);
+    }
+    const RunSettings settings{w.out, w.device, w.log, nullptr};
+    StateTracker tracker(nullptr, 0, runs.size());
+    TrainCounts counts;
+    return train_here(pr, runs, settings, tracker, claims.string(), std::numeric_limits<std::size_t>::max(), counts);
 }
 
 }  // namespace ltlkit::neural::verify

@@ -56,6 +56,11 @@ struct Predictions {
     std::vector<automata::algebra::ArchPrediction> archs, controls;
 };
 Predictions predict_archs(const automata::algebra::Classification& cls, const std::vector<Architecture>& archs);
+// The rule of that control, on each architecture's (prediction, whether it has a witness family):
+// no architecture predicted to fail with a witness, and some not predicted to fail. Also read by a
+// worker process from the plan (datasets.cc read_language_context), which has no classification.
+bool needs_local1_control(const std::vector<std::pair<Prediction, bool>>& archs);
+inline const Architecture kLocal1Control{Architecture::Kind::Local, 1};
 
 // A language as the plan records it: names, input, minimal DFA and its classes (datasets, test
 // words and architectures are added by prepare).
@@ -89,6 +94,11 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
                               const std::vector<automata::algebra::ArchPrediction>& preds,
                               const std::vector<automata::algebra::ArchPrediction>& control_preds, const Profile& prof,
                               const std::filesystem::path& data, bool write_files, bool controls = true);
+
+// A language's context read back from its datasets in DATA, as prepare left them, from the plan
+// alone (no classification; worker processes and a folder whose plan is reused): the DFA is the
+// plan's, the predictions and controls those the plan records.
+Result<LanguageContext> read_language_context(const Plan& plan, const LanguagePlan& lp, const std::filesystem::path& data);
 
 // ---- execute.cc
 

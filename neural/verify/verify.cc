@@ -1,11 +1,6 @@
 // verify's top stage (stages.hh): the stages in their order, plan.json and the report.
 #include "neural/verify/verify.hh"
 
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
-#include <csignal>
-
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -105,28 +100,17 @@ Result<Plan> prepare(const VerifyOptions& options) {
 }
 
 Result<VerifySummary> run_verify(const VerifyOptions& o) {
-    const bool worker = o.worker_index >= 0;
-#ifdef __linux__
-    // A worker dies with its parent: a killed verify leaves no orphan writing into OUT.
-    if (worker) {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    }
-#endif
     if (auto ok = check_options(o); !ok.ok()) return ok.error();
     std::error_code ec;
     // One verify at a time owns OUT (its worker processes run under the parent's lock). Claims are
     // per session, so any left by a killed verify are stale once the lock is ours.
-    automata::FolderLock lock;
-    if (!worker) {
-        auto l = automata::lock_folder(o.out, "ltlkit verify");
-        if (!l.ok()) return l.error();
-        lock = std::move(l).value();
-        fs::remove_all(fs::path(o.out) / ".claims", ec);
-        // Which shard this folder holds, before planning: `report` names a shard that failed.
-        if (o.shard_count > 1)
-            if (auto w = write_shard_file(o.out, o.shard_index, o.shard_count); !w.ok()) return w.error();
-    }
-    auto pr = prepare_impl(o, !worker);
+    auto lock = automata::lock_folder(o.out, "ltlkit verify");
+    if (!lock.ok()) return lock.error();
+    fs::remove_all(fs::path(o.out) / ".claims", ec);
+    // Which shard this folder holds, before planning: `report` names a shard that failed.
+    if (o.shard_count > 1)
+        if (auto w = write_shard_file(o.out, o.shard_index, o.shard_count); !w.ok()) return w.error();
+    auto pr = prepare_impl(o, true);
     if (!pr.ok()) return pr.error();
     VerifySummary summary;
     summary.plan = pr->plan;
@@ -134,15 +118,15 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
 
     const std::vector<const RunPlan*> mine = shard_runs(plan, o.shard_index, o.shard_count);
     std::vector<const RunPlan*> pending;
-    if (!worker) remove_damaged_results(o.out, o.log, mine);
+    remove_damaged_results(o.out, o.log, mine);
     for (const auto* r : mine)
         if (!fs::exists(fs::path(o.out) / r->rundir / "result.json", ec)) pending.push_back(r);
     summary.runs_in_shard = mine.size();
-    if (!worker) announce(o, plan, mine.size(), pending.size());
+    announce(o, plan, mine.size(), pending.size());
 
     Result<bool> failure = true;
-    const int jobs = worker ? 1 : std::min<int>(std::max(1, o.threads), static_cast<int>(pending.size()));
-    if (!worker && jobs > 1 && !o.worker_command.empty()) {
+    const int jobs = std::min<int>(std::max(1, o.threads), static_cast<int>(pending.size()));
+    if (jobs > 1 && !o.worker_command.empty()) {
         failure = train_in_workers(o, plan, mine, pending, jobs);
         for (const auto* r : pending)
             if (fs::exists(fs::path(o.out) / r->rundir / "result.json", ec)) ++summary.runs_trained;
@@ -151,13 +135,12 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
         const RunSettings settings{o.out, o.device, o.log, o.on_progress};
         StateTracker tracker(o.on_state, mine.size() - pending.size(), mine.size());
         TrainCounts counts;
-        const std::string claims = worker ? (fs::path(o.out) / ".claims" / o.worker_session).string() : "";
-        failure = train_here(*pr, mine, settings, tracker, claims, o.max_runs, counts);
+        failure = train_here(*pr, mine, settings, tracker, "", o.max_runs, counts);
         summary.runs_trained = counts.trained;
         summary.runs_skipped = counts.skipped;
     }
 
-    if (!worker && o.write_report) {
+    if (o.write_report) {
         auto runs = load_runs(plan, o.out);
         if (!runs.ok()) return runs.error();
         auto rep = write_report(plan, *runs, o.out);

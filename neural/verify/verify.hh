@@ -53,11 +53,11 @@ struct VerifyOptions {
     int shard_index = 0, shard_count = 1;
     int threads = 1;               // runs trained at once (worker processes when > 1)
     Device device = Device::Auto;  // passed to every run
-    // argv that starts this program as a worker (the CLI passes its own command line); the library
-    // appends --worker j/J --worker-session S. Empty: runs are trained in this process.
+    // argv that starts this program's worker entry point (the CLI: its own executable and
+    // "verify", with --quiet when quiet); the library appends --out OUT --worker j/J --worker-session S
+    // --device D, nothing of the user's command line: a worker reads the plan from OUT
+    // (run_worker). Empty: runs are trained in this process.
     std::vector<std::string> worker_command;
-    int worker_index = -1, worker_count = 0;  // set in worker processes
-    std::string worker_session;
     // Stop after training this many runs (tests: simulates a run killed midway).
     std::size_t max_runs = std::numeric_limits<std::size_t>::max();
     bool write_report = true;
@@ -93,6 +93,18 @@ Result<bool> check_verify_options(const VerifyOptions& options);
 // The whole pipeline; the report is written with every run found in OUT (a shard's report only
 // shows its own runs until `ltlkit report` merges the shards).
 Result<VerifySummary> run_verify(const VerifyOptions& options);
+
+// A worker process of `verify --threads J` (started by run_verify with o.worker_command): it reads
+// OUT/plan.json and the session's run list OUT/.claims/S/runs.json that its parent wrote, reads the
+// datasets of those runs' languages from OUT/data, and trains the runs it claims first (O_EXCL
+// files in OUT/.claims/S/), under its parent's lock. It parses no suite and compiles or classifies
+// no language; a run whose identity the datasets read back do not reproduce is refused.
+struct WorkerOptions {
+    std::string out, session;
+    Device device = Device::Auto;
+    std::function<void(const std::string&)> log;  // progress lines (default: stderr)
+};
+Result<bool> run_worker(const WorkerOptions& options);
 
 // A folder name for a language: [A-Za-z0-9._-] kept, anything else replaced, a short hash of the
 // name appended when something was replaced (so different names never collide).
