@@ -1,6 +1,7 @@
 // Private to neural/verify: the stages of `ltlkit verify` and what they hand each other. The calls
 // go one way, top to bottom (docs/ARCHITECTURE.md "neural/verify/"):
-//   verify.cc    run_verify, prepare: the order of the stages, plan.json, the report
+//   verify.cc    run_verify, prepare: the order of the stages, the report
+//   prepare.cc   the plan: fresh, or the output folder's plan reused or extended (plan.json)
 //   schedule.cc  the runs of a shard, worker processes and their claims, a worker's entry point
 //   execute.cc   one run trained (or found finished) and its progress lines
 //   datasets.cc  a language's datasets on disk, the evaluation sets of each architecture
@@ -40,6 +41,12 @@ struct LanguageContext {
     std::map<std::string, std::vector<LabelledWord>> adversarial;  // architecture name -> set
     std::string dataset_repaired;  // a dataset file that failed its checksum and was regenerated
     std::string test_rule;         // how the test words were drawn, when not the dataset's uniform split
+};
+
+// A plan with what its runs need: each language's context, parallel to plan.languages.
+struct Prepared {
+    Plan plan;
+    std::vector<LanguageContext> contexts;
 };
 
 // The settings of one run: the plan's (the profile's), with the run's architecture, learning rate
@@ -82,6 +89,21 @@ Result<bool> check_options(const VerifyOptions& o);
 // The run list of a plan whose languages are known, each run with its seed, identity and folder.
 void plan_runs(Plan& plan, const std::vector<LanguageContext>& contexts,
                const std::set<std::pair<std::string, std::string>>& cells);
+
+// ---- prepare.cc
+
+// The plan of a command with each language's context: made fresh when OUT holds no plan.json (or a
+// damaged one); else the folder's plan, reused when it holds the command's languages (same
+// minimal DFAs) and cells with the same settings (no language classified again; datasets read
+// back), extended by the command's new languages and cells, or refused with a one-line error
+// naming the setting that differs (other profile settings, seeds, learning rates, another DFA for
+// a language name, an architecture the plan lacks, a new cell in a shard's folder). A folder's
+// plan never loses a language, a cell or a finished run. plan.json written when write_files.
+Result<Prepared> prepare_plan(const VerifyOptions& o, bool write_files);
+
+// Whether a run of the plan is one of the command's cells (its languages × its architectures, or
+// its --only/--cells).
+bool in_command(const VerifyOptions& o, const Plan& plan, const RunPlan& r);
 
 // ---- datasets.cc
 
@@ -126,12 +148,6 @@ struct RunSettings {
     Device device = Device::Auto;
     LogFn log;
     std::function<void(const RunPlan&, const std::string& rundir, const Progress&)> on_progress;
-};
-
-// A plan with what its runs need: each language's context, parallel to plan.languages.
-struct Prepared {
-    Plan plan;
-    std::vector<LanguageContext> contexts;
 };
 
 // Trains (or resumes) one run. Returns true when it trained, false when result.json was there.

@@ -17,64 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Result<Prepared> prepare_impl(const VerifyOptions& o, bool write_files) {
-    Prepared pr;
-    Plan& plan = pr.plan;
-    const Profile& prof = o.profile;
-    plan.profile = prof.name;
-    plan.profile_note = prof.note;
-    plan.base = prof.base;
-    plan.archs = o.archs;
-    plan.seeds = o.seeds.value_or(prof.seeds);
-    plan.base_seed = o.base_seed;
-    plan.lrs = prof.lrs;
-    plan.published = o.published;
-    auto cells = chosen_cells(o);
-    if (!cells.ok()) return cells.error();
-    for (const auto& [lang, arch] : *cells) plan.cells.push_back(lang + ":" + arch);
-    if (plan.seeds < 1) return make_error("--seeds must be at least 1");
-    if (o.archs.empty()) return make_error("no architecture given (--archs)");
-    if (o.languages.empty()) return make_error("no language given");
-
-    const automata::algebra::ClassifyOptions copts = classify_options(o.archs);
-
-    std::map<std::string, std::string> dirs_seen;
-    for (const automata::Language& lang : o.languages) {
-        const std::string name = language_name(lang.spec);
-        if (!cells->empty() && std::none_of(cells->begin(), cells->end(),
-                                            [&](const auto& c) { return c.first == name; }))
-            continue;  // no chosen cell: not planned at all
-        automata::algebra::ClassifyOptions lopts = copts;
-        if (lang.formula) lopts.source = *lang.formula;  // as `classify` does
-        auto cls = automata::algebra::classify(lang.dfa, lopts);
-        if (!cls.ok()) return cls.error();
-        LanguagePlan lp = describe_language(lang, *cls);
-        if (dirs_seen.count(lp.dir)) return make_error("the language name '" + lp.name + "' appears twice");
-        dirs_seen[lp.dir] = lp.name;
-        LanguageContext ctx;
-        ctx.dfa = lang.dfa;
-        const fs::path data = fs::path(o.out) / "data" / lp.dir;
-        const Predictions preds = predict_archs(*cls, o.archs);
-        auto dataset = language_dataset(ctx, lp, preds.archs, preds.controls, prof, data, write_files);
-        if (!dataset.ok()) return dataset.error();
-        if (!ctx.dataset_repaired.empty())
-            emit(o.log, "warning: " + ctx.dataset_repaired +
-                        ": checksum mismatch (truncated or corrupted); the dataset was generated again");
-        lp.test_words = ctx.test.size();
-        for (std::size_t i = 0; i < o.archs.size(); ++i)
-            lp.archs.push_back(arch_plan(o.archs[i], preds.archs[i], lp, ctx, prof));
-        plan.languages.push_back(std::move(lp));
-        pr.contexts.push_back(std::move(ctx));
-    }
-
-    plan_runs(plan, pr.contexts, *cells);
-    if (write_files) {
-        auto w = write_file_atomic((fs::path(o.out) / "plan.json").string(), plan_to_json(plan));
-        if (!w.ok()) return w.error();
-    }
-    return pr;
-}
-
 // What will be done: each language's predictions, the runs of the shard, finished and to train.
 void announce(const VerifyOptions& o, const Plan& plan, std::size_t mine, std::size_t pending) {
     for (const auto& l : plan.languages) {
@@ -94,7 +36,7 @@ void announce(const VerifyOptions& o, const Plan& plan, std::size_t mine, std::s
 }  // namespace
 
 Result<Plan> prepare(const VerifyOptions& options) {
-    auto pr = prepare_impl(options, true);
+    auto pr = prepare_plan(options, true);
     if (!pr.ok()) return pr.error();
     return std::move(pr->plan);
 }
@@ -110,13 +52,15 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
     // Which shard this folder holds, before planning: `report` names a shard that failed.
     if (o.shard_count > 1)
         if (auto w = write_shard_file(o.out, o.shard_index, o.shard_count); !w.ok()) return w.error();
-    auto pr = prepare_impl(o, true);
+    auto pr = prepare_plan(o, true);
     if (!pr.ok()) return pr.error();
     VerifySummary summary;
     summary.plan = pr->plan;
     const Plan& plan = pr->plan;
 
-    const std::vector<const RunPlan*> mine = shard_runs(plan, o.shard_index, o.shard_count);
+    // The runs of this shard among those of this command's cells (the folder's plan may hold more).
+    std::vector<const RunPlan*> mine = shard_runs(plan, o.shard_index, o.shard_count);
+    std::erase_if(mine, [&](const RunPlan* r) { return !in_command(o, plan, *r); });
     std::vector<const RunPlan*> pending;
     remove_damaged_results(o.out, o.log, mine);
     for (const auto* r : mine)
