@@ -186,9 +186,10 @@ std::vector<ArchExpectation> forced_predictions(const std::vector<ClassConstrain
     std::vector<ArchExpectation> out;
     auto closure = close_constraints(constraints);
     if (!closure) return out;
-    for (const auto& row : class_table())
-        if (!row.arch.empty())
-            if (auto v = closure->of(must(row.id))) out.push_back({row.arch, *v});
+    for (const char* arch : {"global", "local-1", "hybrid-1"})
+        for (const auto& row : class_table())
+            if (row.arch == arch)
+                if (auto v = closure->of(must(row.id))) out.push_back({row.arch, *v});
     for (unsigned k : windows_of(constraints))
         for (bool hybrid : {false, true})
             if (auto v = closure->of(must(window_class_id(hybrid, k))))
