@@ -44,18 +44,6 @@ std::pair<std::filesystem::path, std::string> dfa_folder(const std::string& out)
     return {dir, dir_name};
 }
 
-nlohmann::ordered_json constraints_json(const std::vector<alg::ClassConstraint>& cs) {
-    nlohmann::ordered_json j = nlohmann::ordered_json::array();
-    for (const auto& c : cs) j.push_back({{"class", c.cls.text()}, {"member", c.member}});
-    return j;
-}
-
-nlohmann::ordered_json predictions_json(const std::vector<alg::ArchExpectation>& ps) {
-    nlohmann::ordered_json j = nlohmann::ordered_json::object();
-    for (const auto& p : ps) j[p.arch] = p.recognizes ? "recognizes" : "fails";
-    return j;
-}
-
 std::string constraints_text(const std::vector<alg::ClassConstraint>& cs) {
     std::string s;
     for (const auto& c : cs) s += (s.empty() ? "" : ", ") + c.text();
@@ -63,19 +51,16 @@ std::string constraints_text(const std::vector<alg::ClassConstraint>& cs) {
 }
 
 int list_strata(bool json) {
-    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    if (json) {
+        std::cout << alg::prediction_strata_json().dump() << "\n";
+        return 0;
+    }
     for (const auto& st : alg::prediction_strata()) {
-        if (json) {
-            all.push_back({{"name", st.name}, {"constraints", constraints_json(st.constraints)},
-                           {"description", st.description}, {"predictions", predictions_json(st.predictions)}});
-            continue;
-        }
         std::string preds;
         for (const auto& p : st.predictions) preds += (preds.empty() ? "" : ", ") + p.arch + (p.recognizes ? " recognizes" : " fails");
         std::cout << st.name << "\n  classes:     " << constraints_text(st.constraints) << "\n  predictions: " << preds
                   << "\n  " << st.description << "\n";
     }
-    if (json) std::cout << all.dump() << "\n";
     return 0;
 }
 
@@ -112,7 +97,6 @@ int prediction_suite(const SuiteArgs& a) {
     r.max_draws = a.max_draws, r.max_k = a.max_k;
     auto drawn = alg::draw_prediction_suite(r);
     if (!drawn) fail("suite: " + drawn.error().message, drawn.error().exit_code);
-    const auto predictions = alg::forced_predictions(r.constraints);
     auto [dir, dir_name] = dfa_folder(a.out);
     std::filesystem::path stem(a.out);
     const std::string base = stem.stem().string();
@@ -120,44 +104,29 @@ int prediction_suite(const SuiteArgs& a) {
     std::string text = "# " + std::to_string(r.count) + " random minimal DFAs of " + what + " over " + a.alphabet + ", " +
                        std::to_string(r.min_states) + ".." + std::to_string(r.max_states) + " states, seed " +
                        std::to_string(r.seed) + " (ltlkit suite; rejection sampling, docs/SUBREGULAR.md §5b)\n";
-    text += "# constraints: " + constraints_json(r.constraints).dump() + "\n";
+    text += "# constraints: " + alg::constraints_json(r.constraints).dump() + "\n";
     if (st) text += "# stratum: " + st->name + "\n";
-    text += "# predictions: " + predictions_json(predictions).dump() + "\n";
+    text += "# predictions: " + alg::predictions_json(alg::forced_predictions(r.constraints)).dump() + "\n";
     text += "# windows asked: " + (drawn->max_k >= 2 ? "2.." + std::to_string(drawn->max_k) : std::string("none")) + "\n";
     text += "# draws: " + std::to_string(drawn->draws) + "\n";
     text += "# rejected_unknown: " + std::to_string(drawn->rejected_unknown) + "\n";
     text += "# rejected_size: " + std::to_string(drawn->rejected_size) + ", rejected_duplicate: " +
             std::to_string(drawn->rejected_duplicate) + "\n";
-    nlohmann::ordered_json listed = nlohmann::ordered_json::array();
+    nlohmann::ordered_json j = alg::prediction_suite_json(r, *drawn, st, base);
     for (std::size_t i = 0; i < drawn->dfas.size(); ++i) {
-        const std::string name = base + "-" + std::to_string(i + 1);
-        nlohmann::ordered_json answers = nlohmann::ordered_json::object();
-        for (const auto& x : drawn->answers[i]) answers[x.cls.text()] = automata::to_string(x.answer);
+        auto& lang = j["languages"][i];
+        const std::string name = lang["name"];
+        lang["file"] = dir_name + "/" + name + ".json";
         take(write_output_file((dir / (name + ".json")).string(), automata::to_json(drawn->dfas[i]) + "\n"));
-        text += "# " + answers.dump() + " " + std::to_string(drawn->dfas[i].num_states()) + " states, generator " +
+        text += "# " + lang["answers"].dump() + " " + std::to_string(drawn->dfas[i].num_states()) + " states, generator " +
                 drawn->generators[i] + "\n";
         text += name + "\t" + a.alphabet + "\tdfa\t" + dir_name + "/" + name + ".json\n";
-        listed.push_back({{"name", name}, {"file", dir_name + "/" + name + ".json"}, {"states", drawn->dfas[i].num_states()},
-                          {"generator", drawn->generators[i]}, {"answers", answers}});
     }
     take(write_output_file(a.out, text));
     if (a.json) {
-        nlohmann::ordered_json j{{"out", a.out},
-                                 {"constraints", constraints_json(r.constraints)},
-                                 {"stratum", st ? nlohmann::ordered_json(st->name) : nlohmann::ordered_json()},
-                                 {"predictions", predictions_json(predictions)},
-                                 {"alphabet", r.alphabet},
-                                 {"seed", r.seed},
-                                 {"min_states", r.min_states},
-                                 {"max_states", r.max_states},
-                                 {"max_k", drawn->max_k},
-                                 {"count", drawn->dfas.size()},
-                                 {"draws", drawn->draws},
-                                 {"rejected_unknown", drawn->rejected_unknown},
-                                 {"rejected_size", drawn->rejected_size},
-                                 {"rejected_duplicate", drawn->rejected_duplicate},
-                                 {"languages", listed}};
-        std::cout << j.dump() << "\n";
+        nlohmann::ordered_json out{{"out", a.out}};
+        for (auto& [key, value] : j.items()) out[key] = value;
+        std::cout << out.dump() << "\n";
         return 0;
     }
     std::cout << "wrote " << a.out << ": " << drawn->dfas.size() << " languages of " << what << " (" << drawn->draws

@@ -234,6 +234,53 @@ const PredictionStratum* find_stratum(const std::string& name) {
     return nullptr;
 }
 
+nlohmann::ordered_json constraints_json(const std::vector<ClassConstraint>& cs) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& c : cs) j.push_back({{"class", c.cls.text()}, {"member", c.member}});
+    return j;
+}
+
+nlohmann::ordered_json predictions_json(const std::vector<ArchExpectation>& ps) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto& p : ps) j[p.arch] = p.recognizes ? "recognizes" : "fails";
+    return j;
+}
+
+nlohmann::ordered_json prediction_suite_json(const PredictionSuiteRequest& r, const PredictionSuiteDraw& d,
+                                             const PredictionStratum* stratum, const std::string& name_stem) {
+    nlohmann::ordered_json langs = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < d.dfas.size(); ++i) {
+        nlohmann::ordered_json answers = nlohmann::ordered_json::object();
+        for (const auto& x : d.answers[i]) answers[x.cls.text()] = to_string(x.answer);
+        langs.push_back({{"name", name_stem + "-" + std::to_string(i + 1)},
+                         {"states", d.dfas[i].num_states()},
+                         {"generator", d.generators[i]},
+                         {"answers", answers}});
+    }
+    return {{"constraints", constraints_json(r.constraints)},
+            {"stratum", stratum ? nlohmann::ordered_json(stratum->name) : nlohmann::ordered_json()},
+            {"predictions", predictions_json(forced_predictions(r.constraints))},
+            {"alphabet", r.alphabet},
+            {"seed", r.seed},
+            {"min_states", r.min_states},
+            {"max_states", r.max_states},
+            {"max_k", d.max_k},
+            {"count", d.dfas.size()},
+            {"draws", d.draws},
+            {"rejected_unknown", d.rejected_unknown},
+            {"rejected_size", d.rejected_size},
+            {"rejected_duplicate", d.rejected_duplicate},
+            {"languages", langs}};
+}
+
+nlohmann::ordered_json prediction_strata_json() {
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    for (const auto& st : prediction_strata())
+        all.push_back({{"name", st.name}, {"constraints", constraints_json(st.constraints)}, {"description", st.description},
+                       {"predictions", predictions_json(st.predictions)}});
+    return all;
+}
+
 Answer class_answer(const Classification& c, const Dfa& minimal, const ClassRef& cls) {
     auto of = [](std::optional<bool> b) { return !b ? Answer::Unknown : *b ? Answer::Yes : Answer::No; };
     switch (cls.family()) {

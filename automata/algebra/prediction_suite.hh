@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "automata/algebra/classify.hh"
 #include "automata/dfa.hh"
 #include "base/error.hh"
@@ -109,6 +111,18 @@ struct PredictionSuiteDraw {
     unsigned max_k = 1;                          // the windows asked (2..max_k)
 };
 Result<PredictionSuiteDraw> draw_prediction_suite(const PredictionSuiteRequest& r);
+
+// The JSON of `ltlkit suite --json` and of Python's suite() (docs/SUBREGULAR.md §5b), one shape for
+// both: constraints [{"class", "member"}], "stratum" (name or null), "predictions" {arch:
+// "recognizes" | "fails"}, alphabet, seed, min_states, max_states, max_k, count, draws,
+// rejected_unknown, rejected_size, rejected_duplicate, and "languages" [{"name", "states",
+// "generator", "answers" {class: "yes" | "no"}}] with names NAME_STEM-1, NAME_STEM-2, ...
+nlohmann::ordered_json constraints_json(const std::vector<ClassConstraint>& cs);
+nlohmann::ordered_json predictions_json(const std::vector<ArchExpectation>& ps);
+nlohmann::ordered_json prediction_suite_json(const PredictionSuiteRequest& r, const PredictionSuiteDraw& d,
+                                             const PredictionStratum* stratum, const std::string& name_stem);
+// `ltlkit suite --list-strata --json`: [{"name", "constraints", "description", "predictions"}].
+nlohmann::ordered_json prediction_strata_json();
 
 // The answer classify gives for one class on a classification (subregular classes through
 // decide_subregular with default options, which the classification does not hold).
