@@ -70,28 +70,10 @@ int prediction_suite(const SuiteArgs& a) {
         fail(std::string(a.k ? "--k" : a.t ? "--t" : "--proper-tier") +
              " is an option of a suite of one subregular class (--class SL ...) only");
     alg::PredictionSuiteRequest r;
-    const alg::PredictionStratum* st = nullptr;
-    if (!a.stratum.empty()) {
-        st = alg::find_stratum(a.stratum);
-        if (!st) {
-            std::string names;
-            for (const auto& s : alg::prediction_strata()) names += (names.empty() ? "" : ", ") + s.name;
-            fail("--stratum: unknown stratum '" + a.stratum + "' (" + names + "; see --list-strata)");
-        }
-        r.constraints = st->constraints;
-    }
-    auto add = [&](const std::string& text, bool member) {
-        if (text == "none") {  // the stratum of the languages no prediction class holds
-            if (!member) fail("--not none: 'none' stands for --not locally_r_trivial; write --class locally_r_trivial");
-            r.constraints.push_back({take(alg::ClassRef::parse("locally_r_trivial")), false});
-            return;
-        }
-        auto c = alg::ClassRef::parse(text);
-        if (!c) fail((member ? "--class: " : "--not: ") + c.error().message);
-        r.constraints.push_back({*c, member});
-    };
-    for (const auto& c : a.classes) add(c, true);
-    for (const auto& c : a.nots) add(c, false);
+    auto cs = alg::suite_constraints(a.stratum, a.classes, a.nots);
+    if (!cs) fail("suite: " + cs.error().message);
+    r.constraints = *cs;
+    const alg::PredictionStratum* st = a.stratum.empty() ? nullptr : alg::find_stratum(a.stratum);
     r.alphabet = take(automata::parse_alphabet(a.alphabet));
     r.count = a.count, r.seed = a.seed, r.min_states = a.min_states, r.max_states = a.max_states;
     r.max_draws = a.max_draws, r.max_k = a.max_k;

@@ -197,6 +197,32 @@ std::vector<ArchExpectation> forced_predictions(const std::vector<ClassConstrain
     return out;
 }
 
+Result<std::vector<ClassConstraint>> suite_constraints(const std::string& stratum, const std::vector<std::string>& in,
+                                                       const std::vector<std::string>& not_in) {
+    std::vector<ClassConstraint> out;
+    if (!stratum.empty()) {
+        const PredictionStratum* st = find_stratum(stratum);
+        if (!st) {
+            std::string names;
+            for (const auto& s : prediction_strata()) names += (names.empty() ? "" : ", ") + s.name;
+            return make_error("unknown stratum '" + stratum + "' (" + names + ")");
+        }
+        out = st->constraints;
+    }
+    for (bool member : {true, false})
+        for (const auto& text : member ? in : not_in) {
+            if (text == "none") {
+                if (!member) return make_error("'none' (the languages of no prediction class: not locally_r_trivial) cannot be negated");
+                out.push_back({must("locally_r_trivial"), false});
+                continue;
+            }
+            auto c = ClassRef::parse(text);
+            if (!c) return c.error();
+            out.push_back({*c, member});
+        }
+    return out;
+}
+
 const std::vector<PredictionStratum>& prediction_strata() {
     static const std::vector<PredictionStratum> strata = [] {
         auto c = [](const char* id, bool m) { return ClassConstraint{must(id), m}; };

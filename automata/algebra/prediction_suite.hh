@@ -80,6 +80,11 @@ const PredictionStratum* find_stratum(const std::string& name);
 // The predictions a set of constraints forces (as in PredictionStratum::predictions), for the
 // architectures global, local-1, hybrid-1 and local-K / hybrid-K for every K the constraints name.
 std::vector<ArchExpectation> forced_predictions(const std::vector<ClassConstraint>& constraints);
+// The constraints of `ltlkit suite [--stratum S] [--class X ...] [--not Z ...]` and of Python's
+// suite(): the stratum's (empty: none), then each class in, then each class not in; the class name
+// "none" stands for "not locally_r_trivial" (the stratum none) and cannot be negated.
+Result<std::vector<ClassConstraint>> suite_constraints(const std::string& stratum, const std::vector<std::string>& in,
+                                                       const std::vector<std::string>& not_in);
 
 struct PredictionSuiteRequest {
     std::vector<ClassConstraint> constraints;  // a conjunction; empty = every language

@@ -72,6 +72,7 @@ done
 diff -r p1/lrt_only.suite p2/lrt_only.suite >/dev/null && diff -r p1/lrt_only-dfa p2/lrt_only-dfa >/dev/null ||
     fail "the same seed gave another suite"
 grep -q '^# stratum: lrt_only$' p1/lrt_only.suite || fail "the header does not name the stratum"
+grep -q '^# rejected_unknown: [0-9]*$' p1/lrt_only.suite || fail "the header does not count rejected_unknown"
 
 # --class / --not, a subregular class among them, a window class with --max-k, and --class none.
 "$bin" suite --class r_trivial --not definite --not PT --alphabet a,b,c --count 2 --seed 2 --out p1/mix.suite --json \
@@ -106,6 +107,7 @@ expect 2 "contradictory constraints" --class r_trivial --not hybrid_k:2
 expect 2 "below the window 3" --class local_k:3 --max-k 2
 expect 2 "unknown stratum 'nope'" --stratum nope
 expect 2 "one subregular class" --class definite --k 2
+expect 2 "cannot be negated" --not none
 expect 3 "after 3 draws" --stratum lrt_only_not_hybrid2 --count 50 --max-draws 3
 [[ -e p1/bad.suite ]] && fail "a refused suite was written"
 
