@@ -262,6 +262,30 @@ TEST_CASE("The closure's inclusions hold on random DFAs and include classes.hh's
             }
 }
 
+TEST_CASE("The rt_definite languages are the finite and cofinite ones (docs/SUBREGULAR.md §5b)", "[prediction_suite]") {
+    for (std::size_t letters : {2, 3}) {
+        auto r = request(find_stratum("rt_definite")->constraints, 12, 7, letters);
+        r.min_states = 1;
+        auto s = draw_prediction_suite(r);
+        REQUIRE(s.ok());
+        for (const Dfa& d : s->dfas) {
+            INFO(to_json(d));
+            const bool finite = *decide_subregular("finite", d)->member, cofinite = *decide_subregular("cofinite", d)->member;
+            CHECK((finite || cofinite));
+        }
+    }
+    // And conversely a finite language of 3+ states is drawn in that stratum.
+    auto r = request({{cls("finite"), true}}, 3, 1);
+    auto s = draw_prediction_suite(r);
+    REQUIRE(s.ok());
+    check_draw(r, *s);
+    for (const Dfa& d : s->dfas) {
+        DfaAnalysis A(d);
+        CHECK(find_class("r_trivial")->by_dfa(A).member);
+        CHECK(find_class("definite")->by_dfa(A).member);
+    }
+}
+
 TEST_CASE("Random definite DFAs are definite and partially ordered ones R-trivial", "[prediction_suite]") {
     Rng rng(8);
     for (int i = 0; i < 40; ++i) {
