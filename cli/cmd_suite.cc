@@ -20,7 +20,8 @@ namespace {
 
 struct SuiteArgs {
     std::vector<std::string> classes, nots;
-    std::string stratum, alphabet = "a,b", out;
+    std::string stratum, alphabet = "a,b", out, from = "dfas", fragment;
+    int depth = 3;
     unsigned k = 0, t = 0, max_k = 0;
     std::size_t count = 10, min_states = 1, max_states = 6, max_draws = 200'000;
     std::uint64_t seed = 1;
@@ -77,6 +78,16 @@ int prediction_suite(const SuiteArgs& a) {
     r.alphabet = take(automata::parse_alphabet(a.alphabet));
     r.count = a.count, r.seed = a.seed, r.min_states = a.min_states, r.max_states = a.max_states;
     r.max_draws = a.max_draws, r.max_k = a.max_k;
+    if (a.from == "formulas") {
+        if (a.fragment.empty()) fail("--from formulas needs --fragment P|Y|Y<=K|P,Y|P,Y<=K");
+        auto fr = alg::parse_suite_fragment(a.fragment);
+        if (!fr) fail("--fragment: " + fr.error().message);
+        r.formulas = alg::FormulaSource{*fr, a.depth};
+    } else if (a.from != "dfas") {
+        fail("--from: '" + a.from + "' is neither dfas nor formulas");
+    } else if (!a.fragment.empty()) {
+        fail("--fragment is an option of --from formulas");
+    }
     auto drawn = alg::draw_prediction_suite(r);
     if (!drawn) fail("suite: " + drawn.error().message, drawn.error().exit_code);
     auto [dir, dir_name] = dfa_folder(a.out);
@@ -88,7 +99,8 @@ int prediction_suite(const SuiteArgs& a) {
                        std::to_string(r.seed) + " (ltlkit suite; rejection sampling, docs/SUBREGULAR.md §5b)\n";
     text += "# constraints: " + alg::constraints_json(r.constraints).dump() + "\n";
     if (st) text += "# stratum: " + st->name + "\n";
-    text += "# predictions: " + alg::predictions_json(alg::forced_predictions(r.constraints)).dump() + "\n";
+    if (r.formulas) text += "# from: formulas of " + r.formulas->fragment.name() + ", depth " + std::to_string(r.formulas->depth) + "\n";
+    text += "# predictions: " + alg::predictions_json(alg::forced_predictions(alg::request_facts(r))).dump() + "\n";
     text += "# windows asked: " + (drawn->max_k >= 2 ? "2.." + std::to_string(drawn->max_k) : std::string("none")) + "\n";
     text += "# draws: " + std::to_string(drawn->draws) + "\n";
     text += "# rejected_unknown: " + std::to_string(drawn->rejected_unknown) + "\n";
@@ -102,7 +114,8 @@ int prediction_suite(const SuiteArgs& a) {
         take(write_output_file((dir / (name + ".json")).string(), automata::to_json(drawn->dfas[i]) + "\n"));
         text += "# " + lang["answers"].dump() + " " + std::to_string(drawn->dfas[i].num_states()) + " states, generator " +
                 drawn->generators[i] + "\n";
-        text += name + "\t" + a.alphabet + "\tdfa\t" + dir_name + "/" + name + ".json\n";
+        if (r.formulas) text += name + "\t" + a.alphabet + "\tformula\t" + std::string(lang["formula"]) + "\n";
+        else text += name + "\t" + a.alphabet + "\tdfa\t" + dir_name + "/" + name + ".json\n";
     }
     take(write_output_file(a.out, text));
     if (a.json) {
@@ -172,6 +185,9 @@ LTLKIT_COMMAND(CommandDef{
         app.add_flag("--list-strata", a->list_strata, "List the strata (name, classes, predictions) and exit");
         app.add_option("--max-k", a->max_k,
                        "Windows 2..K asked by the classification of a candidate (default: the largest K a class names)");
+        app.add_option("--from", a->from, "dfas (default): random DFAs; formulas: random formulas of --fragment");
+        app.add_option("--fragment", a->fragment, "With --from formulas: P, Y, Y<=K, P,Y or P,Y<=K");
+        app.add_option("--depth", a->depth, "With --from formulas: nesting depth of the formulas (1..8, default 3)");
         app.add_option("--k", a->k, "The least k the languages must have (one subregular --class: SL, SP, LT, PT, LTT, TSL; 0 = any)");
         app.add_option("--t", a->t, "The least threshold t for that k (LTT; 0 = any)");
         app.add_option("--alphabet", a->alphabet, "Comma-separated symbols (default a,b)");
@@ -196,9 +212,10 @@ LTLKIT_COMMAND(CommandDef{
         return [a] {
             if (a->list_strata) return list_strata(a->json);
             if (a->out.empty()) fail("--out is required (the suite file to write)");
-            if (a->classes.empty() && a->nots.empty() && a->stratum.empty())
+            if (a->classes.empty() && a->nots.empty() && a->stratum.empty() && a->from == "dfas")
                 fail("give the classes: --class C (repeatable), --not C or --stratum NAME (see --list-strata)");
             const bool one_subregular = a->classes.size() == 1 && a->nots.empty() && a->stratum.empty() && a->max_k == 0 &&
+                                        a->from == "dfas" && a->fragment.empty() &&
                                         automata::algebra::is_subregular_class(a->classes.front());
             return one_subregular ? subregular_suite(*a) : prediction_suite(*a);
         };

@@ -9,6 +9,7 @@
 
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/subregular.hh"
+#include "ltl/printer.hh"
 
 namespace ltlkit::automata::algebra {
 
@@ -282,10 +283,14 @@ nlohmann::ordered_json prediction_suite_json(const PredictionSuiteRequest& r, co
                          {"states", d.dfas[i].num_states()},
                          {"generator", d.generators[i]},
                          {"answers", answers}});
+        if (i < d.formulas.size()) langs.back()["formula"] = ltl::to_string(d.formulas[i]);
     }
     return {{"constraints", constraints_json(r.constraints)},
             {"stratum", stratum ? nlohmann::ordered_json(stratum->name) : nlohmann::ordered_json()},
-            {"predictions", predictions_json(forced_predictions(r.constraints))},
+            {"from", r.formulas ? "formulas" : "dfas"},
+            {"fragment", r.formulas ? nlohmann::ordered_json(r.formulas->fragment.name()) : nlohmann::ordered_json()},
+            {"depth", r.formulas ? nlohmann::ordered_json(r.formulas->depth) : nlohmann::ordered_json()},
+            {"predictions", predictions_json(forced_predictions(request_facts(r)))},
             {"alphabet", r.alphabet},
             {"seed", r.seed},
             {"min_states", r.min_states},
