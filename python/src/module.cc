@@ -678,11 +678,13 @@ PYBIND11_MODULE(_ltlkit, m) {
     m.def("suite", [](const std::vector<std::string>& classes, const std::vector<std::string>& not_classes,
                       const std::string& stratum, const std::optional<py::object>& alphabet, std::size_t count,
                       std::uint64_t seed, std::size_t min_states, std::size_t max_states, std::size_t max_draws,
-                      unsigned max_k, unsigned k, unsigned t, bool proper_tier, const std::string& name) {
+                      unsigned max_k, unsigned k, unsigned t, bool proper_tier, const std::string& name,
+                      const std::string& fragment, int depth) {
         namespace alg = automata::algebra;
         const auto sigma = alphabet ? alphabet_arg(alphabet) : std::vector<std::string>{"a", "b"};
         // One subregular class alone: the subregular draw, as the CLI (docs/SUBREGULAR.md §5).
-        if (classes.size() == 1 && not_classes.empty() && stratum.empty() && max_k == 0 && alg::is_subregular_class(classes[0])) {
+        if (classes.size() == 1 && not_classes.empty() && stratum.empty() && max_k == 0 && fragment.empty() &&
+            alg::is_subregular_class(classes[0])) {
             alg::SuiteRequest r;
             r.cls = classes[0];
             if (k) r.k = k;
@@ -708,6 +710,7 @@ PYBIND11_MODULE(_ltlkit, m) {
         r.constraints = take(alg::suite_constraints(stratum, classes, not_classes));
         r.alphabet = sigma, r.count = count, r.seed = seed, r.min_states = min_states, r.max_states = max_states;
         r.max_draws = max_draws, r.max_k = max_k;
+        if (!fragment.empty()) r.formulas = alg::FormulaSource{take(alg::parse_suite_fragment(fragment)), depth};
         auto drawn = without_gil([&] { return take(alg::draw_prediction_suite(r)); });
         const alg::PredictionStratum* st = stratum.empty() ? nullptr : alg::find_stratum(stratum);
         py::dict out = to_python(alg::prediction_suite_json(r, drawn, st, name.empty() ? (st ? st->name : "suite") : name));
@@ -718,10 +721,12 @@ PYBIND11_MODULE(_ltlkit, m) {
        py::arg("stratum") = "", py::arg("alphabet") = py::none(), py::arg("count") = 10, py::arg("seed") = 1,
        py::arg("min_states") = 1, py::arg("max_states") = 6, py::arg("max_draws") = 200'000, py::arg("max_k") = 0,
        py::arg("k") = 0, py::arg("t") = 0, py::arg("proper_tier") = false, py::arg("name") = "",
+       py::arg("fragment") = "", py::arg("depth") = 3,
        "Random minimal DFAs, as `ltlkit suite --json` with each language's Dfa under \"dfa\" (no files): classes /\n"
        "not_classes / stratum are --class / --not / --stratum (docs/SUBREGULAR.md §5b; one subregular class alone\n"
        "is the subregular draw of §5 with k, t, proper_tier). Languages are named NAME-1, NAME-2, ... (default: the\n"
-       "stratum, else 'suite'; the class and k for a subregular suite). The same arguments give the same suite.");
+       "stratum, else 'suite'; the class and k for a subregular suite). fragment='P,Y' etc. is --from formulas\n"
+       "--fragment (each language then has its \"formula\"), depth --depth. The same arguments give the same suite.");
     m.def("check_certificate", [](const py::object& certificate) {
         const std::string text = python_to_json_text(certificate);
         std::string explanation;

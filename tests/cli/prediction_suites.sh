@@ -36,7 +36,14 @@ lines = [l.rstrip("\n").split("\t") for l in open(suite, encoding="utf-8") if l.
 assert len(lines) == out["count"] == len(out["languages"]), lines
 seen = set()
 for (name, alphabet, kind, path), lang in zip(lines, out["languages"]):
-    assert kind == "dfa" and lang["name"] == name, (name, lang)
+    assert lang["name"] == name and kind == ("formula" if out["from"] == "formulas" else "dfa"), (name, lang)
+    if kind == "formula":
+        assert path == lang["formula"], (path, lang)
+        equal = subprocess.run([binary, "equiv", "--alphabet", alphabet, "formula:" + path,
+                                "dfa:" + os.path.join(os.path.dirname(suite) or ".", lang["file"])],
+                               capture_output=True, text=True)
+        assert equal.returncode == 0, (path, equal.stdout, equal.stderr)
+        path = lang["file"]
     f = os.path.join(os.path.dirname(suite) or ".", path)
     seen.add(open(f).read())
     c = json.loads(subprocess.run([binary, "classify", "--dfa", f, "--max-k", str(max(out["max_k"], 1)), "--json"],
@@ -86,6 +93,14 @@ check_suite p1/none.suite out.json
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["constraints"]==[{"class":"locally_r_trivial","member":False}], j' out.json ||
     fail "--class none is not --not locally_r_trivial"
 
+# Formula suites: formula lines whose languages meet the constraints; the fragment's class is a fact.
+"$bin" suite --from formulas --fragment 'P,Y<=2' --not local_k:2 --not r_trivial --count 2 --seed 4 --min-states 3 \
+    --max-states 8 --out p1/f.suite --json >out.json 2>err.txt || fail "--from formulas exited $?: $(cat err.txt)"
+check_suite p1/f.suite out.json
+[[ $(grep -c $'\tformula\t' p1/f.suite) -eq 2 ]] || fail "no formula lines: $(cat p1/f.suite)"
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["predictions"]["hybrid-2"]=="recognizes" and j["fragment"]=="LTL[P,Y<=2]", j' out.json ||
+    fail "the fragment's class is not among the predictions"
+
 # Errors: one line, exit 2 (bad input) or 3 (--max-draws).
 expect() {  # CODE PATTERN ARGS...
     local code=$1 pat=$2
@@ -108,6 +123,9 @@ expect 2 "below the window 3" --class local_k:3 --max-k 2
 expect 2 "unknown stratum 'nope'" --stratum nope
 expect 2 "one subregular class" --class definite --k 2
 expect 2 "cannot be negated" --not none
+expect 2 "contradictory constraints" --from formulas --fragment Y --not definite
+expect 2 "unknown fragment 'Q'" --from formulas --fragment Q
+expect 2 "needs --fragment" --from formulas
 expect 3 "after 3 draws" --stratum lrt_only_not_hybrid2 --count 50 --max-draws 3
 [[ -e p1/bad.suite ]] && fail "a refused suite was written"
 

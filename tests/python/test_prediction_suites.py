@@ -65,3 +65,16 @@ def test_errors(kwargs, words):
 def test_the_draw_limit_is_a_limit_error():
     with pytest.raises(ltlkit.LimitError, match="max_draws|--max-draws"):
         ltlkit.suite(stratum="lrt_only_not_hybrid2", count=50, max_draws=3)
+
+
+def test_a_formula_suite_is_the_clis(tmp_path):
+    got = ltlkit.suite(not_classes=["r_trivial", "definite"], fragment="P,Y", count=3, seed=3, min_states=3,
+                       max_states=8, name="f")
+    want = cli_json("suite", "--from", "formulas", "--fragment", "P,Y", "--not", "r_trivial", "--not", "definite",
+                    "--count", "3", "--seed", "3", "--min-states", "3", "--max-states", "8",
+                    "--out", str(tmp_path / "f.suite"), "--json")
+    assert got["from"] == want["from"] == "formulas" and got["fragment"] == "LTL[P,Y]"
+    assert [l["formula"] for l in got["languages"]] == [l["formula"] for l in want["languages"]]
+    for l in got["languages"]:
+        assert ltlkit.equiv(l["formula"], l["dfa"], alphabet="a,b")
+        assert ltlkit.classify(l["dfa"], max_k=1)["classes"]["locally_r_trivial"]
