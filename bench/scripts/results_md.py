@@ -436,7 +436,14 @@ def fact_ceiling_factor_local1(opts):
             f"test words ({v:.2f}, the ceiling table below)"]
 
 
+def fact_parity_deep():
+    rs = [run_of("lc25-cpu-deep", "PARITY", "global", k) for k in (1, 2)]
+    return [f"8,000 steps, training accuracy {pct(rs[0]['train_accuracy'])}%",
+            f"(the whole {rs[1]['steps_done']:,}-step budget, training accuracy {pct(rs[1]['train_accuracy'])}%)"]
+
+
 FACTS = {
+    "parity-deep": fact_parity_deep,
     "lc26-cpu-runs": fact_lc26_cpu_runs,
     "ceiling-factor-ab-local-1": fact_ceiling_factor_local1,
     "factor-ab-hybrid-2": fact_factor_hybrid2,
