@@ -9,6 +9,7 @@
 // held process can be interrupted like a running one.
 //   LTLKIT_TEST_GATE_LOCKED      after a process takes a folder's lock (automata/lock.cc)
 //   LTLKIT_TEST_GATE_CHECKPOINT  after training writes a checkpoint (neural/train.cc)
+//   LTLKIT_TEST_GATE_EVALUATING  when train's or eval's evaluation starts (cli/run_summary.hh)
 //   LTLKIT_TEST_GATE_EVALUATED   after train's or eval's last test length, before the result is
 //                                written (cli/run_summary.hh)
 #pragma once

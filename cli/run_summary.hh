@@ -107,6 +107,10 @@ public:
             evaluating_ = true;
             lengths_done_ = p.step;
             lengths_ = p.total;
+            if (p.step == 0) {  // the evaluation's start: the note says so before a test holds it here
+                update();
+                test_gate("LTLKIT_TEST_GATE_EVALUATING");  // (base/test_gate.hh)
+            }
             if (p.total > 0 && p.step == p.total) {
                 defer_interrupts("the evaluation of " + rundir_ + " is done (all " + std::to_string(p.total) +
                                  " test lengths); writing " + rundir_ + "/" + result_file_ +
