@@ -10,6 +10,8 @@
 #include <ctime>
 #include <filesystem>
 
+#include "base/test_gate.hh"
+
 namespace ltlkit::automata {
 
 FolderLock& FolderLock::operator=(FolderLock&& o) noexcept {
@@ -105,6 +107,7 @@ Result<FolderLock> lock_folder(const std::string& dir, const std::string& what) 
     }
     FolderLock lock;
     lock.fd_ = fd;
+    test_gate("LTLKIT_TEST_GATE_LOCKED");  // a test holds the holder here (base/test_gate.hh)
     return lock;
 }
 

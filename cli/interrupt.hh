@@ -13,10 +13,13 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include "base/stop.hh"
 
 namespace ltlkit::cli {
 
@@ -28,6 +31,15 @@ inline char defer_note[1024];
 inline std::atomic<bool> deferring{false}, deferred{false};
 
 extern "C" inline void on_signal(int) {
+    // Inside a StopPoints scope (base/stop.hh: training): the work stops at its next safe point,
+    // writing a checkpoint there, and the command ends as interrupted (print_interrupted).
+    if (request_stop()) {
+        static const char msg[] =
+            "\nltlkit: interrupt received: stopping after the current training step and writing a checkpoint "
+            "there (interrupt again to stop at once)\n";
+        [[maybe_unused]] auto a = ::write(2, msg, sizeof msg - 1);
+        return;
+    }
     if (deferring.load() && !deferred.exchange(true)) {
         static const char prefix[] = "\nltlkit: interrupt received: ";
         [[maybe_unused]] auto a = ::write(2, prefix, sizeof prefix - 1);
@@ -52,6 +64,13 @@ inline void set_interrupt_note(const std::string& note) {
     std::memcpy(notes[next], note.data(), n);
     notes[next][n] = '\0';
     current.store(next);
+}
+
+// The end of a command whose work stopped on request (an Error with exit code 130 from
+// interrupted_error(), base/stop.hh): the current note, as the handler would have printed it.
+inline void print_interrupted() {
+    using namespace interrupt_detail;
+    std::fprintf(stderr, "ltlkit: interrupted: %s\n", notes[current.load()]);
 }
 
 // Installs the handler for SIGINT and SIGTERM with a first message.

@@ -257,6 +257,11 @@ int main(int argc, char** argv) {
                 return code;
             }
     } catch (const Failure& f) {
+        // Work that stopped on a Ctrl-C at a safe point (base/stop.hh) ends as the handler would.
+        if (f.error.exit_code == 130) {
+            print_interrupted();
+            return 130;
+        }
         print_error(f.error);
         return f.error.exit_code;
     } catch (const std::bad_alloc&) {

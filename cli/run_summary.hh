@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "base/test_gate.hh"
 #include "cli/common.hh"
 #include "cli/interrupt.hh"
 #include "neural/calibrate.hh"
@@ -106,10 +107,16 @@ public:
             evaluating_ = true;
             lengths_done_ = p.step;
             lengths_ = p.total;
-            if (p.total > 0 && p.step == p.total)
+            if (p.step == 0) {  // the evaluation's start: the note says so before a test holds it here
+                update();
+                test_gate("LTLKIT_TEST_GATE_EVALUATING");  // (base/test_gate.hh)
+            }
+            if (p.total > 0 && p.step == p.total) {
                 defer_interrupts("the evaluation of " + rundir_ + " is done (all " + std::to_string(p.total) +
                                  " test lengths); writing " + rundir_ + "/" + result_file_ +
                                  " before stopping (interrupt again to stop without it)");
+                test_gate("LTLKIT_TEST_GATE_EVALUATED");  // a test holds the run here (base/test_gate.hh)
+            }
         } else {
             step_ = p.step;
             total_ = p.total;

@@ -11,12 +11,15 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "base/checksum.hh"
 #include "base/file.hh"
+#include "base/stop.hh"
+#include "base/test_gate.hh"
 #include "automata/lock.hh"
 #include "automata/sampler.hh"
 #include "neural/checkpoint.hh"
@@ -386,6 +389,15 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
     std::vector<automata::Word> words;
     std::vector<std::uint8_t> labels;
     std::vector<const automata::Word*> ptrs;
+    // Only a run with a folder stops at a safe point (it has a checkpoint to write); training
+    // without one (calibration) ends at once on a signal, as any other work. Opened only when a
+    // step is left, so that a stop always finds a checkpoint at the step it reports.
+    std::optional<StopPoints> stop_points;
+    if (!ckpt.empty() && step < end_step()) stop_points.emplace();
+    auto stopped = [&](int at) -> Error {
+        return interrupted_error("training of " + rundir + " stopped on request at step " + std::to_string(at) +
+                                 "; its checkpoint holds step " + std::to_string(at));
+    };
     auto loss_sum = torch::full({}, resumed_window.loss_sum, torch::TensorOptions().dtype(torch::kDouble).device(out.device));
     auto right_sum = torch::full({}, resumed_window.right, torch::TensorOptions().dtype(torch::kLong).device(out.device));
     long window_words = static_cast<long>(resumed_window.words), window_steps = static_cast<long>(resumed_window.steps);
@@ -473,7 +485,11 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
             right_sum.zero_();
             window_words = window_steps = 0;
         }
-        if (!ckpt.empty() && ((c.runtime.checkpoint_every > 0 && step % c.runtime.checkpoint_every == 0) || last)) {
+        const bool periodic = (c.runtime.checkpoint_every > 0 && step % c.runtime.checkpoint_every == 0) || last;
+        // Ctrl-C (base/stop.hh): the state after this step is checkpointed like a periodic one, so
+        // the rerun resumes here on the trajectory of an uninterrupted run (docs/DURABILITY.md).
+        const bool stopping = stop_points && stop_requested();
+        if (!ckpt.empty() && (periodic || stopping)) {
             LogWindow window{loss_sum.item<double>(), right_sum.item<std::int64_t>(), window_words, window_steps};
             auto s = save_checkpoint(ckpt, c, key, *out.model, opt, rng, step, prior_seconds + seconds_since(t0),
                                      tokens, window, fit);
@@ -485,8 +501,14 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
                 p.total = total;
                 progress(p);
             }
+            test_gate("LTLKIT_TEST_GATE_CHECKPOINT");  // a test holds the run here (base/test_gate.hh)
+            // A request while held (or while writing): this step's checkpoint is the one to keep.
+            if (stop_points && stop_requested()) return stopped(step);
         }
+        if (stopping) return stopped(step);
     }
+    // A request after the last poll: the checkpoint of the last step is written, training is done.
+    if (stop_points && stop_points->close()) return stopped(step);
     out.steps_done = step;
     out.train_seconds = prior_seconds + seconds_since(t0);
     out.tokens_per_second = out.train_seconds > 0 ? tokens / out.train_seconds : 0;

@@ -84,7 +84,10 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
         summary.runs_skipped = counts.skipped;
     }
 
-    if (o.write_report) {
+    // A Ctrl-C that stopped a run at a step (base/stop.hh, exit 130) ends the command at once: the
+    // rerun writes the report.
+    const bool stopped = !failure.ok() && failure.error().exit_code == 130;
+    if (o.write_report && !stopped) {
         auto runs = load_runs(plan, o.out);
         if (!runs.ok()) return runs.error();
         auto rep = write_report(plan, *runs, o.out);

@@ -11,7 +11,62 @@
 #                                              deadline, not a count of polls, so a loaded machine
 #                                              (each poll a fork) does not shorten the wait
 
+#   signal_at_line SIGNAL REGEX CMD...          runs CMD with its stderr into a one-page pipe, sends SIGNAL
+#                                              when a line matches REGEX (Python re.search), then
+#                                              copies the rest; $rc is CMD's exit status, int-err.txt
+#                                              its stderr. No clock decides anything: the test reads
+#                                              nothing from the pipe between the match and the signal,
+#                                              so CMD blocks once a page of stderr is unread (with
+#                                              train --log-every 1, about 65 steps past the match).
+#                                              $rc is 124 when CMD ended without a matching line.
+
+#   signal_at_gate SIGNAL GATE CMD...          runs CMD with LTLKIT_TEST_GATE_GATE naming a fresh gate
+#                                              file (docs/DURABILITY.md "Test gates"), sends SIGNAL
+#                                              once CMD is held there (at most 300 s), and waits; $rc
+#                                              is its exit status (124 when it never got there),
+#                                              int-err.txt its stderr. The gate stays closed: CMD is
+#                                              at that point when the signal comes, however slow.
+
 now_ms() { date +%s%3N; }
+
+signal_at_gate() {
+    local sig=$1 gate=$PWD/gate-$2
+    shift 2
+    rm -f "$gate" "$gate.reached"
+    env "LTLKIT_TEST_GATE_${gate##*/gate-}=$gate" "$@" >/dev/null 2>int-err.txt &
+    local pid=$!
+    if wait_until 300 test -e "$gate.reached"; then
+        kill "-$sig" "$pid"
+        wait "$pid"
+        rc=$?
+    else
+        kill -KILL "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        rc=124
+    fi
+}
+
+signal_at_line() {
+    local sig=$1 regex=$2
+    shift 2
+    python3 - "$sig" "$regex" "$@" <<'PY'
+import fcntl, re, signal, subprocess, sys
+sig, regex, cmd = getattr(signal, "SIG" + sys.argv[1]), re.compile(sys.argv[2]), sys.argv[3:]
+# bufsize=0: lines are read a byte at a time, nothing is read ahead of the matching line.
+p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, bufsize=0)
+fcntl.fcntl(p.stderr.fileno(), 1031, 4096)  # F_SETPIPE_SZ: one page, so CMD cannot run far ahead
+sent = False
+with open("int-err.txt", "wb") as log:
+    for line in p.stderr:
+        log.write(line)
+        if not sent and regex.search(line.decode(errors="replace")):
+            p.send_signal(sig)
+            sent = True
+rc = p.wait()
+sys.exit((rc if rc >= 0 else 128 - rc) if sent else 124)
+PY
+    rc=$?
+}
 
 wait_until() {
     local deadline=$((SECONDS + $1))

@@ -69,38 +69,38 @@ grep -q '"steps_done":4' X/results.jsonl || fail "the report does not hold the 4
 expect 2 "S1 holds another verification than S0: run 1 differs ..." "$bin" report S0 S1 --out M
 
 # 6. One writer per folder: a second verify on the same --out exits at once, naming the holder.
+# The holder is held right after it takes the lock (the lock gate, docs/DURABILITY.md "Test
+# gates") for as long as the test needs: the second one cannot find the folder free, and since the
+# holder never goes on by itself, the second returning at all shows it did not wait for the lock.
 printf 'slow\ta,b\tformula\tY a\n' > slow.suite
-"$bin" verify --suite slow.suite --archs global --profile quick --steps 100000 --accept-cost --threads 1 --device cpu \
-    --out L > /dev/null 2>&1 &
+rm -f gate-L gate-L.reached gate-G gate-G.reached
+LTLKIT_TEST_GATE_LOCKED=$PWD/gate-L "$bin" verify --suite slow.suite --archs global --profile quick --steps 100000 \
+    --accept-cost --threads 1 --device cpu --out L > /dev/null 2>&1 &
 holder=$!
-for _ in $(seq 100); do grep -q "ltlkit verify, pid" L/.lock 2>/dev/null && break; sleep 0.1; done
-start=$(date +%s)
+wait_until 300 test -e gate-L.reached || fail "the first verify did not take the lock of L within 300 s"
 "$bin" verify --suite slow.suite --archs global --profile quick --steps 100000 --accept-cost --threads 1 --device cpu --out L \
     > out.txt 2> err.txt
 rc=$?
 [[ $rc -eq 2 ]] || fail "a second verify on a busy folder exited $rc, want 2"
 grep -q "L is in use by another process (ltlkit verify, pid $holder, since " err.txt ||
     fail "the second verify does not name the holder: $(cat err.txt)"
-[[ $(( $(date +%s) - start )) -le 5 ]] || fail "the second verify did not exit at once"
+kill -0 "$holder" 2>/dev/null || fail "the holder of L ended before the second verify returned"
 kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 # The lock dies with its holder (kill -9 included): the folder is free again.
 "$bin" verify --suite slow.suite --archs global --profile quick --steps 2 --threads 1 --device cpu --out L2 \
     > /dev/null 2>&1 || fail "verify L2"
-"$bin" generate 'Y a' --alphabet a,b --out G --train-lengths 1:10 --test-lengths 11:400 --per-length 400 \
-    > /dev/null 2>&1 &
+# generate: held after taking the lock until the second one has been refused, then let go.
+LTLKIT_TEST_GATE_LOCKED=$PWD/gate-G "$bin" generate 'Y a' --alphabet a,b --out G --train-lengths 1:10 \
+    --test-lengths 11:400 --per-length 400 > /dev/null 2>&1 &
 gen=$!
-for _ in $(seq 100); do grep -q "ltlkit generate, pid" G/.lock 2>/dev/null && break; sleep 0.05; done
-if kill -0 "$gen" 2>/dev/null; then
-    "$bin" generate 'Y a' --alphabet a,b --out G --train-lengths 1:10 --test-lengths 11:400 --per-length 400 \
-        > /dev/null 2> err.txt
-    rc=$?
-    wait "$gen" || fail "the first generate failed ($?) while a second one was refused"
-    [[ $rc -eq 2 ]] && grep -q "G is in use by another process (ltlkit generate, pid $gen" err.txt ||
-        fail "a second generate on a busy folder: exit $rc, $(cat err.txt)"
-else
-    wait "$gen"
-    echo "note: the first generate finished before the second started; race not exercised"
-fi
+wait_until 300 test -e gate-G.reached || fail "the first generate did not take the lock of G within 300 s"
+"$bin" generate 'Y a' --alphabet a,b --out G --train-lengths 1:10 --test-lengths 11:400 --per-length 400 \
+    > /dev/null 2> err.txt
+rc=$?
+[[ $rc -eq 2 ]] && grep -q "G is in use by another process (ltlkit generate, pid $gen" err.txt ||
+    fail "a second generate on a busy folder: exit $rc, $(cat err.txt)"
+touch gate-G
+wait "$gen" || fail "the first generate failed ($?) after a second one was refused"
 
 # 7. Stale claims of a killed verify are cleaned by the next one.
 mkdir -p L2/.claims/12345-1 && touch L2/.claims/12345-1/0

@@ -30,7 +30,7 @@ failing=$(((cancel + 1 + RANDOM % (shards - 1)) % shards))
 preempt=$failing  # its resubmission is the task preempted
 echo "seed $seed: task $cancel is cancelled mid-training, task $failing fails, then is preempted when resubmitted"
 
-rm -rf ref out suite.txt
+rm -rf ref out suite.txt gates
 if [[ -n ${SLURM_TEST_SUITE:-} ]]; then
     cp "$SLURM_TEST_SUITE" suite.txt
 else
@@ -63,7 +63,11 @@ rm -rf out
 mkdir -p "out/shard-$failing" && echo "not a folder" > "out/shard-$failing/data"
 
 stamp "array submitted"
-bash "$src/examples/slurm/verify-array.sh" > submit.txt 2>&1 || fail "verify-array.sh: $(cat submit.txt)"
+# Only task $cancel is held at its checkpoint: the gate names a file per task (%a), and the others'
+# are open from the start.
+rm -rf gates && mkdir gates
+for ((i = 0; i < shards; i++)); do ((i == cancel)) || touch "gates/cancel-$i"; done
+LTLKIT_TEST_GATE_CHECKPOINT=$PWD/gates/cancel-%a bash "$src/examples/slurm/verify-array.sh" > submit.txt 2>&1 || fail "verify-array.sh: $(cat submit.txt)"
 cat submit.txt
 grep -q '^grid: [0-9]* runs in 4 array tasks' submit.txt || fail "no grid size printed"
 grep -q '^estimate: .* core-hours' submit.txt || fail "no CPU estimate printed"
@@ -72,16 +76,15 @@ merge=$(sed -n 's/^array_job=\([0-9]*\) merge_job=\([0-9]*\)$/\2/p' submit.txt)
 [[ -n $array && -n $merge ]] || { fail "no job ids from verify-array.sh"; exit 1; }
 grep -q '^#SBATCH --time=0:05:00$' out/slurm/verify.sbatch || fail "per-task time limit: $(grep -- --time out/slurm/verify.sbatch)"
 
-# The cancelled task: scancel once its run has a checkpoint and is past step 100.
-past_checkpoint() {
-    compgen -G "out/shard-$1/runs/*/*/*/checkpoint.pt" >/dev/null &&
-        grep -q "  step [1-9][0-9]\{2,\}/$steps" "out/slurm-logs/shard-$1.out" 2>/dev/null
-}
-if slurm_until 240 past_checkpoint "$cancel"; then
+# The cancelled task: scancel while it is held after its first checkpoint (the checkpoint gate of
+# docs/DURABILITY.md, "Test gates": the submission's environment names gates/cancel; the task
+# waits there until gates/cancel-$cancel exists, which it never does, so it is mid-training when
+# cancelled however slow the machine).
+if slurm_until 240 test -e "gates/cancel-$cancel.reached"; then
     scancel "${array}_$cancel"
-    echo "cancelled task ${array}_$cancel at: $(grep -o "step [0-9]*/$steps" "out/slurm-logs/shard-$cancel.out" | tail -1)"
+    echo "cancelled task ${array}_$cancel held after its first checkpoint"
 else
-    fail "task $cancel: no checkpoint past step 100 within 240 s: $(tail -3 "out/slurm-logs/shard-$cancel.out" 2>&1)"
+    fail "task $cancel: not at its first checkpoint within 240 s: $(tail -3 "out/slurm-logs/shard-$cancel.out" 2>&1)"
 fi
 
 # The merge runs when every task has ended (afterany): it names the two missing shards, exit 1.
@@ -101,16 +104,22 @@ grep -q "^ltlkit: missing: shard $failing/4 (.*out/shard-$failing): no plan.json
     || fail "merge does not name the failed shard $failing: $(cat out/slurm-logs/merge.out)"
 grep -q "Missing:.*shard $failing/4" out/report.md || fail "report.md does not name the missing shard $failing"
 
-# Resubmitted twice at once (held, then released together): the folder lock lets one task write,
-# the other exits 2 saying the folder is in use; the winner resumes from the checkpoint.
-a1=$(sbatch --parsable --hold --array="$cancel" out/slurm/verify.sbatch)
-a2=$(sbatch --parsable --hold --array="$cancel" out/slurm/verify.sbatch)
-scontrol release "$a1" "$a2"
-slurm_wait_ended 240 "$a1" "$a2" || fail "resubmitted task $cancel not ended after 240 s"
+# Resubmitted twice: the first task is held once it holds the shard folder's lock (the lock gate,
+# docs/DURABILITY.md "Test gates"), the second is submitted only then and must exit 2 saying the
+# folder is in use; only once it has ended is the first let go, and it resumes from the checkpoint.
+# The overlap is made, not hoped for: no ordering of the two depends on the machine's speed.
+a1=$(LTLKIT_TEST_GATE_LOCKED=$PWD/gates/lock-%a sbatch --parsable --array="$cancel" out/slurm/verify.sbatch)
+slurm_until 240 test -e "gates/lock-$cancel.reached" || fail "task $cancel (first): no lock taken within 240 s"
+grep -q "ltlkit verify, pid" "out/shard-$cancel/.lock" || fail "the held task does not hold out/shard-$cancel/.lock"
+a2=$(sbatch --parsable --array="$cancel" out/slurm/verify.sbatch)
+slurm_wait_ended 240 "$a2" || fail "the second task of shard $cancel not ended after 240 s"
+[[ $(slurm_field "${a1}_$cancel" JobState) == RUNNING ]] || fail "the held task is $(slurm_field "${a1}_$cancel" JobState), want RUNNING"
+touch "gates/lock-$cancel"
+slurm_wait_ended 240 "$a1" || fail "resubmitted task $cancel not ended after 240 s"
 stamp "resubmitted pair ended"
 states="$(slurm_field "${a1}_$cancel" JobState)/$(slurm_field "${a1}_$cancel" ExitCode) $(slurm_field "${a2}_$cancel" JobState)/$(slurm_field "${a2}_$cancel" ExitCode)"
-[[ $states == "COMPLETED/0:0 FAILED/2:0" || $states == "FAILED/2:0 COMPLETED/0:0" ]] \
-    || fail "two tasks of shard $cancel: states $states, want one COMPLETED/0:0 and one FAILED/2:0"
+[[ $states == "COMPLETED/0:0 FAILED/2:0" ]] \
+    || fail "two tasks of shard $cancel: states $states, want COMPLETED/0:0 (the holder) and FAILED/2:0"
 grep -q "out/shard-$cancel is in use by another process (ltlkit verify, pid" "out/slurm-logs/shard-$cancel.out" \
     || fail "the second task of shard $cancel does not say the folder is in use"
 grep -q "  resuming from step [1-9][0-9]* of $steps" "out/slurm-logs/shard-$cancel.out" \
@@ -118,16 +127,20 @@ grep -q "  resuming from step [1-9][0-9]* of $steps" "out/slurm-logs/shard-$canc
 
 # The failed task, repaired and resubmitted, preempted mid-training by a job of partition urgent
 # that needs every CPU: SIGTERM, exit 130, requeued by its job script, resumed, completed.
+# It is held after its first checkpoint (the checkpoint gate) until the preemption has requeued
+# it, so the preemption always finds it mid-training; the requeued instance waits at the same gate
+# (its environment is the submission's) until the test opens it.
 rm "out/shard-$preempt/data"
-p=$(sbatch --parsable --array="$preempt" out/slurm/verify.sbatch)
-if slurm_until 240 past_checkpoint "$preempt"; then
+p=$(LTLKIT_TEST_GATE_CHECKPOINT=$PWD/gates/preempt-%a sbatch --parsable --array="$preempt" out/slurm/verify.sbatch)
+if slurm_until 240 test -e "gates/preempt-$preempt.reached"; then
     u=$(sbatch --parsable --partition=urgent --cpus-per-task="$(nproc)" --output=urgent.out --wrap 'sleep 1')
 else
-    fail "task $preempt: no checkpoint past step 100 within 240 s: $(tail -3 "out/slurm-logs/shard-$preempt.out" 2>&1)"
+    fail "task $preempt: not at its first checkpoint within 240 s: $(tail -3 "out/slurm-logs/shard-$preempt.out" 2>&1)"
     u=""
 fi
 slurm_until 120 eval '[[ $(slurm_field "${p}_$preempt" Restarts) == 1 ]]' \
     || fail "task $preempt not requeued after the preemption: $(scontrol -o show job "${p}_$preempt")"
+touch "gates/preempt-$preempt"
 slurm_wait_ended 300 "$p" $u || fail "preempted task $preempt not ended after 300 s"
 stamp "preempted task ended"
 [[ $(slurm_field "${p}_$preempt" JobState)/$(slurm_field "${p}_$preempt" ExitCode) == COMPLETED/0:0 ]] \
