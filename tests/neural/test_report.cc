@@ -346,7 +346,10 @@ TEST_CASE("verify: shards merged equal one run, and a run killed midway resumes 
     CHECK(slurp(t / "killed/verdicts.json") == slurp(t / "one/verdicts.json"));
 }
 
-TEST_CASE("verify never reuses a run made with other settings: a new folder per identity, one table",
+// A folder's plan is reused, extended by new languages, or the command refused (docs/DURABILITY.md
+// "verify into an existing folder"): a run is never reused under another identity, and a refused
+// command changes nothing on disk.
+TEST_CASE("verify never reuses a run made with other settings: a folder's plan is reused, extended or refused",
           "[report][pipeline]") {
     TempDir t;
     auto o = tiny_options(t / "x");
@@ -354,35 +357,72 @@ TEST_CASE("verify never reuses a run made with other settings: a new folder per 
     o.seeds = 1;
     auto first = run_verify(o);
     REQUIRE(first.ok());
-    o.profile.base.training.steps = 30;
-    auto second = run_verify(o);
+    REQUIRE(first->plan.runs.size() == 1);
+    const std::string plan_text = slurp(t / "x/plan.json");
+    const std::string first_result = slurp(t / ("x/" + first->plan.runs[0].rundir + "/result.json"));
+    // The same command again: the plan reused, nothing trained.
+    auto again = run_verify(o);
+    REQUIRE(again.ok());
+    CHECK(again->runs_trained == 0);
+    CHECK(again->runs_skipped == 1);
+    CHECK(slurp(t / "x/plan.json") == plan_text);
+    // Other settings into the same folder: refused, naming the setting; the folder's plan is kept.
+    auto thirty = o;
+    thirty.profile.base.training.steps = 30;
+    auto refused = run_verify(thirty);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("holds a verification with other settings: steps 20 (now 30)") !=
+          std::string::npos);
+    CHECK(slurp(t / "x/plan.json") == plan_text);
+    // ... into another folder: a run of another identity, in a folder of another name.
+    thirty.out = t / "y";
+    auto second = run_verify(thirty);
     REQUIRE(second.ok());
     CHECK(second->runs_trained == 1);
-    CHECK(second->runs_skipped == 0);
-    REQUIRE(first->plan.runs.size() == 1);
     REQUIRE(second->plan.runs.size() == 1);
     CHECK(first->plan.runs[0].rundir != second->plan.runs[0].rundir);
     CHECK(first->plan.runs[0].identity != second->plan.runs[0].identity);
-    // The report holds the 30-step run only.
-    auto runs = load_runs(second->plan, t / "x");
+    auto runs = load_runs(second->plan, t / "y");
     REQUIRE(runs.ok());
     REQUIRE(runs->size() == 1);
     CHECK(runs->begin()->second.result.steps_done == 30);
     CHECK(runs->begin()->second.result.identity.evaluation == second->plan.runs[0].identity);
     // A result copied into the folder of another run is refused, never reported under its name.
     fs::copy_file(t.path / "x" / first->plan.runs[0].rundir / "result.json",
-                  t.path / "x" / second->plan.runs[0].rundir / "result.json", fs::copy_options::overwrite_existing);
-    auto tampered = load_runs(second->plan, t / "x");
+                  t.path / "y" / second->plan.runs[0].rundir / "result.json", fs::copy_options::overwrite_existing);
+    auto tampered = load_runs(second->plan, t / "y");
     REQUIRE_FALSE(tampered.ok());
     CHECK(tampered.error().message.find("is not the run plan.json lists there") != std::string::npos);
-    // Another language under the same name: a new folder again.
+    // Another language under the same name: refused in x, a new run folder elsewhere.
+    auto renamed = o;
     automata::LanguageSpec other = o.languages[0].spec;
     other.text = "P a";
-    o.languages[0] = *automata::load_language(other);
-    auto third = run_verify(o);
+    renamed.languages[0] = *automata::load_language(other);
+    auto clash = run_verify(renamed);
+    REQUIRE_FALSE(clash.ok());
+    CHECK(clash.error().message.find("the language 'last-a' has another minimal DFA") != std::string::npos);
+    CHECK(slurp(t / "x/plan.json") == plan_text);
+    renamed.out = t / "z";
+    auto third = run_verify(renamed);
     REQUIRE(third.ok());
     CHECK(third->runs_trained == 1);
-    CHECK(third->plan.runs[0].rundir != second->plan.runs[0].rundir);
+    CHECK(third->plan.runs[0].rundir != first->plan.runs[0].rundir);
+    // A new language into x: the plan extended, the finished run kept as it was and reported.
+    auto more = o;
+    other.text = "P a";
+    other.name = "some-a";
+    more.languages.push_back(*automata::load_language(other));
+    auto extended = run_verify(more);
+    REQUIRE(extended.ok());
+    CHECK(extended->runs_trained == 1);
+    CHECK(extended->runs_skipped == 1);
+    REQUIRE(extended->plan.languages.size() == 2);
+    REQUIRE(extended->plan.runs.size() == 2);
+    CHECK(extended->plan.runs[0].rundir == first->plan.runs[0].rundir);
+    CHECK(extended->plan.runs[0].identity == first->plan.runs[0].identity);
+    CHECK(slurp(t / ("x/" + first->plan.runs[0].rundir + "/result.json")) == first_result);
+    REQUIRE(extended->report);
+    CHECK(extended->report->runs_found == 2);
 }
 
 TEST_CASE("language folder names are safe and distinct", "[report]") {
