@@ -73,8 +73,9 @@ LTLKIT_COMMAND(CommandDef{
                        "Test words per length (default " + std::to_string(cuda.per_length) + " on CUDA, " +
                            std::to_string(cpu.per_length) + " on CPU)")->check(at_least(1));
         app.add_option("--success-rule", a->success_rule,
-                       "exact (default: every test length >= 99%) | bins99 (every 100-length bin >= 99%; the "
-                       "default of verify's quick, first and standard profiles)")
+                       "exact (default: " + neural::describe(neural::SuccessRule::Exact) + ") | bins99 (" +
+                           neural::describe(neural::SuccessRule::Bins99) +
+                           "; each verify profile's rule: ltlkit verify --list-profiles)")
             ->check(one_of({"exact", "bins99"}));
         app.add_option("--test-distribution", a->test_distribution,
                        "uniform (default: half accepted, half rejected, uniform) | lc25 (LC25's samplers: near-miss "
@@ -165,7 +166,7 @@ LTLKIT_COMMAND(CommandDef{
             auto position = std::make_shared<RunPosition>(a->out, true);
             const bool quiet = a->quiet;
             neural::ProgressFn progress = [position, quiet, estimate](const neural::Progress& p) {
-                (*estimate)();
+                (*estimate)(p);
                 (*position)(p);
                 if (p.phase == neural::Progress::Phase::Resume)
                     std::fprintf(stderr, "resuming from step %d of %d (its checkpoint)\n", p.step, p.total);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <stdexcept>
@@ -43,6 +44,15 @@ std::string to_string(SuccessRule rule) {
         case SuccessRule::Bins99: return "bins99";
     }
     return "exact";
+}
+
+std::string describe(SuccessRule rule) {
+    char buf[96];
+    if (rule == SuccessRule::Bins99)
+        std::snprintf(buf, sizeof buf, "every 100-length bin >= %g%%", 100 * kBinSuccess);
+    else
+        std::snprintf(buf, sizeof buf, "100%% at every test length");
+    return buf;
 }
 
 Result<SuccessRule> parse_success_rule(const std::string& name) {

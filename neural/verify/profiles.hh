@@ -46,6 +46,14 @@ Result<Profile> apply_sizes(Profile p, const ProfileSizes& s);
 // "test_lengths" ("A:B"); any other key is an error naming it.
 Result<ProfileSizes> read_profile_file(const std::string& path);
 
+// The profile table of docs/PROTOCOL.md "Profiles", from the profiles themselves (`ltlkit verify
+// --list-profiles [--markdown]`; tests/cli/doc_truths.sh compares the documents with it): the
+// column names, one row per profile (its sizes, success rule, fit check and note), and the whole
+// table over profile_names() as Markdown or as plain text.
+std::vector<std::string> profile_columns();
+std::vector<std::string> profile_row(const Profile& p);
+std::string profile_table(bool markdown);
+
 // A tiny profile for tests (seconds per run); accepted as `--profile tiny` but not listed.
 Profile tiny_profile();
 
