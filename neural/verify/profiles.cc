@@ -253,8 +253,10 @@ std::string profile_table(bool markdown) {
     if (markdown) {
         for (std::size_t r = 0; r < rows.size(); ++r) {
             out += "|";
-            for (std::size_t c = 0; c < rows[r].size(); ++c)
-                out += " " + (r > 0 && c == 0 ? "`" + rows[r][c] + "`" : rows[r][c]) + " |";
+            for (std::size_t c = 0; c < rows[r].size(); ++c) {
+                const char* quote = r > 0 && c == 0 ? "`" : "";  // the profile's name as code
+                out.append(" ").append(quote).append(rows[r][c]).append(quote).append(" |");
+            }
             out += "\n";
             if (r == 0) {
                 out += "|";
