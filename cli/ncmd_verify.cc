@@ -53,7 +53,7 @@ struct VerifyArgs {
     LanguageArgs lang;
     std::string suite;
     std::string archs = "global,local-1,local-2,hybrid-1,hybrid-2";
-    std::string profile;  // default: a profile file's "profile", else quick
+    std::string profile;  // default: a profile file's "profile", else nv::kDefaultProfile
     int seeds = 0;
     std::uint64_t seed = 1;
     std::string out = "results/verify";
@@ -230,7 +230,7 @@ int run_verify_command(const VerifyArgs& a) {
         cli_sizes.test_lengths = std::pair{static_cast<int>(r.lo), static_cast<int>(r.hi)};
     }
     sizes = sizes.merged_with(cli_sizes);
-    const std::string profile_name = !a.profile.empty() ? a.profile : sizes.profile.value_or("quick");
+    const std::string profile_name = !a.profile.empty() ? a.profile : sizes.profile.value_or(nv::kDefaultProfile);
     o.profile = take(nv::apply_sizes(take(nv::profile_by_name(profile_name)), sizes));
     o.profile.base.evaluation.test_distribution = take(neural::parse_test_distribution(a.test_distribution));
     if (a.seeds > 0) o.seeds = a.seeds;
@@ -321,9 +321,12 @@ LTLKIT_COMMAND(CommandDef{
             ->type_name("LIST");
         std::string names;
         for (const auto& n : nv::profile_names()) names += (names.empty() ? "" : "|") + n;
+        const auto default_rule = nv::profile_by_name(nv::kDefaultProfile).value().base.evaluation.success_rule;
         app.add_option("--profile", a->profile,
-                       "Model sizes, steps, evaluation lengths and success rule (default: quick; cpu: the papers' "
-                       "lengths on a CPU; --list-profiles shows them all)")
+                       "Model sizes, steps, evaluation lengths and success rule (default: " +
+                           std::string(nv::kDefaultProfile) + ", judged by " + neural::to_string(default_rule) + ": " +
+                           neural::describe(default_rule) + "; cpu: the papers' lengths on a CPU; --list-profiles "
+                           "shows every profile's rule)")
             ->type_name(names);
         app.add_flag("--list-profiles", a->list_profiles,
                      "Print every profile's sizes, success rule and fit check, then exit (docs/PROTOCOL.md "

@@ -37,18 +37,19 @@ using automata::parse_architecture;
 // thresholds and their descriptions are defined here once: neural/eval.cc applies them, and
 // `train --help`, `verify --list-profiles` and the docs (checked by tests/cli/doc_truths.sh) say them.
 enum class SuccessRule {
-    Exact,   // 100% at every test length
-    Bins99,  // every length bin >= kBinSuccess (profiles with small samples: quick, demo, first)
+    Exact,   // accuracy == 1.0 at every test length
+    Bins99,  // every bin's mean accuracy >= kBinSuccess (profiles with small samples: first, quick, demo)
 };
 std::string to_string(SuccessRule rule);  // "exact" | "bins99"
 Result<SuccessRule> parse_success_rule(const std::string& name);
-// What the rule asks, in words: "100% at every test length" | "every 100-length bin >= 99%".
+// What the rule asks, in words: "accuracy 1.0 at every test length, no test word wrong" | "mean
+// accuracy >= 0.99 in every bin of test lengths 1-100, 101-200, ...". Both also need a fitted run.
 std::string describe(SuccessRule rule);
 
 // A run below this accuracy on fresh training-distribution words is failed_to_fit (docs/PROTOCOL.md
 // "Training", "Fit check").
 inline constexpr double kFitThreshold = 0.99;
-// Bins99: the least accuracy of every bin of 100 test lengths.
+// Bins99: the least mean accuracy of every bin of test lengths (1-100, 101-200, ...; eval.cc).
 inline constexpr double kBinSuccess = 0.99;
 // The fit check's sample: the protocol asks for at least this many fresh words (EvaluationConfig::
 // fit_words; every listed verify profile keeps it, tests/cli/doc_truths.sh checks).

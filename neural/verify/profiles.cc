@@ -208,6 +208,12 @@ std::string short_lr(double lr) {
     return format_lr(lr);
 }
 
+std::string fmt_g(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", x);
+    return buf;
+}
+
 std::string percent(double x) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g%%", 100 * x);
@@ -241,7 +247,7 @@ std::vector<std::string> profile_row(const Profile& p) {
             std::to_string(p.seeds) + " × {" + lrs + "}",
             std::to_string(v.test_min) + ".." + std::to_string(v.test_max) + " × " + grouped(v.per_length),
             "`" + to_string(v.success_rule) + "`: " + describe(v.success_rule),
-            grouped(v.fit_words) + " words < " + percent(kFitThreshold) + ": failed_to_fit",
+            grouped(v.fit_words) + " words, accuracy < " + fmt_g(kFitThreshold) + ": failed_to_fit",
             std::to_string(p.adversarial_pairs),
             p.note};
 }

@@ -25,6 +25,8 @@ struct Profile {
 // listed names otherwise.
 Result<Profile> profile_by_name(const std::string& name);
 std::vector<std::string> profile_names();
+// The profile a verify uses when neither --profile nor a profile file names one.
+inline constexpr const char* kDefaultProfile = "quick";
 
 // A profile sized by the user (verify --steps, --layers, --d-model, --heads, --test-lengths,
 // --per-length, or a profile file): each field set replaces the profile's value. The sizes end up

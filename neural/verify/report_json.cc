@@ -211,8 +211,7 @@ std::string render_summary(const ReportData& d) {
         }
         s << "\n";
     }
-    for (EvidenceKind k : {EvidenceKind::AtTheCeiling, EvidenceKind::ForcedPairs, EvidenceKind::FlatFit,
-                           EvidenceKind::Untested, EvidenceKind::ControlsFailed}) {
+    for (EvidenceKind k : marked_evidence()) {
         const EvidenceInfo& e = evidence_info(k);
         if (marks_used.count(e.mark)) s << e.mark << " " << e.legend << "\n";
     }

@@ -281,6 +281,25 @@ constexpr EvidenceKind kFailureOrder[] = {EvidenceKind::LengthFailure, EvidenceK
 
 const EvidenceInfo& evidence_info(EvidenceKind k) { return kEvidence[static_cast<std::size_t>(k)]; }
 std::string to_string(EvidenceKind k) { return evidence_info(k).id; }
+
+std::vector<EvidenceKind> marked_evidence() {
+    std::vector<EvidenceKind> out;
+    for (const auto& e : kEvidence)
+        if (*e.mark != '\0') out.push_back(e.kind);
+    return out;
+}
+
+std::string evidence_legend(bool markdown) {
+    std::string out = markdown ? "| mark | evidence | legend |\n|---|---|---|\n" : "";
+    for (EvidenceKind k : marked_evidence()) {
+        const EvidenceInfo& e = evidence_info(k);
+        if (markdown)
+            out.append("| `").append(e.mark).append("` | `").append(e.id).append("` | ").append(e.legend).append(" |\n");
+        else
+            out.append(e.mark).append("\t").append(e.id).append("\t").append(e.legend).append("\n");
+    }
+    return out;
+}
 std::string to_string(EvidenceGroup g) {
     switch (g) {
         case EvidenceGroup::Success: return "success";

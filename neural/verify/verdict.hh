@@ -122,6 +122,11 @@ struct EvidenceInfo {
     const char* legend;
 };
 const EvidenceInfo& evidence_info(EvidenceKind k);
+// The kinds with a summary mark, in EvidenceKind's order: the order of the summary's legend.
+std::vector<EvidenceKind> marked_evidence();
+// Every mark and its legend (`ltlkit report --legend [--markdown]`; docs/PROTOCOL.md "Verdict" lists
+// this table, tests/cli/doc_truths.sh compares): "MARK<TAB>id<TAB>legend" lines, or a Markdown table.
+std::string evidence_legend(bool markdown);
 std::string to_string(EvidenceKind k);
 std::string to_string(EvidenceGroup g);  // "success" | "by_architecture" | "observed" | "contradiction" | "none"
 
