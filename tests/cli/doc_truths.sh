@@ -5,8 +5,12 @@
 #  1. docs/PROTOCOL.md's profile table ("## Profiles") is that table, line for line;
 #  2. PROTOCOL's "Success" line and README's sentence list each rule's profiles as the table does,
 #     with the rule's words as the code says them, and `train --help` says them too;
-#  3. every listed profile checks the fit on at least the protocol's words, and PROTOCOL's
-#     sentences about the fit check name that number and the threshold.
+#  3. every listed profile checks the fit on at least the protocol's words, and PROTOCOL's and
+#     README's sentences about the fit check name that number and the threshold;
+#  4. `verify --help` lists the profiles of the table and names the default profile's rule as the
+#     table does;
+#  5. docs/PROTOCOL.md's legend of the summary marks is `ltlkit report --legend --markdown`, and the
+#     text and Markdown legends agree.
 # Usage: bash doc_truths.sh LTLKIT_BIN SOURCE_DIR
 set -u
 bin=$1
@@ -37,6 +41,7 @@ mapfile -t fit < <(col 7)
 declare -A by_rule describe
 for i in "${!names[@]}"; do
     rule=${success[$i]%%:*}
+    rule=${rule//\`/}
     describe[$rule]=${success[$i]#*: }
     by_rule[$rule]+="${by_rule[$rule]:+, }\`${names[$i]}\`"
 done
@@ -63,25 +68,61 @@ for f in "$readme" "$protocol"; do
     grep -n 'every test length at >= 99%\|every test length >= 99%' "$f" && fail "$f still says exact is >= 99%"
 done
 
-# 3. The fit check: every listed profile's sample and threshold.
+# 3. The fit check: every listed profile's sample and threshold ("4,000 words, accuracy < 0.99: ...").
 least=
+threshold=
 for f in "${fit[@]}"; do
     n=${f%% words*}
     n=${n//,/}
     [[ $n =~ ^[0-9]+$ ]] || { fail "fit column: $f"; continue; }
     ((n >= 4000)) || fail "a profile checks the fit on $n words, under the protocol's 4,000: $f"
     [[ -z $least || $n -lt $least ]] && least=$n
-    threshold=${f#*< }
-    threshold=${threshold%%:*}
+    t=${f#*< }
+    t=${t%%:*}
+    [[ -z $threshold || $threshold == "$t" ]] || fail "the profiles' fit thresholds differ: $threshold, $t"
+    threshold=$t
 done
 grouped=$(sed -E ':a;s/^([0-9]+)([0-9]{3})/\1,\2/;ta' <<< "$least")  # 4000 -> 4,000
 [[ $text == *"Every profile trains on lengths 1..40 and checks the fit on $grouped fresh words"* ]] ||
     fail "docs/PROTOCOL.md's Profiles sentence does not say $grouped fit words"
-[[ $text == *"the model answers at least $grouped fresh words"*"Below $threshold the run is \`failed_to_fit\`"* ]] ||
-    fail "docs/PROTOCOL.md's Fit check does not say at least $grouped words below $threshold"
+[[ $text == *"the model answers at least $grouped fresh words"*"At an accuracy < $threshold the run is \`failed_to_fit\`"* ]] ||
+    fail "docs/PROTOCOL.md's Fit check does not say at least $grouped words, accuracy < $threshold"
+[[ $readme_text == *"every profile checks the fit on $grouped fresh words (accuracy < $threshold: \`failed_to_fit\`)"* ]] ||
+    fail "README.md does not say the fit check as the code does: $grouped words, accuracy < $threshold"
+
+# 4. `verify --help`: the profiles, in the table's order, and the default's rule in the table's words.
+vhelp=$("$bin" verify --help 2>&1 | tr '\n' ' ' | tr -s ' ')
+listed=$(IFS='|'; echo "${names[*]}")
+[[ $vhelp == *"--profile $listed "* ]] || fail "verify --help does not list the table's profiles: $listed"
+if [[ $vhelp =~ \(default:\ ([a-z-]+),\ judged\ by\ ([a-z0-9]+):\ ([^\;]*)\; ]]; then
+    def=${BASH_REMATCH[1]} def_rule=${BASH_REMATCH[2]} def_words=${BASH_REMATCH[3]}
+    for i in "${!names[@]}"; do
+        [[ ${names[$i]} == "$def" ]] || continue
+        want_rule=${success[$i]%%:*}
+        want_rule=${want_rule//\`/}
+        [[ $def_rule == "$want_rule" && $def_words == "${describe[$want_rule]}" ]] ||
+            fail "verify --help: default $def judged by $def_rule ($def_words); the table: $want_rule (${describe[$want_rule]:-})"
+        def=
+    done
+    [[ -z $def ]] || fail "verify --help's default profile $def is not in the table"
+else
+    fail "verify --help does not name the default profile and its rule: $(grep -o 'default: [^;]*' <<< "$vhelp" | head -n 1)"
+fi
+
+# 5. The summary marks: PROTOCOL's legend table is the code's.
+"$bin" report --legend --markdown > legend.md 2> err.txt || fail "report --legend --markdown: $(cat err.txt)"
+"$bin" report --legend > legend.txt 2> err.txt || fail "report --legend: $(cat err.txt)"
+[[ $(wc -l < legend.txt) -ge 3 && $(wc -l < legend.txt) == $(($(wc -l < legend.md) - 2)) ]] ||
+    fail "the text and Markdown legends list different marks"
+while IFS=$'\t' read -r mark id words; do
+    grep -qxF "| \`$mark\` | \`$id\` | $words |" legend.md || fail "legend.md lacks $mark $id"
+done < legend.txt
+awk '/^\| mark \| evidence \| legend \|/ { on = 1 } on && /^\|/ { print; next } on { exit }' "$protocol" > doc-legend.md
+diff doc-legend.md legend.md > legend.diff ||
+    fail "docs/PROTOCOL.md's legend of the summary marks is not \`ltlkit report --legend --markdown\`: $(cat legend.diff)"
 
 if ((fails)); then
     echo "$fails failure(s)"
     exit 1
 fi
-echo "ok: ${#names[@]} profiles; docs/PROTOCOL.md and README.md agree with the code"
+echo "ok: ${#names[@]} profiles, $(wc -l < legend.txt) marks; docs/PROTOCOL.md, README.md, train --help and verify --help agree with the code"
