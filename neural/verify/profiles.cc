@@ -114,7 +114,7 @@ Profile first() {
     // The fit check keeps the protocol's kMinFitWords words (it recorded 200 before; evaluating
     // them costs a small fraction of a second at this size).
     p.adversarial_pairs = 16;
-    p.note = "a first try on a CPU: about a minute per run; weak evidence (8 words per test length)";
+    p.note = "a first try on a CPU: 1-2 s per run (docs/PERFORMANCE.md); weak evidence (8 words per test length)";
     return p;
 }
 
