@@ -3,6 +3,7 @@ CMake (only that target, the neural part and the tests left out) and packages py
 The version is CMake's project(VERSION), the one source of truth. LTLKIT_CMAKE_ARGS adds options
 to the CMake configure step (ccache is used when it is on PATH); LTLKIT_CMAKE_BUILD_DIR takes the
 module from an existing, configured build folder instead (a quick reinstall)."""
+import importlib.util
 import os
 import re
 import shlex
@@ -10,8 +11,25 @@ import shutil
 import subprocess
 import sys
 
-from setuptools import Extension, setup
-from setuptools.command.build_ext import build_ext
+
+def check_python():
+    """`pip install --no-build-isolation --no-index .` downloads nothing, so the Python that runs it must
+    already have setuptools, wheel and numpy: Debian 12's /usr/bin/python3 with python3-setuptools,
+    python3-wheel and python3-numpy (docs/PYTHON.md). Another Python (pyenv, conda) without them would
+    fail later with "invalid command 'bdist_wheel'"; say so first, in one line."""
+    missing = [m for m in ("setuptools", "wheel", "numpy") if importlib.util.find_spec(m) is None]
+    if missing:
+        sys.exit(f"ltlkit: error: {sys.executable} (Python {sys.version.split()[0]}) has no "
+                 f"{', '.join(missing)}, which the offline pip install needs: use Debian's /usr/bin/python3 "
+                 "(make deps installs python3-setuptools, python3-wheel, python3-numpy), e.g. "
+                 "/usr/bin/python3 -m venv --system-site-packages ~/venvs/ltlkit && "
+                 "~/venvs/ltlkit/bin/pip install --no-build-isolation --no-index . (docs/PYTHON.md)")
+
+
+check_python()
+
+from setuptools import Extension, setup  # noqa: E402 (after the check, which names what is missing)
+from setuptools.command.build_ext import build_ext  # noqa: E402
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 

@@ -3,8 +3,10 @@
 // concatenation, ∅/ε units, r** = r*, !!r = r) and hash-consed, which makes the set of derivatives
 // finite; the DFA built over reachable derivatives is then minimized by Hopcroft (algorithms.hh).
 //
-// Syntax, lowest precedence first:  r | s   r & s   r s (concatenation)   !r (prefix)   r* r+ r?
-// Atoms: a symbol, `.` (any symbol), `ε` or `()` (empty word), `∅` (empty language), `( r )`.
+// Syntax, lowest precedence first:  r | s   r & s   r s (concatenation)   !r (prefix)   r* r+ r? r{n}
+// r{m,n} r{m,} (counts, expanded in the syntax tree: r{m,n} = r…r (r?)…(r?))
+// Atoms: a symbol, `.` (any symbol), `[ab]` (one of the symbols listed), `[^ab]` (a symbol of the
+// alphabet not listed; the alphabet must be given), `ε` or `()` (empty word), `∅` (empty language), `( r )`.
 // Whitespace is ignored everywhere. Symbols: with a non-empty alphabet, the longest alphabet symbol
 // at the current position (operator characters are read as operators first); without one, every
 // lowercase letter a-z is a symbol and the alphabet is the sorted set of letters used.
@@ -103,6 +105,10 @@ private:
     Error error_;
 
     static constexpr int kMaxNesting = 500;  // parentheses and ! nest recursively
+    static constexpr long kMaxCount = 1000;  // the largest n of r{n}, r{m,n}, r{m,}
+    // The syntax tree's nodes at most once the counts are expanded (r{1000}{1000} would be a million).
+    static constexpr std::size_t kMaxNodes = 200000;
+    std::size_t nodes_ = 0;  // nodes the counts copied so far (clone())
 
     bool at_end() const { return pos_ >= src_.size(); }
     bool starts(std::string_view s) const { return std::string_view(src_).substr(pos_, s.size()) == s; }
@@ -165,8 +171,145 @@ private:
     bool starts_atom() const {
         if (at_end()) return false;
         char c = src_[pos_];
-        if (c == '|' || c == '&' || c == ')' || c == '*' || c == '+' || c == '?') return false;
-        return true;  // symbols, '(', '.', '!', ε, ∅, and anything else (reported by parse_atom)
+        if (c == '|' || c == '&' || c == ')' || c == '*' || c == '+' || c == '?' || c == '{') return false;
+        return true;  // symbols, '(', '[', '.', '!', ε, ∅, and anything else (reported by parse_atom)
+    }
+
+    // A copy of a syntax tree (a count repeats its operand).
+    AstPtr clone(const Ast& a) {
+        ++nodes_;
+        auto c = std::make_unique<Ast>();
+        c->kind = a.kind;
+        c->sym = a.sym;
+        for (const auto& k : a.kids) c->kids.push_back(clone(*k));
+        return c;
+    }
+    static std::size_t size_of(const Ast& a) {
+        std::size_t n = 1;
+        for (const auto& k : a.kids) n += size_of(*k);
+        return n;
+    }
+
+    // A decimal count at pos_ (spaces skipped after it); -1 when no digit is there, kMaxCount + 1
+    // beyond the bound.
+    long parse_number() {
+        if (at_end() || src_[pos_] < '0' || src_[pos_] > '9') return -1;
+        long n = 0;
+        while (!at_end() && src_[pos_] >= '0' && src_[pos_] <= '9') {
+            n = std::min(kMaxCount + 1, n * 10 + (src_[pos_] - '0'));
+            advance(1);
+        }
+        skip_space();
+        return n;
+    }
+
+    // r{n}, r{m,n}, r{m,} after the operand `a`, pos_ at '{': r repeated (r{m,n} = r^m (r?)^(n-m),
+    // r{m,} = r^m r*).
+    AstPtr parse_count(AstPtr a) {
+        const int open_line = line_, open_col = col_;
+        const std::string at = std::to_string(open_line) + ":" + std::to_string(open_col);
+        advance(1), skip_space();
+        auto fail = [&](std::string message) -> AstPtr {
+            error_here(std::move(message));
+            return nullptr;
+        };
+        const long lo = parse_number();
+        if (lo < 0)
+            return fail("expected a count after '{' (r{n}, r{m,n} or r{m,}), found " +
+                        (at_end() ? std::string("end of input") : "'" + current_char() + "'"));
+        long hi = lo;
+        bool unbounded = false;
+        if (!at_end() && src_[pos_] == ',') {
+            advance(1), skip_space();
+            hi = parse_number();
+            if (hi < 0) unbounded = true;
+        }
+        if (at_end() || src_[pos_] != '}')
+            return fail("expected '}' to close the count '{' at " + at + " (r{n}, r{m,n} or r{m,}), found " +
+                        (at_end() ? std::string("end of input") : "'" + current_char() + "'"));
+        if (lo > kMaxCount || hi > kMaxCount)
+            return fail("the count '{' at " + at + " is over " + std::to_string(kMaxCount) +
+                        " (write the repetition another way, e.g. with *)");
+        if (!unbounded && lo > hi)
+            return fail("the count {" + std::to_string(lo) + "," + std::to_string(hi) + "} at " + at +
+                        " has its minimum above its maximum");
+        const std::size_t copies = static_cast<std::size_t>(unbounded ? lo + 1 : hi);
+        if (nodes_ + copies * (size_of(*a) + 1) > kMaxNodes)
+            return fail("the count '{' at " + at + " makes the regular expression over " + std::to_string(kMaxNodes) +
+                        " nodes once expanded");
+        advance(1), skip_space();
+        std::vector<AstPtr> kids;
+        for (long i = 0; i < lo; ++i) kids.push_back(clone(*a));
+        if (unbounded)
+            kids.push_back(node(Kind::Star, clone(*a)));
+        else
+            for (long i = lo; i < hi; ++i) kids.push_back(node(Kind::Opt, clone(*a)));
+        if (kids.empty()) return leaf(Kind::Eps);
+        return nary(Kind::Concat, std::move(kids));
+    }
+
+    // [ab] or [^ab], pos_ at '[': the symbols listed, or the alphabet's symbols not listed.
+    AstPtr parse_class() {
+        const int open_line = line_, open_col = col_;
+        const std::string at = std::to_string(open_line) + ":" + std::to_string(open_col);
+        advance(1), skip_space();
+        bool negated = false;
+        if (!at_end() && src_[pos_] == '^') {
+            if (given_.empty()) {
+                error_here("'[^...]' is the complement relative to the alphabet, which is not given: pass the alphabet "
+                           "(--alphabet a,b,...)");
+                return nullptr;
+            }
+            negated = true;
+            advance(1), skip_space();
+        }
+        std::set<Symbol> members;
+        std::vector<std::string> letters;
+        while (!at_end() && src_[pos_] != ']') {
+            if (!given_.empty()) {
+                Symbol which = 0;
+                const std::size_t len = match_symbol(which);
+                if (len == 0) {
+                    error_here("expected a symbol of the alphabet or ']' in the class '[' at " + at + ", found '" +
+                               current_char() + "'" +
+                               (src_[pos_] == '-' ? " (ranges such as a-c are not supported: list the symbols)" : ""));
+                    return nullptr;
+                }
+                members.insert(which);
+                advance(len);
+            } else {
+                const char c = src_[pos_];
+                if (c < 'a' || c > 'z') {
+                    error_here("expected a lowercase letter or ']' in the class '[' at " + at + ", found '" +
+                               current_char() + "'" +
+                               (c == '-' ? " (ranges such as a-c are not supported: list the letters)"
+                                         : " (give --alphabet for other symbols)"));
+                    return nullptr;
+                }
+                letters_.insert(std::string(1, c));
+                members.insert(static_cast<Symbol>(c));  // renumbered at the end, as other symbols
+                advance(1);
+            }
+            skip_space();
+        }
+        if (at_end()) {
+            error_here("expected ']' to close the class '[' at " + at + ", found end of input");
+            return nullptr;
+        }
+        if (members.empty()) {
+            error_here("the class '[' at " + at + " lists no symbol");
+            return nullptr;
+        }
+        advance(1), skip_space();
+        std::vector<AstPtr> kids;
+        if (negated) {
+            for (Symbol i = 0; i < given_.size(); ++i)
+                if (!members.count(i)) kids.push_back(leaf(Kind::Sym, i));
+        } else {
+            for (Symbol m : members) kids.push_back(leaf(Kind::Sym, m));
+        }
+        if (kids.empty()) return leaf(Kind::Empty);  // [^ab] over {a, b}
+        return nary(Kind::Or, std::move(kids));
     }
 
     // | & and concatenation are n-ary nodes, so long chains never nest (no deep recursion).
@@ -225,7 +368,12 @@ private:
 
     AstPtr parse_postfix() {
         AstPtr a = parse_atom();
-        while (!failed_ && !at_end() && (src_[pos_] == '*' || src_[pos_] == '+' || src_[pos_] == '?')) {
+        while (!failed_ && !at_end() && (src_[pos_] == '*' || src_[pos_] == '+' || src_[pos_] == '?' || src_[pos_] == '{')) {
+            if (src_[pos_] == '{') {
+                a = parse_count(std::move(a));
+                if (failed_) return nullptr;
+                continue;
+            }
             Kind k = src_[pos_] == '*' ? Kind::Star : src_[pos_] == '+' ? Kind::Plus : Kind::Opt;
             advance(1), skip_space();
             // A chain of postfix operators is one node ((r*)+ = (r+)* = (r+)? = (r?)+ = r*, (r+)+ = r+,
@@ -249,7 +397,7 @@ private:
 
     AstPtr parse_atom() {
         if (at_end()) {
-            error_here("expected a symbol, '(', '.', 'ε', '∅' or '!', found end of input");
+            error_here("expected a symbol, '(', '[', '.', 'ε', '∅' or '!', found end of input");
             return nullptr;
         }
         const char c = src_[pos_];
@@ -281,10 +429,19 @@ private:
             uses_any_ = true;
             return done(leaf(Kind::Any), 1);
         }
+        if (c == '[') return parse_class();
         if (starts("\u03B5")) return done(leaf(Kind::Eps), 2);
         if (starts("\u2205")) return done(leaf(Kind::Empty), 3);
+        if (c == ']' || c == '}') {
+            error_here(std::string("unbalanced '") + c + "': no '" + (c == ']' ? '[' : '{') + "' to close");
+            return nullptr;
+        }
+        if (c == '{') {
+            error_here("a count '{' needs something before it to repeat (r{n})");
+            return nullptr;
+        }
         if (c == '|' || c == '&' || c == ')' || c == '*' || c == '+' || c == '?') {
-            error_here("expected a symbol, '(', '.', 'ε', '∅' or '!', found '" + std::string(1, c) + "'");
+            error_here("expected a symbol, '(', '[', '.', 'ε', '∅' or '!', found '" + std::string(1, c) + "'");
             return nullptr;
         }
         if (!given_.empty()) {

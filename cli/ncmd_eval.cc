@@ -109,7 +109,7 @@ LTLKIT_COMMAND(CommandDef{
             const bool quiet = a->quiet;
             auto estimate = std::make_shared<CostEstimateOnce>("eval", c, device == neural::Device::Cuda, false, quiet);
             neural::ProgressFn progress = [position, quiet, estimate](const neural::Progress& p) {
-                (*estimate)();
+                (*estimate)(p);
                 (*position)(p);
                 if (!quiet) print_progress(p);
             };

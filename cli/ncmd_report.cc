@@ -5,6 +5,7 @@
 #include "base/file.hh"
 #include "cli/command.hh"
 #include "neural/verify/report.hh"
+#include "neural/verify/verdict.hh"
 
 namespace ltlkit::cli {
 namespace {
@@ -16,6 +17,7 @@ struct ReportArgs {
     std::string out;
     std::string published;
     bool json = false;
+    bool legend = false, markdown = false;  // --legend [--markdown]: the summary's marks
 };
 
 LTLKIT_COMMAND(CommandDef{
@@ -25,13 +27,22 @@ LTLKIT_COMMAND(CommandDef{
     "Example: ltlkit report results/shard-0 results/shard-1 --out results/all",
     [](CLI::App& app) -> Runner {
         auto a = std::make_shared<ReportArgs>();
-        app.add_option("DIR", a->dirs, "Folders written by `ltlkit verify` (the same plan, e.g. its shards)")
-            ->required();
+        app.add_option("DIR", a->dirs, "Folders written by `ltlkit verify` (the same plan, e.g. its shards)");
         app.add_option("--out", a->out, "Where to write the merged report (default: the first DIR)");
         app.add_option("--published", a->published,
                        "Published numbers to show beside ours (TSV; default: those the verify run was given)");
         app.add_flag("--json", a->json, "Print verdicts.json on stdout");
+        app.add_flag("--legend", a->legend,
+                     "Print the summary table's marks and what each means (MARK<TAB>evidence<TAB>legend), then exit "
+                     "(docs/PROTOCOL.md \"Verdict\" lists them)");
+        app.add_flag("--markdown", a->markdown, "With --legend: as a Markdown table");
         return [a] {
+            if (a->legend) {
+                std::cout << nv::evidence_legend(a->markdown);
+                return 0;
+            }
+            if (a->markdown) fail("--markdown goes with --legend");
+            if (a->dirs.empty()) fail("DIR is required");
             const std::string out = a->out.empty() ? a->dirs.front() : a->out;
             std::optional<nv::Published> published;
             if (!a->published.empty()) published = take(nv::read_published(a->published));

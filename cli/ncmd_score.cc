@@ -39,7 +39,8 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--device", a->device, "auto | cpu | cuda (default cpu)")->check(one_of(kDeviceNames));
         app.add_flag("--json", a->json, "One JSON object: alphabet, results [{word, symbols, logit, accepted, label}]");
         app.footer(
-            "Output: WORD<TAB>LOGIT<TAB>1|0 (the recognizer's answer)<TAB>1|0 (the language's).\n"
+            "Output: a header line (word, logit, accepted, label), then per word WORD<TAB>LOGIT<TAB>1|0 (the "
+            "recognizer's answer)<TAB>1|0 (the language's).\n"
             "Examples:\n"
             "  ltlkit score runs/x ab ba ''\n"
             "  ltlkit score runs/x --words words.txt --json");
@@ -65,6 +66,7 @@ LTLKIT_COMMAND(CommandDef{
                                             {"label", info.dfa.accepts(words[i])}});
                 out = j.dump() + "\n";
             } else {
+                out = "word\tlogit\taccepted\tlabel\n";  // the columns (a TSV header)
                 for (std::size_t i = 0; i < words.size(); ++i)
                     out += automata::format_word(alphabet, words[i]) + "\t" + float_text(logits[i]) + "\t" +
                            (logits[i] > 0 ? "1" : "0") + "\t" + (info.dfa.accepts(words[i]) ? "1" : "0") + "\n";

@@ -27,7 +27,7 @@ void set_range(const std::string& text, const char* option, int& lo, int& hi) {
 struct TrainArgs {
     LanguageArgs lang;
     std::string dataset, out, train_lengths, test_lengths, pe = "none";
-    std::string arch = "global", success_rule = "exact", device = "auto", test_distribution = "uniform";
+    std::string arch = "global", success_rule = neural::to_string(neural::EvaluationConfig{}.success_rule), device = "auto", test_distribution = "uniform";
     neural::Config c;
     double max_memory_gb = neural::kDefaultMaxMemoryGb;
     bool pre_ln = false, non_strict = false, hybrid_layers = false, quiet = false, json = false;
@@ -73,8 +73,14 @@ LTLKIT_COMMAND(CommandDef{
                        "Test words per length (default " + std::to_string(cuda.per_length) + " on CUDA, " +
                            std::to_string(cpu.per_length) + " on CPU)")->check(at_least(1));
         app.add_option("--success-rule", a->success_rule,
-                       "exact (default: every test length >= 99%) | bins99 (every 100-length bin >= 99%; the "
-                       "default of verify's quick, first and standard profiles)")
+                       [] {  // the rules as neural/run.hh says them, the default first
+                           const neural::SuccessRule def = neural::EvaluationConfig{}.success_rule;
+                           std::string text;
+                           for (auto rule : {neural::SuccessRule::Exact, neural::SuccessRule::Bins99})
+                               text += (text.empty() ? "" : " | ") + neural::to_string(rule) + " (" +
+                                       (rule == def ? "default: " : "") + neural::describe(rule) + ")";
+                           return text + "; each verify profile's rule: ltlkit verify --list-profiles";
+                       }())
             ->check(one_of({"exact", "bins99"}));
         app.add_option("--test-distribution", a->test_distribution,
                        "uniform (default: half accepted, half rejected, uniform) | lc25 (LC25's samplers: near-miss "
@@ -165,7 +171,7 @@ LTLKIT_COMMAND(CommandDef{
             auto position = std::make_shared<RunPosition>(a->out, true);
             const bool quiet = a->quiet;
             neural::ProgressFn progress = [position, quiet, estimate](const neural::Progress& p) {
-                (*estimate)();
+                (*estimate)(p);
                 (*position)(p);
                 if (p.phase == neural::Progress::Phase::Resume)
                     std::fprintf(stderr, "resuming from step %d of %d (its checkpoint)\n", p.step, p.total);

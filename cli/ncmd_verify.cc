@@ -55,7 +55,7 @@ struct VerifyArgs {
     LanguageArgs lang;
     std::string suite;
     std::string archs = "global,local-1,local-2,hybrid-1,hybrid-2";
-    std::string profile;  // default: a profile file's "profile", else quick
+    std::string profile;  // default: a profile file's "profile", else nv::kDefaultProfile
     int seeds = 0;
     std::uint64_t seed = 1;
     std::string out = "results/verify";
@@ -74,6 +74,7 @@ struct VerifyArgs {
     std::string test_lengths, profile_file;
     double max_hours = 4;
     bool accept_cost = false, quiet = false;
+    bool list_profiles = false, markdown = false;  // --list-profiles [--markdown]: the profile table
 };
 
 // `verify --worker j/J --worker-session S --out OUT --device D`, started by a verify with --threads.
@@ -109,73 +110,62 @@ void check_limits(const nv::VerifyOptions& o, double max_memory_gb) {
     }
 }
 
-// The runs of the grid (every cell, or the cells given by --only/--cells).
-std::size_t grid_runs(const nv::VerifyOptions& o) {
-    const std::size_t cells = o.cells.empty() ? o.languages.size() * o.archs.size() : o.cells.size();
-    return cells * o.profile.lrs.size() * static_cast<std::size_t>(o.seeds.value_or(o.profile.seeds));
-}
-
-// `--estimate N`: the grid's size and cost split into N array tasks, as KEY=VALUE lines on stdout
-// (read by examples/slurm/verify-array.sh; docs/CLUSTER.md).
-void print_estimate(const nv::VerifyOptions& o, int shards) {
-    const std::size_t runs = o.languages.size() * o.archs.size() * o.profile.lrs.size() *
-                             static_cast<std::size_t>(o.seeds.value_or(o.profile.seeds));
-    const bool gpu = o.device == neural::Device::Cuda;
-    const auto e = neural::estimate_cost(o.profile.base, runs, shards, gpu);
-    char hours[32];
-    std::snprintf(hours, sizeof hours, "%.2f", e.grid_hours);
-    std::cout << "runs=" << e.runs << "\nshards=" << e.shards << "\nruns_per_shard=" << e.runs_per_shard
-              << "\ndevice=" << (gpu ? "cuda" : "cpu") << "\nseconds_per_run=" << std::lround(e.seconds_per_run)
-              << "\ntask_time_limit=" << neural::slurm_time(e.task_seconds) << "\ngrid_hours=" << hours
-              << "\nunit=" << (gpu ? "GPU-hours" : "core-hours") << "\nassumptions=" << e.assumptions << "\n";
-}
-
-// Seconds per run, averaged over the grid's runs, from a calibration of each architecture's model
-// on this device (neural/calibrate.hh, under a second or two each); nullopt when one fails.
-std::optional<double> measured_seconds_per_run(const nv::VerifyOptions& o, bool gpu) {
+// The grid's runs by architecture (every cell, or the cells of --only/--cells), each run of one
+// torch thread on o.device: what both estimates below count.
+std::vector<neural::Work> grid_work(const nv::VerifyOptions& o) {
     std::map<std::string, std::size_t> cells;  // architecture -> cells of the grid
     if (o.cells.empty())
         for (const auto& arch : o.archs) cells[to_string(arch)] += o.languages.size();
     else
         for (const auto& cell : o.cells)
             if (auto c = nv::parse_cell(cell); c.ok()) ++cells[to_string(c->second)];
-    double seconds = 0;
-    std::size_t count = 0;
+    const std::size_t per_cell = o.profile.lrs.size() * static_cast<std::size_t>(o.seeds.value_or(o.profile.seeds));
+    std::vector<neural::Work> work;
     for (const auto& arch : o.archs) {
-        const std::size_t n = cells[to_string(arch)];
+        const std::size_t n = cells[to_string(arch)] * per_cell;
         if (n == 0) continue;
         neural::Config c = o.profile.base;
         c.model.arch = arch;
         c.runtime.threads = 1;  // as each run of verify
         c.runtime.device = o.device;
-        auto rate = neural::measure_throughput(c);
-        if (!rate.ok()) return std::nullopt;
-        seconds += static_cast<double>(n) * neural::estimate_cost(c, 1, 1, gpu, &*rate).seconds_per_run;
-        count += n;
+        work.push_back({c, n});
     }
-    if (count == 0) return std::nullopt;
-    return seconds / static_cast<double>(count);
+    return work;
+}
+
+// `--estimate N`: the grid's size and cost split into N array tasks, as KEY=VALUE lines on stdout
+// (read by examples/slurm/verify-array.sh; docs/CLUSTER.md). The same estimate as say_cost's
+// (neural::estimate_work: calibrated here when the assumed rate says the grid takes over 10 s).
+void print_estimate(const nv::VerifyOptions& o, int shards) {
+    const bool gpu = o.device == neural::Device::Cuda;
+    const auto e = neural::estimate_work(grid_work(o), shards, gpu);
+    char hours[32];
+    std::snprintf(hours, sizeof hours, "%.2f", e.grid_hours);
+    std::cout << "runs=" << e.runs << "\nshards=" << e.shards << "\nruns_per_shard=" << e.runs_per_shard
+              << "\ndevice=" << (gpu ? "cuda" : "cpu") << "\nseconds_per_run=" << std::lround(e.seconds_per_run)
+              << "\ntask_time_limit=" << neural::slurm_time(e.task_seconds) << "\ngrid_hours=" << hours
+              << "\nunit=" << (gpu ? "GPU-hours" : "core-hours") << "\nmeasured=" << (e.measured ? "yes" : "no")
+              << "\nassumptions=" << e.assumptions << "\n";
 }
 
 // Before anything runs: the work and its estimated time on this device (stderr), and on a CPU a
-// refusal when the grid would take longer than --max-hours, unless --accept-cost (exit 3). A grid
-// that the assumed (pessimistic) rate puts over a minute is measured first: each architecture's
-// model trained and evaluated for a moment here.
+// refusal when the grid would take longer than --max-hours, unless --accept-cost (exit 3). The
+// estimate is neural::estimate_work's, as `--estimate`'s: a grid that the assumed (pessimistic)
+// rate puts over 10 s is measured first, each architecture's model trained and evaluated here for
+// a moment.
 void say_cost(const nv::VerifyOptions& o, const VerifyArgs& a) {
     const bool gpu = o.device == neural::Device::Cuda;
-    const std::size_t runs = (grid_runs(o) + static_cast<std::size_t>(o.shard_count) - 1) /
+    const auto work = grid_work(o);
+    std::size_t all = 0;
+    for (const auto& w : work) all += w.runs;
+    const std::size_t runs = (all + static_cast<std::size_t>(o.shard_count) - 1) /
                              static_cast<std::size_t>(std::max(o.shard_count, 1));
-    const auto e = neural::estimate_cost(o.profile.base, runs, 1, gpu);
-    const int parallel = gpu ? 1 : std::max(1, std::min(o.threads, static_cast<int>(runs)));
-    double per_run = e.seconds_per_run;
-    std::string how = "a pessimistic estimate: " + e.assumptions;
-    if (static_cast<double>(runs) * per_run / parallel > 60) {
-        if (auto measured = measured_seconds_per_run(o, gpu)) {
-            per_run = *measured;
-            how = "measured here: each architecture's model trained and evaluated for about a second at the "
-                  "profile's shape; the whole step budget is counted, so runs that stop at the fit check take less";
-        }
-    }
+    const int parallel = gpu ? 1 : std::max(1, std::min(o.threads, static_cast<int>(std::max<std::size_t>(runs, 1))));
+    const auto e = neural::estimate_work(work, std::max(o.shard_count, 1), gpu);
+    const double per_run = e.seconds_per_run;
+    const std::string how = e.measured ? e.assumptions + "; the whole step budget is counted, so runs that stop at the "
+                                                         "fit check take less"
+                                       : "a pessimistic estimate: " + e.assumptions;
     const double wall = static_cast<double>(runs) * per_run / parallel;
     const auto& m = o.profile.base.model;
     const auto& t = o.profile.base.training;
@@ -222,6 +212,11 @@ void set_verify_note(const nv::VerifyState& s, const std::string& command) {
 
 int run_verify_command(const VerifyArgs& a) {
     if (!a.worker.empty()) return run_worker_command(a);
+    if (a.list_profiles) {  // docs/PROTOCOL.md "Profiles" is this table (tests/cli/doc_truths.sh)
+        std::cout << nv::profile_table(a.markdown);
+        return 0;
+    }
+    if (a.markdown) fail("--markdown goes with --list-profiles");
     nv::VerifyOptions o;
     std::vector<automata::LanguageSpec> specs;  // a suite's languages, compiled below (once each)
     if (!a.suite.empty()) {
@@ -253,7 +248,7 @@ int run_verify_command(const VerifyArgs& a) {
         cli_sizes.test_lengths = std::pair{static_cast<int>(r.lo), static_cast<int>(r.hi)};
     }
     sizes = sizes.merged_with(cli_sizes);
-    const std::string profile_name = !a.profile.empty() ? a.profile : sizes.profile.value_or("quick");
+    const std::string profile_name = !a.profile.empty() ? a.profile : sizes.profile.value_or(nv::kDefaultProfile);
     o.profile = take(nv::apply_sizes(take(nv::profile_by_name(profile_name)), sizes));
     o.profile.base.evaluation.test_distribution = take(neural::parse_test_distribution(a.test_distribution));
     if (a.seeds > 0) o.seeds = a.seeds;
@@ -329,10 +324,19 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--archs", a->archs,
                        "Architectures, comma-separated (global, local-K, hybrid-K, lstm; default: " + a->archs + ")")
             ->type_name("LIST");
+        std::string names;
+        for (const auto& n : nv::profile_names()) names += (names.empty() ? "" : "|") + n;
+        const auto default_rule = nv::profile_by_name(nv::kDefaultProfile).value().base.evaluation.success_rule;
         app.add_option("--profile", a->profile,
-                       "Model sizes, steps and evaluation lengths (default: quick; cpu: the papers' lengths on a "
-                       "CPU; docs/RESULTS.md)")
-            ->type_name("first|quick|cpu|cpu-deep|standard|paper");
+                       "Model sizes, steps, evaluation lengths and success rule (default: " +
+                           std::string(nv::kDefaultProfile) + ", judged by " + neural::to_string(default_rule) + ": " +
+                           neural::describe(default_rule) + "; cpu: the papers' lengths on a CPU; --list-profiles "
+                           "shows every profile's rule)")
+            ->type_name(names);
+        app.add_flag("--list-profiles", a->list_profiles,
+                     "Print every profile's sizes, success rule and fit check, then exit (docs/PROTOCOL.md "
+                     "\"Profiles\" is this table)");
+        app.add_flag("--markdown", a->markdown, "With --list-profiles: as a Markdown table");
         app.add_option("--profile-file", a->profile_file,
                        "Size the run from a JSON file: {\"profile\": \"quick\", \"steps\": 300, \"layers\": 2, "
                        "\"d_model\": 16, \"heads\": 2, \"test_lengths\": \"41:60\", \"per_length\": 8} (any subset; "

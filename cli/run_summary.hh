@@ -2,6 +2,7 @@
 // summary of a run's result.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -32,37 +33,45 @@ inline std::string fmt_duration(double s) {
 
 
 // Before a run starts (stderr): its work and the estimated time on this device, so that a long run
-// is announced before it is spent. `train` false: evaluation only (eval). When the assumed
-// (pessimistic) rate puts it over a minute, the model is calibrated here first (about a second,
-// neural/calibrate.hh) and the estimate is the measured one.
-inline void print_cost_estimate(const char* command, const neural::Config& c, bool gpu, bool train) {
-    auto e = neural::estimate_cost(c, 1, 1, gpu);
-    if ((train ? e.seconds_per_run : e.eval_seconds) > 60)
-        if (auto rate = neural::measure_throughput(c); rate.ok()) e = neural::estimate_cost(c, 1, 1, gpu, &*rate);
+// is announced before it is spent. `train` false: evaluation only (eval). `done_steps`: the steps a
+// resumed run's checkpoint holds (only the rest is counted). The estimate is neural::estimate_work's,
+// the one verify and `verify --estimate` print: from the assumed (pessimistic) rate, measured here
+// (a calibration of a fraction of a second, neural/calibrate.hh) when that says over 10 s.
+inline void print_cost_estimate(const char* command, const neural::Config& c, bool gpu, bool train, int done_steps = 0) {
+    neural::Config left = c;
+    left.training.steps = train ? std::max(0, c.training.steps - done_steps) : 0;
+    const auto e = neural::estimate_work({{left, 1}}, 1, gpu);
     const auto& t = c.training;
     const auto& v = c.evaluation;
     std::string line = std::string(command) + ": ";
-    if (train)
+    if (train && done_steps > 0)
+        line += "resuming at step " + std::to_string(done_steps) + ": " + std::to_string(left.training.steps) +
+                " of " + std::to_string(t.steps) + " steps × batch " + std::to_string(t.batch) + " left (about " +
+                fmt_duration(e.train_seconds) + "), then ";
+    else if (train)
         line += std::to_string(t.steps) + " steps × batch " + std::to_string(t.batch) + " (about " +
                 fmt_duration(e.train_seconds) + "), then ";
     line += "evaluation at lengths " + std::to_string(v.test_min) + ".." + std::to_string(v.test_max) + " × " +
             std::to_string(v.per_length) + " words (about " + fmt_duration(e.eval_seconds) + "); at most about " +
-            fmt_duration(train ? e.seconds_per_run : e.eval_seconds) + " on this " + (gpu ? "GPU" : "CPU") + " (" +
-            (e.measured ? e.assumptions : std::string("a pessimistic estimate")) + "; smaller: " +
+            fmt_duration(e.seconds_per_run) + " on this " + (gpu ? "GPU" : "CPU") + " (" +
+            (e.measured ? e.assumptions : "a pessimistic estimate: " + e.assumptions) + "; smaller: " +
             (train ? "--steps, " : "") + "--test-lengths, --per-length)";
     std::fprintf(stderr, "%s\n", line.c_str());
 }
 
 // The cost estimate, said once the command has passed its checks and starts working (its first
-// progress event), so that a refused input's error stays the first line on stderr.
+// progress event, so that a refused input's error stays the first line on stderr). A resumed
+// training's first event is its Resume: the estimate then counts the steps left.
 class CostEstimateOnce {
 public:
     CostEstimateOnce(const char* command, neural::Config c, bool gpu, bool train, bool quiet)
         : command_(command), config_(std::move(c)), gpu_(gpu), train_(train), pending_(!quiet) {}
-    void operator()() {
+    void operator()(const neural::Progress& p) {
         if (!pending_) return;
         pending_ = false;
-        print_cost_estimate(command_, config_, gpu_, train_);
+        const bool resumed = p.phase == neural::Progress::Phase::Resume;
+        if (resumed && p.total > 0) config_.training.steps = p.total;  // where it stops (a reached fit: earlier)
+        print_cost_estimate(command_, config_, gpu_, train_, resumed ? p.step : 0);
     }
 
 private:

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 #include <torch/torch.h>
 
@@ -77,7 +79,7 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
         const long batch = std::max(c.training.batch, 2);
         auto y = (torch::arange(batch) < batch / 2).to(torch::kFloat).to(*dev);
         double tokens = 0, t = 0;
-        for (long i = 0; i < 6 || t < seconds / 2; ++i) {
+        for (long i = 0; c.training.steps > 0 && (i < 6 || t < seconds / 2); ++i) {
             const long n = lo + (i * 7919) % (hi - lo + 1);  // spread over the training lengths
             auto [tok, eos] = batch_of(batch, n, *dev);
             const auto t0 = Clock::now();
@@ -91,7 +93,7 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
             t += since(t0);
             tokens += static_cast<double>(batch * (n + 1));
         }
-        out.train_tokens_per_second = tokens / std::max(t, 1e-9);
+        out.train_tokens_per_second = tokens > 0 ? tokens / std::max(t, 1e-9) : 0;
 
         // The evaluation's chunks (kEvalChunkTokens, kEvalChunkScores in training.hh).
         c10::InferenceMode inference;
@@ -126,6 +128,58 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
                   out.train_tokens_per_second, out.eval_tokens_per_second, to_string(c.model.arch).c_str(), seconds + 1);
     out.source = buf;
     return out;
+}
+
+CostEstimate estimate_work(const std::vector<Work>& work, int shards, bool gpu, const MeasureFn& measure) {
+    std::size_t runs = 0;
+    for (const auto& w : work) runs += w.runs;
+    CostEstimate total = estimate_cost(work.empty() ? Config{} : work.front().config, runs, shards, gpu);
+    if (runs == 0) {
+        set_run_seconds(total, 0, 0);
+        return total;
+    }
+    // The mean per-run seconds over the runs, each configuration from `rate_of` (nullptr: assumed).
+    auto mean_of = [&](auto&& rate_of) {
+        double train = 0, eval = 0;
+        bool all_measured = true;
+        std::string source;
+        for (const auto& w : work) {
+            const std::optional<Throughput> rate = rate_of(w);
+            const CostEstimate e = estimate_cost(w.config, runs, shards, gpu, rate ? &*rate : nullptr);
+            train += static_cast<double>(w.runs) * e.train_seconds;
+            eval += static_cast<double>(w.runs) * e.eval_seconds;
+            all_measured = all_measured && e.measured;
+            if (source.empty() || !e.measured) source = e.assumptions;
+        }
+        CostEstimate e = total;
+        set_run_seconds(e, train / static_cast<double>(runs), eval / static_cast<double>(runs));
+        e.measured = all_measured;
+        e.assumptions = source;
+        return e;
+    };
+    CostEstimate assumed = mean_of([](const Work&) { return std::optional<Throughput>(); });
+    // On the whole work, not a shard's or a thread's part: every way of running it is estimated alike.
+    if (static_cast<double>(runs) * assumed.seconds_per_run <= kCalibrateAbove) return assumed;
+    const MeasureFn& how = measure ? measure : MeasureFn([](const Config& c, double s) { return measure_throughput(c, s); });
+    std::string failure;
+    CostEstimate measured = mean_of([&](const Work& w) -> std::optional<Throughput> {
+        if (!failure.empty()) return std::nullopt;
+        const double assumed_seconds = estimate_cost(w.config, 1, 1, gpu).seconds_per_run;
+        auto rate = how(w.config, std::clamp(assumed_seconds / 100, 0.2, 1.5));
+        if (!rate.ok()) {
+            failure = rate.error().message;
+            return std::nullopt;
+        }
+        return *rate;
+    });
+    if (!failure.empty()) {
+        assumed.assumptions += " (not calibrated: " + failure + ")";
+        return assumed;
+    }
+    if (work.size() > 1)
+        measured.assumptions = "measured here: each of the " + std::to_string(work.size()) +
+                               " models trained and evaluated for about a second at its shape";
+    return measured;
 }
 
 }  // namespace ltlkit::neural

@@ -38,9 +38,11 @@ CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, boo
                     static_cast<double>(v.fit_words) * train_len;
     const double d = base.model.d_model, ff = base.model.d_ff;
     e.macs_per_token = base.model.layers * (4 * d * d + 2 * d * ff);
-    if (measured && measured->train_tokens_per_second > 0 && measured->eval_tokens_per_second > 0) {
+    // A calibration of an evaluation alone (no step to train) measures no training rate.
+    if (measured && (measured->train_tokens_per_second > 0 || e.train_tokens == 0) &&
+        measured->eval_tokens_per_second > 0) {
         e.measured = true;
-        e.train_seconds = kMeasuredOverhead * e.train_tokens / measured->train_tokens_per_second;
+        e.train_seconds = e.train_tokens == 0 ? 0 : kMeasuredOverhead * e.train_tokens / measured->train_tokens_per_second;
         e.eval_seconds = kMeasuredOverhead * e.eval_tokens / measured->eval_tokens_per_second;
         e.assumptions = measured->source;
     } else if (gpu) {
@@ -54,11 +56,17 @@ CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, boo
         e.assumptions = "CPU: 65 M multiply-accumulates/s per core, one run at a time per task (the slow end of "
                         "docs/RESULTS.md's measured quick runs)";
     }
-    e.seconds_per_run = e.train_seconds + e.eval_seconds;
+    set_run_seconds(e, e.train_seconds, e.eval_seconds);
+    return e;
+}
+
+void set_run_seconds(CostEstimate& e, double train_seconds, double eval_seconds) {
+    e.train_seconds = train_seconds;
+    e.eval_seconds = eval_seconds;
+    e.seconds_per_run = train_seconds + eval_seconds;
     e.task_seconds = std::max(kMinTaskSeconds,
                               kMargin * (kPlanningSeconds + static_cast<double>(e.runs_per_shard) * e.seconds_per_run));
-    e.grid_hours = static_cast<double>(runs) * e.seconds_per_run / 3600;
-    return e;
+    e.grid_hours = static_cast<double>(e.runs) * e.seconds_per_run / 3600;
 }
 
 std::string slurm_time(double seconds) {

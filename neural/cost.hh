@@ -48,6 +48,10 @@ struct Throughput {
 CostEstimate estimate_cost(const Config& base, std::size_t runs, int shards, bool gpu,
                            const Throughput* measured = nullptr);
 
+// Sets a CostEstimate's per-run seconds (its training and evaluation parts) and what follows from
+// them: seconds_per_run, task_seconds (planning and the margin of an array task) and grid_hours.
+void set_run_seconds(CostEstimate& e, double train_seconds, double eval_seconds);
+
 // Seconds as Slurm's --time accepts them, rounded up to whole minutes: "H:MM:00", or "D-HH:MM:00"
 // from one day on.
 std::string slurm_time(double seconds);

@@ -242,7 +242,7 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
             fit.push_back({std::move(words[i]), labels[i] != 0, -1});
         r.train_accuracy = accuracy_on(fit, predict);
     }
-    r.failed_to_fit = r.train_accuracy < 0.99;
+    r.failed_to_fit = r.train_accuracy < kFitThreshold;
     r.adversarial_accuracy.reset();
     r.boundary_accuracy.reset();
     r.adversarial_pairs.reset();
@@ -253,7 +253,7 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
     bool ok = !r.per_length_accuracy.empty() && !r.failed_to_fit;
     switch (ev.success_rule) {
         case SuccessRule::Bins99:
-            for (const auto& [k, a] : r.bin_accuracy) ok = ok && a >= 0.99;
+            for (const auto& [k, a] : r.bin_accuracy) ok = ok && a >= kBinSuccess;
             break;
         case SuccessRule::Exact:
             for (const auto& [n, a] : r.per_length_accuracy) ok = ok && a == 1.0;

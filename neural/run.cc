@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <stdexcept>
@@ -43,6 +44,18 @@ std::string to_string(SuccessRule rule) {
         case SuccessRule::Bins99: return "bins99";
     }
     return "exact";
+}
+
+std::string describe(SuccessRule rule) {
+    // The words say the comparisons neural/eval.cc makes: per-length accuracy == 1.0 (exact), the
+    // mean per-length accuracy of each bin summarize_lengths forms >= kBinSuccess (bins99).
+    char buf[128];
+    if (rule == SuccessRule::Bins99)
+        std::snprintf(buf, sizeof buf, "mean accuracy >= %g in every bin of test lengths 1-100, 101-200, ...",
+                      kBinSuccess);
+    else
+        std::snprintf(buf, sizeof buf, "accuracy 1.0 at every test length, no test word wrong");
+    return buf;
 }
 
 Result<SuccessRule> parse_success_rule(const std::string& name) {

@@ -33,13 +33,27 @@ Result<PositionalEncoding> parse_positional_encoding(const std::string& name);
 using automata::Architecture;
 using automata::parse_architecture;
 
-// How a run's success is judged from its evaluation (docs/PROTOCOL.md "Evaluation").
+// How a run's success is judged from its evaluation (docs/PROTOCOL.md "Evaluation"). The rules'
+// thresholds and their descriptions are defined here once: neural/eval.cc applies them, and
+// `train --help`, `verify --list-profiles` and the docs (checked by tests/cli/doc_truths.sh) say them.
 enum class SuccessRule {
-    Exact,   // 100% at every test length
-    Bins99,  // every length bin >= 99% (the quick profile, whose samples are small)
+    Exact,   // accuracy == 1.0 at every test length
+    Bins99,  // every bin's mean accuracy >= kBinSuccess (profiles with small samples: first, quick, demo)
 };
 std::string to_string(SuccessRule rule);  // "exact" | "bins99"
 Result<SuccessRule> parse_success_rule(const std::string& name);
+// What the rule asks, in words: "accuracy 1.0 at every test length, no test word wrong" | "mean
+// accuracy >= 0.99 in every bin of test lengths 1-100, 101-200, ...". Both also need a fitted run.
+std::string describe(SuccessRule rule);
+
+// A run below this accuracy on fresh training-distribution words is failed_to_fit (docs/PROTOCOL.md
+// "Training", "Fit check").
+inline constexpr double kFitThreshold = 0.99;
+// Bins99: the least mean accuracy of every bin of test lengths (1-100, 101-200, ...; eval.cc).
+inline constexpr double kBinSuccess = 0.99;
+// The fit check's sample: the protocol asks for at least this many fresh words (EvaluationConfig::
+// fit_words; every listed verify profile keeps it, tests/cli/doc_truths.sh checks).
+inline constexpr int kMinFitWords = 4000;
 
 // Where a run trains: Auto is CUDA when a CUDA device is available, else the CPU.
 enum class Device { Auto, Cpu, Cuda };
@@ -95,8 +109,8 @@ struct EvaluationConfig {
     int test_min = 41, test_max = 500;
     int per_length = 512;
     // Fresh training-distribution words for the failed_to_fit check: docs/PROTOCOL.md asks for at
-    // least 4,000 (with 1,000, a 98.98% ceiling "fit" at 99.0-99.6% by sampling error alone).
-    int fit_words = 4000;
+    // least kMinFitWords (with 1,000, a 98.98% ceiling "fit" at 99.0-99.6% by sampling error alone).
+    int fit_words = kMinFitWords;
     SuccessRule success_rule = SuccessRule::Exact;
     TestDistribution test_distribution = TestDistribution::Uniform;
     bool operator==(const EvaluationConfig&) const = default;

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <random>
+#include <regex>
 #include <string>
 
 #include "automata/algorithms.hh"
@@ -232,7 +233,10 @@ TEST_CASE("long regexes: chains of concatenation and | do not nest", "[regex]") 
     for (int i = 0; i < 20000; ++i) word += (i % 3 ? "a" : "b ");
     Dfa d = compile_ok(word, {"a", "b"});
     CHECK(d.num_states() == 20002);  // a single word of length n: n+1 states and a sink
-    for (int i = 0; i < 3000; ++i) alts += (i ? "|" : "") + std::string(i % 2 ? "a" : "b") + "b";
+    for (int i = 0; i < 3000; ++i) {
+        if (i) alts += '|';
+        alts += i % 2 ? "ab" : "bb";
+    }
     Dfa e = compile_ok(alts, {"a", "b"});
     CHECK(count_accepted(e, 3) == std::vector<std::uint64_t>{0, 0, 2, 0});
 }
@@ -297,5 +301,153 @@ TEST_CASE("the reference matcher is linear in the word: .*a.*a.*a.*a.*b on 2,001
         Word u(5000);
         for (auto& s : u) s = Symbol(rng() % 2);
         CHECK(*regex_matches_reference("(a|b)*ab(a|b)*&!(.*bbb.*)", ab, u) == d.accepts(u));
+    }
+}
+
+namespace {
+
+// A random regex in the syntax ltlkit and ECMAScript share (docs/SYNTAX.md "Regexes"): symbols,
+// '.', classes [..] and [^..], concatenation, |, and the quantifiers *, +, ?, {n}, {m,n}, {m,},
+// each on a symbol, a class or a parenthesized group (ECMAScript reads r{n}? and r*? as lazy
+// quantifiers and refuses r**, so a quantifier never follows another).
+std::string shared_regex(std::mt19937_64& rng, const std::vector<std::string>& symbols, int depth) {
+    auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+    auto atom = [&]() -> std::string {
+        switch (pick(6)) {
+            case 0: return ".";
+            case 1: case 2: {  // a class of one to all symbols, maybe negated
+                std::string c = pick(3) == 0 ? "[^" : "[";
+                bool any = false;
+                for (const auto& s : symbols)
+                    if (pick(2) == 0) c += s, any = true;
+                if (!any) c += symbols[static_cast<std::size_t>(pick(static_cast<int>(symbols.size())))];
+                return c + "]";
+            }
+            default: return symbols[static_cast<std::size_t>(pick(static_cast<int>(symbols.size())))];
+        }
+    };
+    auto quantified = [&](std::string a) -> std::string {
+        switch (pick(10)) {
+            case 0: return a + "*";
+            case 1: return a + "+";
+            case 2: return a + "?";
+            case 3: return a + "{" + std::to_string(pick(4)) + "}";
+            case 4: { const int m = pick(3); return a + "{" + std::to_string(m) + "," + std::to_string(m + pick(3)) + "}"; }
+            case 5: return a + "{" + std::to_string(pick(3)) + ",}";
+            default: return a;
+        }
+    };
+    if (depth <= 0 || pick(5) == 0) return quantified(atom());
+    auto sub = [&] { return shared_regex(rng, symbols, depth - 1); };
+    switch (pick(3)) {
+        case 0: { auto a = sub(); return a + sub(); }
+        case 1: { auto a = sub(); return "(" + a + "|" + sub() + ")"; }
+        default: return quantified("(" + sub() + ")");
+    }
+}
+
+std::string spelled(const Word& w, const std::vector<std::string>& alphabet) {
+    std::string s;
+    for (Symbol x : w) s += alphabet[x];
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("classes and counts: the DFA against std::regex (ECMAScript, anchored) on every word up to length 7",
+          "[regex]") {
+    // Two independent routes: our parser and derivative DFA, and the standard library's
+    // backtracking ECMAScript engine with std::regex_match (the whole word must match).
+    std::mt19937_64 rng(4242);
+    const std::vector<std::string> alphabet = {"a", "b", "c"};
+    const auto words = all_words(3, 7);
+    int nontrivial = 0;
+    for (int i = 0; i < 120; ++i) {
+        const std::string re = shared_regex(rng, alphabet, 1 + i % 4);
+        INFO("regex: " << re);
+        const Dfa d = compile_ok(re, alphabet);
+        const std::regex ecma(re, std::regex::ECMAScript);
+        std::size_t accepted = 0;
+        for (const Word& w : words) {
+            const std::string text = spelled(w, alphabet);
+            INFO("word: '" << text << "'");
+            const bool ours = d.accepts(w);
+            REQUIRE(ours == std::regex_match(text, ecma));
+            accepted += ours;
+        }
+        nontrivial += accepted > 0 && accepted < words.size();
+    }
+    CHECK(nontrivial > 60);  // the random regexes are not all trivial languages
+}
+
+TEST_CASE("classes and counts: the compositional route agrees, and the counts unfold as written", "[regex]") {
+    const std::vector<std::string> ab = {"a", "b"};
+    auto same = [&](const std::string& x, const std::string& y, const std::vector<std::string>& alphabet) {
+        INFO(x << " vs " << y);
+        CHECK(!distinguishing_word(compile_ok(x, alphabet), compile_ok(y, alphabet)));
+        auto c = compile_regex_compositionally(x, alphabet);
+        REQUIRE(c.ok());
+        CHECK(!distinguishing_word(*c, compile_ok(y, alphabet)));
+    };
+    same("[ab]", "a|b", ab);
+    same("[^a]", "b", ab);
+    same("[^a]", "b|c", {"a", "b", "c"});
+    same("[^ab]", "∅", ab);
+    same("[ba a]", "a|b", ab);  // order, repetition and spaces do not matter
+    same("a{3}", "aaa", ab);
+    same("a{0}", "ε", ab);
+    same("a{2,4}", "aa|aaa|aaaa", ab);
+    same("a{2,}", "aaa*", ab);
+    same("(ab){1,2}b", "abb|ababb", ab);
+    same("a{2}*", "(aa)*", ab);     // a quantifier after a count applies to the counted whole
+    same("a{1,2}?", "ε|a|aa", ab);  // optional, not ECMAScript's lazy quantifier
+    same("[ab]{2}", "..", ab);
+    same("[xy]z", "xz|yz", {"x", "y", "z"});
+    // multi-character symbols inside a class: longest match, as outside
+    same("[ab a]{2}", "(ab|a)(ab|a)", {"a", "ab"});
+    // without an alphabet: the letters used, classes included
+    Dfa letters = compile_ok("[bc]a");
+    CHECK(letters.alphabet == std::vector<std::string>{"a", "b", "c"});
+}
+
+TEST_CASE("malformed classes and counts: one-line errors with the position", "[regex]") {
+    struct Case {
+        std::string re;
+        std::vector<std::string> alphabet;
+        int line, column;
+        std::string needle;
+    };
+    const std::vector<Case> cases = {
+        {"[ab", {}, 1, 4, "expected ']' to close the class '[' at 1:1"},
+        {"[]", {}, 1, 2, "lists no symbol"},
+        {"a[^b]", {}, 1, 3, "--alphabet"},
+        {"[a-c]", {}, 1, 3, "ranges"},
+        {"[aB]", {}, 1, 3, "'B'"},
+        {"[ax]", {"a", "b"}, 1, 3, "'x'"},
+        {"a]", {}, 1, 2, "unbalanced ']'"},
+        {"a}", {}, 1, 2, "unbalanced '}'"},
+        {"{2}", {}, 1, 1, "needs something before it"},
+        {"a|{2}", {}, 1, 3, "needs something before it"},
+        {"a{", {}, 1, 3, "expected a count after '{'"},
+        {"a{x}", {}, 1, 3, "found 'x'"},
+        {"a{,3}", {}, 1, 3, "expected a count"},
+        {"a{2", {}, 1, 4, "expected '}' to close the count '{' at 1:2"},
+        {"a{2,3,4}", {}, 1, 6, "expected '}'"},
+        {"a{3,2}", {}, 1, 6, "minimum above its maximum"},
+        {"a{1001}", {}, 1, 7, "over 1000"},
+        {"(a{1000}){1000}", {}, 1, 15, "nodes once expanded"},
+        {"b\n  a{2,1}", {}, 2, 8, "at 2:4"},
+    };
+    for (const auto& c : cases) {
+        INFO("regex: " << c.re);
+        auto r = compile_regex(c.re, c.alphabet);
+        REQUIRE_FALSE(r.ok());
+        const std::string text = r.error().render();
+        INFO("error: " << text);
+        CHECK(r.error().line == c.line);
+        CHECK(r.error().column == c.column);
+        CHECK(r.error().message.find(c.needle) != std::string::npos);
+        CHECK(r.error().message.find('\n') == std::string::npos);
+        CHECK(r.error().exit_code == 2);
     }
 }

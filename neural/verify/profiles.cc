@@ -1,6 +1,7 @@
 #include "neural/verify/profiles.hh"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -110,9 +111,10 @@ Profile first() {
     p.base.training.steps = 300;
     p.base.evaluation.test_max = 60;
     p.base.evaluation.per_length = 8;
-    p.base.evaluation.fit_words = 200;
+    // The fit check keeps the protocol's kMinFitWords words (it recorded 200 before; evaluating
+    // them costs a small fraction of a second at this size).
     p.adversarial_pairs = 16;
-    p.note = "a first try on a CPU: about a minute per run; weak evidence (8 words per test length)";
+    p.note = "a first try on a CPU: 1-2 s per run (docs/PERFORMANCE.md); weak evidence (8 words per test length)";
     return p;
 }
 
@@ -180,6 +182,103 @@ Profile tiny_profile() {
 }
 
 std::vector<std::string> profile_names() { return {"first", "quick", "demo", "cpu", "cpu-deep", "standard", "paper"}; }
+
+namespace {
+
+// 1000000 -> "1,000,000".
+std::string grouped(long n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+// 3e-4 -> "3e-4", 0.001 -> "1e-3", 0.5 -> "0.5".
+std::string short_lr(double lr) {
+    char buf[32];
+    for (int e = 1; e <= 8; ++e) {
+        const double m = lr * std::pow(10.0, e);
+        if (m >= 1 && m < 10 && std::abs(m - std::round(m)) < 1e-9) {
+            std::snprintf(buf, sizeof buf, "%de-%d", static_cast<int>(std::round(m)), e);
+            return e == 1 ? format_lr(lr) : std::string(buf);
+        }
+    }
+    return format_lr(lr);
+}
+
+std::string fmt_g(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", x);
+    return buf;
+}
+
+std::string percent(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g%%", 100 * x);
+    return buf;
+}
+
+}  // namespace
+
+std::vector<std::string> profile_columns() {
+    return {"profile", "layers × d × heads (d_ff)", "steps × batch", "seeds × learning rates",
+            "test lengths × words per length", "success", "fit check", "adversarial pairs", "meant for"};
+}
+
+std::vector<std::string> profile_row(const Profile& p) {
+    const auto& m = p.base.model;
+    const auto& t = p.base.training;
+    const auto& v = p.base.evaluation;
+    std::string steps = grouped(t.steps) + " × " + std::to_string(t.batch);
+    if (t.fit_check_every > 0) {
+        steps = "until the fit (checked every " + grouped(t.fit_check_every) + " steps on " + grouped(t.fit_check_words) +
+                " fresh words, stop at " + percent(t.fit_target) +
+                (t.fit_extra_steps > 0 ? ", then " + grouped(t.fit_extra_steps) + " more" : std::string()) +
+                "), at most " + steps;
+    }
+    std::string lrs;
+    for (double lr : p.lrs) lrs += (lrs.empty() ? "" : ", ") + short_lr(lr);
+    return {p.name,
+            std::to_string(m.layers) + " × " + std::to_string(m.d_model) + " × " + std::to_string(m.heads) + " (" +
+                std::to_string(m.d_ff) + ")",
+            steps,
+            std::to_string(p.seeds) + " × {" + lrs + "}",
+            std::to_string(v.test_min) + ".." + std::to_string(v.test_max) + " × " + grouped(v.per_length),
+            "`" + to_string(v.success_rule) + "`: " + describe(v.success_rule),
+            grouped(v.fit_words) + " words, accuracy < " + fmt_g(kFitThreshold) + ": failed_to_fit",
+            std::to_string(p.adversarial_pairs),
+            p.note};
+}
+
+std::string profile_table(bool markdown) {
+    std::vector<std::vector<std::string>> rows{profile_columns()};
+    for (const auto& name : profile_names()) rows.push_back(profile_row(profile_by_name(name).value()));
+    std::string out;
+    if (markdown) {
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            out += "|";
+            for (std::size_t c = 0; c < rows[r].size(); ++c) {
+                const char* quote = r > 0 && c == 0 ? "`" : "";  // the profile's name as code
+                out.append(" ").append(quote).append(rows[r][c]).append(quote).append(" |");
+            }
+            out += "\n";
+            if (r == 0) {
+                out += "|";
+                for (std::size_t c = 0; c < rows[r].size(); ++c) out += "---|";
+                out += "\n";
+            }
+        }
+        return out;
+    }
+    // Plain text: one block per profile, a field per line ("  steps × batch: 600 × 32").
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        out += rows[r][0] + "\n";
+        for (std::size_t c = 1; c < rows[r].size(); ++c) out += "  " + rows[0][c] + ": " + rows[r][c] + "\n";
+    }
+    return out;
+}
 
 Result<Profile> profile_by_name(const std::string& name) {
     if (name == "first") return first();

@@ -25,6 +25,8 @@ struct Profile {
 // listed names otherwise.
 Result<Profile> profile_by_name(const std::string& name);
 std::vector<std::string> profile_names();
+// The profile a verify uses when neither --profile nor a profile file names one.
+inline constexpr const char* kDefaultProfile = "quick";
 
 // A profile sized by the user (verify --steps, --layers, --d-model, --heads, --test-lengths,
 // --per-length, or a profile file): each field set replaces the profile's value. The sizes end up
@@ -45,6 +47,14 @@ Result<Profile> apply_sizes(Profile p, const ProfileSizes& s);
 // "steps", "layers", "d_model", "heads", "d_ff", "per_length", "seeds" (positive integers) and
 // "test_lengths" ("A:B"); any other key is an error naming it.
 Result<ProfileSizes> read_profile_file(const std::string& path);
+
+// The profile table of docs/PROTOCOL.md "Profiles", from the profiles themselves (`ltlkit verify
+// --list-profiles [--markdown]`; tests/cli/doc_truths.sh compares the documents with it): the
+// column names, one row per profile (its sizes, success rule, fit check and note), and the whole
+// table over profile_names() as Markdown or as plain text.
+std::vector<std::string> profile_columns();
+std::vector<std::string> profile_row(const Profile& p);
+std::string profile_table(bool markdown);
 
 // A tiny profile for tests (seconds per run); accepted as `--profile tiny` but not listed.
 Profile tiny_profile();

@@ -188,18 +188,9 @@ std::string render_summary(const ReportData& d) {
         if (cps > n) return t;
         return t + std::string(n - cps, ' ');
     };
-    // A mark per evidence kind a person needs to tell apart in the table; the legend lists the
-    // marks that appear.
-    auto mark_of = [](const Verdict& v) -> std::string {
-        switch (v.evidence) {
-            case EvidenceKind::AtTheCeiling: return "†";
-            case EvidenceKind::ForcedPairs: return "‡";
-            case EvidenceKind::FlatFit: return "~";
-            case EvidenceKind::Untested: return "?";
-            case EvidenceKind::ControlsFailed: return "c";
-            default: return "";
-        }
-    };
+    // A mark per evidence kind a person needs to tell apart in the table (evidence_info: the mark
+    // and its legend, one definition); the legend lists the kinds whose mark appears, in the table's order.
+    auto mark_of = [](const Verdict& v) -> std::string { return evidence_info(v.evidence).mark; };
     std::set<std::string> marks_used;
     s << pad("language", w0) << ' ';
     for (const auto& a : plan.archs) s << pad(to_string(a), w) << ' ';
@@ -219,14 +210,10 @@ std::string render_summary(const ReportData& d) {
         }
         s << "\n";
     }
-    const std::pair<const char*, const char*> legend[] = {
-        {"†", "at the ceiling (rule 1a): no run fit, and no model of this depth can"},
-        {"‡", "by the architecture: fitted runs fail forced pairs only (rule 6)"},
-        {"~", "flat fit (rule 7): fitted below 100% and as accurate at every length, no evidence"},
-        {"?", "untested (rule 7): passes the random test, no adversarial set"},
-        {"c", "controls failed (rule 4): passes the random test, not its control pairs"}};
-    for (const auto& [m, text] : legend)
-        if (marks_used.count(m)) s << m << " " << text << "\n";
+    for (EvidenceKind k : marked_evidence()) {
+        const EvidenceInfo& e = evidence_info(k);
+        if (marks_used.count(e.mark)) s << e.mark << " " << e.legend << "\n";
+    }
     // Why each rule-6 failure with a run that passes the random test is confirmed, and any run
     // that beats its ceiling.
     for (std::size_t li = 0; li < plan.languages.size(); ++li)

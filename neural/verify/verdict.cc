@@ -222,21 +222,25 @@ namespace {
 
 // The evidence kinds, in EvidenceKind's order (docs/PROTOCOL.md "Verdict").
 constexpr EvidenceInfo kEvidence[] = {
-    {EvidenceKind::None, "none", "no prediction", EvidenceGroup::NoEvidence},
-    {EvidenceKind::NotFitted, "not_fitted", "not fitted", EvidenceGroup::NoEvidence},
-    {EvidenceKind::Success, "success", "a fitted run succeeds and passes its controls", EvidenceGroup::Success},
+    {EvidenceKind::None, "none", "no prediction", EvidenceGroup::NoEvidence, "", ""},
+    {EvidenceKind::NotFitted, "not_fitted", "not fitted", EvidenceGroup::NoEvidence, "", ""},
+    {EvidenceKind::Success, "success", "a fitted run succeeds and passes its controls", EvidenceGroup::Success, "", ""},
     {EvidenceKind::SuccessNoControls, "success_no_controls", "a fitted run succeeds (no control pairs)",
-     EvidenceGroup::Success},
+     EvidenceGroup::Success, "", ""},
     {EvidenceKind::ControlsFailed, "controls_failed", "runs pass the random test, not their controls",
-     EvidenceGroup::NoEvidence},
-    {EvidenceKind::NoSuccess, "no_success", "no fitted run succeeds", EvidenceGroup::NoEvidence},
-    {EvidenceKind::AtTheCeiling, "at_the_ceiling", "at the ceiling", EvidenceGroup::ByArchitecture},
-    {EvidenceKind::ForcedPairs, "forced_pairs", "fails forced pairs only", EvidenceGroup::ByArchitecture},
-    {EvidenceKind::LengthFailure, "length_failure", "fitted, fails longer words", EvidenceGroup::Observed},
-    {EvidenceKind::InformativePairs, "informative_pairs", "fails informative pairs", EvidenceGroup::Observed},
-    {EvidenceKind::FlatFit, "flat_fit", "fitted below 100%, flat across lengths", EvidenceGroup::NoEvidence},
-    {EvidenceKind::Untested, "untested", "passes the random test, no adversarial set", EvidenceGroup::NoEvidence},
-    {EvidenceKind::PassesAdversarial, "passes_adversarial", "passes the adversarial set", EvidenceGroup::Contradiction},
+     EvidenceGroup::NoEvidence, "c", "controls failed (rule 4): passes the random test, not its control pairs"},
+    {EvidenceKind::NoSuccess, "no_success", "no fitted run succeeds", EvidenceGroup::NoEvidence, "", ""},
+    {EvidenceKind::AtTheCeiling, "at_the_ceiling", "at the ceiling", EvidenceGroup::ByArchitecture, "†",
+     "at the ceiling (rule 1a): no run fit, and no model of this depth can"},
+    {EvidenceKind::ForcedPairs, "forced_pairs", "fails forced pairs only", EvidenceGroup::ByArchitecture, "‡",
+     "by the architecture: fitted runs fail forced pairs only (rule 6)"},
+    {EvidenceKind::LengthFailure, "length_failure", "fitted, fails longer words", EvidenceGroup::Observed, "", ""},
+    {EvidenceKind::InformativePairs, "informative_pairs", "fails informative pairs", EvidenceGroup::Observed, "", ""},
+    {EvidenceKind::FlatFit, "flat_fit", "fitted below 100%, flat across lengths", EvidenceGroup::NoEvidence, "~",
+     "flat fit (rule 7): fitted below 100% and as accurate at every length, no evidence"},
+    {EvidenceKind::Untested, "untested", "passes the random test, no adversarial set", EvidenceGroup::NoEvidence, "?",
+     "untested (rule 7): passes the random test, no adversarial set"},
+    {EvidenceKind::PassesAdversarial, "passes_adversarial", "passes the adversarial set", EvidenceGroup::Contradiction, "", ""},
 };
 static_assert(std::size(kEvidence) == static_cast<std::size_t>(EvidenceKind::PassesAdversarial) + 1);
 
@@ -277,6 +281,25 @@ constexpr EvidenceKind kFailureOrder[] = {EvidenceKind::LengthFailure, EvidenceK
 
 const EvidenceInfo& evidence_info(EvidenceKind k) { return kEvidence[static_cast<std::size_t>(k)]; }
 std::string to_string(EvidenceKind k) { return evidence_info(k).id; }
+
+std::vector<EvidenceKind> marked_evidence() {
+    std::vector<EvidenceKind> out;
+    for (const auto& e : kEvidence)
+        if (*e.mark != '\0') out.push_back(e.kind);
+    return out;
+}
+
+std::string evidence_legend(bool markdown) {
+    std::string out = markdown ? "| mark | evidence | legend |\n|---|---|---|\n" : "";
+    for (EvidenceKind k : marked_evidence()) {
+        const EvidenceInfo& e = evidence_info(k);
+        if (markdown)
+            out.append("| `").append(e.mark).append("` | `").append(e.id).append("` | ").append(e.legend).append(" |\n");
+        else
+            out.append(e.mark).append("\t").append(e.id).append("\t").append(e.legend).append("\n");
+    }
+    return out;
+}
 std::string to_string(EvidenceGroup g) {
     switch (g) {
         case EvidenceGroup::Success: return "success";

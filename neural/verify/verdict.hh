@@ -48,8 +48,9 @@ struct ConfigStats {
     RunStats stats;
 };
 
-// The accuracy below which a run is failed_to_fit (docs/PROTOCOL.md "Training").
-inline constexpr double kFitThreshold = 0.99;
+// The accuracy below which a run is failed_to_fit (docs/PROTOCOL.md "Training"): the one that
+// neural/eval.cc applies (neural/run.hh).
+using neural::kFitThreshold;
 
 // A cell's receptive-field ceilings (docs/PROTOCOL.md "Ceilings"): the exact best accuracy any
 // model of the cell's architecture at the runs' depth can reach, whatever its weights. Known only
@@ -115,8 +116,17 @@ struct EvidenceInfo {
     const char* id;      // verdicts.json "evidence": "success", "at_the_ceiling", ...
     const char* phrase;  // the report's tables
     EvidenceGroup group;
+    // The summary table's mark after a verdict ("†", "‡", ...; "" for none) and its legend line,
+    // printed only for the marks that appear (report_json.cc render_summary).
+    const char* mark;
+    const char* legend;
 };
 const EvidenceInfo& evidence_info(EvidenceKind k);
+// The kinds with a summary mark, in EvidenceKind's order: the order of the summary's legend.
+std::vector<EvidenceKind> marked_evidence();
+// Every mark and its legend (`ltlkit report --legend [--markdown]`; docs/PROTOCOL.md "Verdict" lists
+// this table, tests/cli/doc_truths.sh compares): "MARK<TAB>id<TAB>legend" lines, or a Markdown table.
+std::string evidence_legend(bool markdown);
 std::string to_string(EvidenceKind k);
 std::string to_string(EvidenceGroup g);  // "success" | "by_architecture" | "observed" | "contradiction" | "none"
 

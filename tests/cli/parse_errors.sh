@@ -47,6 +47,25 @@ if [[ $(sed -n 2p err.txt) != '  ¬¬a ∧ %' || $(sed -n 3p err.txt) != '      
     echo "FAIL: caret display"; cat err.txt; fails=$((fails + 1))
 fi
 
+# Regex classes and counts (docs/SYNTAX.md §7): malformed ones through `compile --regex`, the same
+# first line (and exit 2, nothing on stdout); well-formed ones compile.
+check_regex() {  # check_regex REGEX ALPHABET EXPECTED_FIRST_LINE
+    local out rc err
+    out=$("$bin" compile --regex "$1" ${2:+--alphabet "$2"} --format text 2>err.txt); rc=$?
+    err=$(head -n 1 err.txt)
+    if [[ $rc -ne 2 || -n $out || $err != "$3" ]]; then
+        echo "FAIL [regex $1]: exit $rc"; echo "   got: $err"; echo "  want: $3"; fails=$((fails + 1))
+    fi
+}
+check_regex 'a{3,2}' '' "ltlkit: error: 1:6: the count {3,2} at 1:2 has its minimum above its maximum"
+check_regex '[ab' '' "ltlkit: error: 1:4: expected ']' to close the class '[' at 1:1, found end of input"
+check_regex '[^a]b' '' "ltlkit: error: 1:2: '[^...]' is the complement relative to the alphabet, which is not given: pass the alphabet (--alphabet a,b,...)"
+check_regex 'a{x}' '' "ltlkit: error: 1:3: expected a count after '{' (r{n}, r{m,n} or r{m,}), found 'x'"
+check_regex '[ax]' 'a,b' "ltlkit: error: 1:3: expected a symbol of the alphabet or ']' in the class '[' at 1:1, found 'x'"
+if ! "$bin" equiv 'regex:[^a]b{2}' 'regex:(b|c)bb' --alphabet a,b,c > /dev/null; then
+    echo "FAIL: [^a]b{2} is not (b|c)bb over a,b,c"; fails=$((fails + 1))
+fi
+
 # A well-formed formula still works, and a batch with one bad line prints nothing on stdout.
 if [[ $("$bin" fragment 'P(b & Y<=3 a)') != 'LTL[P,Y<=3]' ]]; then echo "FAIL: good formula"; fails=$((fails + 1)); fi
 printf 'Y a\nP b\na & & b\n' > batch.txt

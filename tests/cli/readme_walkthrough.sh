@@ -17,6 +17,12 @@ neural=0
 
 mapfile -t block < <(awk '/^## Commands/ { c = 1; next } c && /^```bash/ { on = 1; next } on && /^```/ { exit } on' "$src/README.md")
 [[ ${#block[@]} -ge 10 ]] || fail "README.md: the command block has ${#block[@]} lines"
+# The block calls the binary `ltlkit`: the README says where it is and how to put it on PATH, and
+# that is where the build puts it.
+intro=$(awk '/^## Commands/ { c = 1; next } c && /^```bash/ { exit } c' "$src/README.md" | tr '\n' ' ')
+[[ $intro == *'`build/cli/ltlkit`'* && $intro == *'export PATH="$PWD/build/cli:$PATH"'* ]] ||
+    fail "README.md's Commands section does not say the binary is build/cli/ltlkit and how to put it on PATH"
+[[ $bin == */cli/ltlkit ]] || fail "the binary under test is $bin, not BUILD/cli/ltlkit as README says"
 
 ran=0
 for line in "${block[@]}"; do
@@ -30,16 +36,19 @@ for line in "${block[@]}"; do
     sub=${args[1]}
     rest=("${args[@]:1}")
     case $sub in
-        train | eval | verify | report)
+        train | eval | verify | report | score)
             ((neural)) || { echo "skip (no ltlkit-neural): $cmd"; continue; } ;;
     esac
     # "a few minutes each on 2 cores as written": far less here. Bounded in CPU seconds (user +
     # system, the command's and its children's), which a loaded machine does not inflate as it
-    # does wall time.
+    # does wall time; the wall time is printed for the README's stated costs.
+    start_ms=$(date +%s%3N)
     TIMEFORMAT='%U %S'
     { time out=$("$bin" "${rest[@]}" 2>err.txt); } 2> cpu.txt
     rc=$?
     unset TIMEFORMAT
+    ms=$(($(date +%s%3N) - start_ms))
+    printf 'time: %d.%03d s: %s\n' $((ms / 1000)) $((ms % 1000)) "$cmd"
     cpu=$(awk '{printf "%d", $1 + $2}' cpu.txt)
     ((cpu <= 120)) || fail "took $cpu s of CPU: $cmd"
     if [[ $sub =~ ^(train|eval|verify)$ ]]; then
@@ -95,9 +104,14 @@ for line in "${block[@]}"; do
             [[ -f $dir/report.md && -f $dir/plan.json ]] || fail "verify wrote no report in $dir" ;;
         report)
             [[ -f ${args[2]}/report.md ]] || fail "report wrote no ${args[2]}/report.md" ;;
+        score)
+            # "a header line, then per word ...": the header, then one line of 4 fields per word
+            words=$((${#args[@]} - 3))
+            [[ $(head -n 1 <<<"$out") == $'word\tlogit\taccepted\tlabel' ]] || fail "score's first line: $(head -n 1 <<<"$out")"
+            [[ $(tail -n +2 <<<"$out" | awk -F'\t' 'NF == 4' | wc -l) == "$words" ]] || fail "score printed: $out" ;;
     esac
 done
-[[ $ran -ge 13 || ( $ran -ge 9 && $neural == 0 ) ]] || fail "only $ran commands of the README ran"
+[[ $ran -ge 14 || ( $ran -ge 9 && $neural == 0 ) ]] || fail "only $ran commands of the README ran"
 
 # "Every command has --help with an example and --json output."
 commands=$("$bin" --help | awk '/^Subcommands:/ { on = 1; next } on && NF { print $1 }')

@@ -10,6 +10,11 @@ src=$(cd "$1" && pwd); python=${2:-/usr/bin/python3}
 if [ -n "${3:-}" ]; then export LTLKIT_CMAKE_BUILD_DIR; LTLKIT_CMAKE_BUILD_DIR=$(cd "$3" && pwd); fi
 work=$(pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# A Python without setuptools, wheel and numpy (this one without its site packages, as a pyenv
+# python3 first on PATH is) is refused by setup.py first, in one line naming Debian's Python
+# (docs/PYTHON.md), not later with "invalid command 'bdist_wheel'".
+if msg=$("$python" -S "$src/setup.py" --version 2>&1); then fail "setup.py ran under $python -S: $msg"; fi
+[[ $msg == "ltlkit: error: "*" has no "*"/usr/bin/python3"* && $(wc -l <<< "$msg") == 1 ]] || fail "setup.py's check said: $msg"
 rm -rf source venv
 mkdir source
 if git -C "$src" rev-parse --git-dir > /dev/null 2>&1; then
