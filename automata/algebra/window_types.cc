@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "automata/algebra/budget.hh"
+
 namespace ltlkit::automata::algebra {
 
 long WindowTypes::intern(std::vector<long> s) {
@@ -89,6 +91,7 @@ std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<std::vect
     const std::size_t n = excl.size();
     std::vector<std::uint8_t> done(others, 0), used(n, 0);
     for (std::size_t left = others; left > 0;) {
+        if (budget_charge(1 + n * others / kItemsPerPoll)) return std::nullopt;  // the budget is spent
         std::size_t best = n;
         double score = 0;
         for (std::size_t ci = 0; ci < n; ++ci) {
@@ -102,6 +105,7 @@ std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<std::vect
         for (std::size_t i = 0; i < others; ++i)
             if (!done[i] && excl[best][i]) done[i] = 1, --left;
     }
+    if (budget_charge(1 + n * n * others / kItemsPerPoll)) return std::nullopt;
     auto covered_without = [&](std::size_t ci) {
         for (std::size_t i = 0; i < others; ++i) {
             bool any = false;
