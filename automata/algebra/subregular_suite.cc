@@ -1,6 +1,7 @@
 // Suites of random minimal DFAs by subregular class (docs/SUBREGULAR.md §5): rejection sampling.
 #include <set>
 
+#include "automata/algebra/prediction_suite.hh"
 #include "automata/algebra/subregular.hh"
 #include "automata/algebra/subregular_internal.hh"
 #include "automata/algorithms.hh"
@@ -9,26 +10,7 @@
 
 namespace ltlkit::automata::algebra {
 
-namespace {
-
-Dfa random_dfa(Rng& rng, std::size_t n, const std::vector<std::string>& alphabet) {
-    const std::size_t k = alphabet.size();
-    Dfa d;
-    d.alphabet = alphabet;
-    d.accepting.resize(n);
-    for (auto& x : d.accepting) x = std::uint8_t(rng.below(2));
-    d.delta.resize(n * k);
-    const auto shape = rng.below(3);
-    for (std::size_t q = 0; q < n; ++q)
-        for (std::size_t a = 0; a < k; ++a)
-            d.delta[q * k + a] = shape == 0   ? State(rng.below(n))
-                                 : shape == 1 ? State(q + rng.below(n - q))
-                                              : (rng.below(3) == 0 ? State(rng.below(n)) : State(q));
-    return d;
-}
-
-}  // namespace
-
+// The candidates are random_shaped_dfa (prediction_suite.hh), its shape drawn after the acceptance bits.
 Result<SuiteDraw> draw_suite(const SuiteRequest& r) {
     if (!is_subregular_class(r.cls)) return make_error("unknown class '" + r.cls + "' (finite, cofinite, SL, SP, LT, PT, LTT, TSL, DA, aperiodic_commutative)");
     if (r.alphabet.empty()) return make_error("the alphabet is empty");
@@ -74,7 +56,7 @@ Result<SuiteDraw> draw_suite(const SuiteRequest& r) {
             }
             d = sp_dfa_from_forbidden(r.alphabet, forbidden);
         } else {
-            d = minimize(random_dfa(rng, r.min_states + rng.below(r.max_states - r.min_states + 1), r.alphabet));
+            d = minimize(random_shaped_dfa(rng, r.min_states + rng.below(r.max_states - r.min_states + 1), r.alphabet));
         }
         if (d.num_states() > r.max_states) continue;
         auto dec = decide_subregular(r.cls, d);
