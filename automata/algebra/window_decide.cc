@@ -310,7 +310,7 @@ constexpr Strategy kSearches[] = {r_trivial_formula,   bisimilar_family,    sear
 std::optional<WindowDecision> depth_probe_answer(const Question& q, Tried& t) {
     const WindowOptions& options = q.options;
     for (unsigned depth = 1; depth <= options.probe_depth; ++depth) {
-        DepthProbe pr = probe_depth(q.minimal, q.k, q.hybrid, depth, options.probe_states, true);
+        DepthProbe pr = probe_depth(q.minimal, q.k, q.hybrid, depth, options.probe_states, true, kProbeFormulaDag);
         if (pr.status == DepthProbe::Status::Conflict) {
             t.lower = depth;
             t.conflicts.emplace_back(pr.accepted, pr.rejected);
@@ -322,8 +322,8 @@ std::optional<WindowDecision> depth_probe_answer(const Question& q, Tried& t) {
         const std::string what = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
                                  " EOS types of " + q.frag + " (exhaustive exploration of " + std::to_string(pr.states) +
                                  " product states, " + std::to_string(pr.eos_types) + " EOS types)";
-        // Compiling back costs (product states × subformulas) and is not interruptible: only for
-        // formulas of at most kProbeFormulaDag distinct subformulas.
+        // Compiling back costs (product states × subformulas): only for formulas of at most
+        // kProbeFormulaDag distinct subformulas (probe_depth does not build larger ones).
         const std::size_t dag = pr.formula.is_null() ? 0 : ltl::dag_size(pr.formula);
         if (!pr.formula.is_null() && size <= options.max_formula_size && dag <= kProbeFormulaDag) {
             auto ok = formula_defines(pr.formula, q.minimal, nullptr);
@@ -341,7 +341,11 @@ std::optional<WindowDecision> depth_probe_answer(const Question& q, Tried& t) {
                  " determine membership on every word (exhaustive exploration of " + std::to_string(pr.states) +
                  " product states, " + std::to_string(pr.eos_types) +
                  " EOS types), so a formula of depth " + std::to_string(depth) + " defines the language";
-        c.formula_omitted = size > options.max_formula_size
+        c.formula_omitted = pr.formula.is_null()
+                                ? "the formula (" + what + ") refers to " + std::to_string(pr.formula_types) +
+                                      " window types, each its own subformula, over the " + std::to_string(kProbeFormulaDag) +
+                                      " compiled back within a question, so it was not built; check-certificate re-runs the exploration"
+                            : size > options.max_formula_size
                                 ? "the formula (" + what + ") has tree size " + std::to_string(size) + ", over the cap " +
                                       std::to_string(options.max_formula_size) +
                                       " (--formula-cap); check-certificate re-runs the exploration"
