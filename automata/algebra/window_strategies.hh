@@ -43,6 +43,11 @@ inline constexpr std::size_t kMonitorWorkPerPoll = 1024;
 // (building formulas from types, greedy covers, feature columns): one per kItemsPerPoll.
 inline constexpr std::size_t kItemsPerPoll = 256;
 
+// The polls charged for building formulas: one per this many new formula nodes (interning a node
+// costs about an eighth of a product state; the nodes stay interned for the process's lifetime, so
+// the charge bounds their memory as well).
+inline constexpr std::size_t kFormulaNodesPerPoll = 8;
+
 inline std::string fragment_name(bool hybrid, unsigned k) {
     return std::string(hybrid ? "LTL[P,Y<=" : "LTL[Y<=") + std::to_string(k) + "]";
 }

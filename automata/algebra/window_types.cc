@@ -40,6 +40,11 @@ ltl::Formula WindowTypes::formula(long id, const std::vector<std::string>& alpha
     auto& slot = chi[static_cast<std::size_t>(id)];
     if (!slot.is_null()) return slot;
     const std::vector<long> s = sig[static_cast<std::size_t>(id)];
+    // Building is a step of the search: each new characteristic formula charges the installed
+    // budget for the nodes it interns (formulas live as long as the process, so this also bounds
+    // their memory; docs/WINDOWS.md §5b). Past the budget it returns `true` without building: every
+    // caller then finds the budget spent, and the compile-back of what it built fails.
+    if (budget_charge(1 + 2 * s.size() / window_strategies::kFormulaNodesPerPoll)) return ltl::Formula::tt();
     ltl::Formula f;
     if (s[0] == -2) {
         if (s[1] < long(sigma)) {
