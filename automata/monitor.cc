@@ -335,6 +335,9 @@ Result<Dfa> compile(ltl::Formula f, const std::vector<std::string>& alphabet,
             return limit_error("the monitor of the formula needs more than " + std::to_string(options.max_work) +
                                " steps of work (" + std::to_string(q) + " states so far, each costing " +
                                std::to_string(step_cost) + "); raise --max-work to build it");
+        if (options.interrupted && options.interrupted(step_cost))
+            return limit_error("the monitor of the formula was stopped by the caller's budget after " + std::to_string(q) +
+                               " states (each costing " + std::to_string(step_cost) + " steps of work)");
         std::copy(table.state(q), table.state(q) + w, cur.begin());
         d.accepting.push_back(mon.evaluate(cur.data(), -1) ? 1 : 0);
         for (std::size_t a = 0; a < m; ++a) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,11 @@ struct CompileOptions {
     // The library's default is none; the CLI's languages (LanguageSpec) use kDefaultMaxWork.
     // Last, so that the positional {max_states, minimize} of earlier callers keeps its meaning.
     std::size_t max_work = 0;
+    // Polled once per monitor state built, with that state's cost in the units of max_work (the
+    // program size times the letters + 1); true stops the construction with a limit error (exit 3).
+    // The window strategies charge their search budget with it (docs/WINDOWS.md §5b), so that
+    // compiling a candidate formula back is bounded like every other step of a search.
+    std::function<bool(std::size_t step_cost)> interrupted;
 };
 
 // The alphabet of f: its atoms, sorted, unless `alphabet` is non-empty, in which case it must

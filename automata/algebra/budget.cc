@@ -140,6 +140,14 @@ bool budget_exhausted() {
     return false;
 }
 
+bool budget_charge(std::uint64_t polls) {
+    State* s = current;
+    if (!s) return false;
+    if (s->reached != BudgetBound::None) return true;
+    if (polls > 1) work_done += polls - 1;
+    return budget_exhausted();
+}
+
 BudgetBound budget_bound_reached() { return current ? current->reached : BudgetBound::None; }
 
 void release_free_memory() {

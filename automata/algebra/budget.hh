@@ -67,6 +67,10 @@ private:
 // True once the installed budget's work or deadline has passed or the resident memory has grown
 // beyond its bound.
 bool budget_exhausted();
+// budget_exhausted() for a step that costs `polls` polls at once (polls >= 1): the work clock
+// advances by that many. For steps whose cost is known in advance and varies (compiling a candidate
+// formula back: one monitor state costs its program size; docs/WINDOWS.md §5b).
+bool budget_charge(std::uint64_t polls);
 // Which bound ended the current scope's searches (None while neither has been reached).
 BudgetBound budget_bound_reached();
 

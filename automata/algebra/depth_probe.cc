@@ -178,7 +178,7 @@ private:
 }  // namespace
 
 DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, std::size_t max_states,
-                       bool build_formula) {
+                       bool build_formula, std::size_t max_formula_types) {
     DepthProbe out;
     out.depth = depth;
     const std::size_t sigma = dfa.num_symbols();
@@ -268,7 +268,29 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
     out.status = DepthProbe::Status::Separates;
     out.states = states.size();
     out.eos_types = eos_seen.size();
-    if (build_formula) {
+    // The types the formula refers to: the EOS types met and, transitively, the types of their
+    // windows and past sets. Each has its own characteristic formula (distinct signatures give
+    // distinct conjunctions), so the formula has at least that many distinct subformulas; over
+    // max_formula_types it is not built (the formulas are interned for the process's lifetime).
+    std::vector<std::uint8_t> used(types.size(), 0);
+    {
+        std::vector<std::int32_t> stack(eos_seen.begin(), eos_seen.end());
+        for (std::int32_t t : stack) used[static_cast<std::size_t>(t)] = 1;
+        while (!stack.empty()) {
+            const std::int32_t t = stack.back();
+            stack.pop_back();
+            ++out.formula_types;
+            const auto [first, length] = types.get(t);
+            if (first[0] == 0) continue;
+            auto visit = [&](std::int32_t u) {
+                if (!used[static_cast<std::size_t>(u)]) used[static_cast<std::size_t>(u)] = 1, stack.push_back(u);
+            };
+            for (std::size_t i = 3; i < length; ++i) visit(first[i]);
+            if (first[2] >= 0)
+                for (std::int32_t u : sets.members(first[2])) visit(u);
+        }
+    }
+    if (build_formula && (max_formula_types == 0 || out.formula_types <= max_formula_types)) {
         std::vector<ltl::Formula> chi(types.size());
         std::vector<ltl::Formula> letter(sigma);
         for (std::size_t c = 0; c < sigma; ++c) letter[c] = ltl::Formula::atom(dfa.alphabet[c]);
@@ -276,6 +298,7 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
         // Children are interned before their parents, so ids increase along every signature:
         // one pass in id order builds every formula after those it refers to.
         for (std::size_t id = 0; id < chi.size(); ++id) {
+            if (!used[id]) continue;
             const auto [first, length] = types.get(static_cast<std::int32_t>(id));
             const Vec v(first, first + length);
             if (v[0] == 0) {

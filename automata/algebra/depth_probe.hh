@@ -32,12 +32,17 @@ struct DepthProbe {
     // ones, whichever has fewer terms); a type's formula fixes its label, says that every type of
     // its window occurs in the window (Y<=k) and nothing else does, and the same for P.
     ltl::Formula formula;
+    // Separates: the window types that formula refers to (the EOS types met and the types of their
+    // windows and past sets), a lower bound on its distinct subformulas.
+    std::size_t formula_types = 0;
 };
 
 // Explores at most max_states product states (Status::Limit beyond).
 // Stops early (Status::Limit) when the installed search budget (budget.hh) runs out.
+// build_formula: the formula is built only when it refers to at most max_formula_types types
+// (0 = any number); above, formula stays null and formula_types says how many it would need.
 DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, std::size_t max_states,
-                       bool build_formula = false);
+                       bool build_formula = false, std::size_t max_formula_types = 0);
 
 // Do the EOS positions of u and v have the same depth-d type? Computed on the words themselves.
 bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool hybrid, unsigned depth);

@@ -276,6 +276,10 @@ private:
 Result<bool> formula_defines(ltl::Formula f, const Dfa& minimal, Word* counterexample) {
     CompileOptions opts;
     opts.max_states = 200'000;
+    // Compiling back is a step of the search like any other: each monitor state charges the installed
+    // budget its cost, one poll per kMonitorWorkPerPoll units (docs/WINDOWS.md §5b), so that a large
+    // candidate formula stops at the budget instead of running unbounded.
+    opts.interrupted = [](std::size_t step_cost) { return budget_charge(1 + step_cost / kMonitorWorkPerPoll); };
     auto compiled = compile(f, minimal.alphabet, opts);
     if (!compiled) return compiled.error();
     Dfa m = minimize(*compiled);

@@ -29,6 +29,8 @@ ltl::Formula weakened_chi(WindowTypes& types, long t, const std::vector<long>& o
                           const std::vector<std::string>& alphabet) {
     const unsigned j = type_level(types, t);
     if (j == 0) return types.formula(t, alphabet);
+    // past the budget the caller discards the formula: nothing more to build
+    if (budget_exhausted()) return ltl::Formula::tt();
     const long own = types.sig[std::size_t(t)][0];
     const std::vector<long> S = type_window(types, t);
     CoverCandidates cands{others.size(), {}, {}};
@@ -39,15 +41,15 @@ ltl::Formula weakened_chi(WindowTypes& types, long t, const std::vector<long>& o
     if (j >= 2 || eos) add(types.formula(own, alphabet), [&](long g) { return types.sig[std::size_t(g)][0] != own; });
     for (long si : S)
         add(ltl::Formula::bounded_yesterday(types.formula(si, alphabet), types.k), [&](long g) {
-            const auto w = type_window(types, g);
-            return !std::binary_search(w.begin(), w.end(), si);
+            const auto& w = types.sig[std::size_t(g)];  // [own type, window types...] (sorted after the first)
+            return !std::binary_search(w.begin() + 1, w.end(), si);
         });
     const std::set<long> Sset(S.begin(), S.end());
     add(ltl::Formula::neg(ltl::Formula::bounded_yesterday(
             ltl::Formula::neg(disjoin(Sset, [&](long si) { return types.formula(si, alphabet); })), types.k)),
         [&](long g) {
-            const auto w = type_window(types, g);
-            return !std::includes(S.begin(), S.end(), w.begin(), w.end());
+            const auto& w = types.sig[std::size_t(g)];
+            return !std::includes(S.begin(), S.end(), w.begin() + 1, w.end());
         });
     const auto f = cands.cover();
     return f ? *f : types.formula(t, alphabet);  // (cannot fail: together they are chi(t))

@@ -299,6 +299,7 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
                 // Lemma 4 (docs/WINDOWS.md §3c) for each set not known yet.
                 for (std::size_t ui = 0; ui < sets.size(); ++ui) {
                     if (is_known(ui)) continue;
+                    if (budget_charge(1 + N * sigma / kItemsPerPoll)) return rep;  // a pass over the product
                     const std::string& U = sets[ui];
                     std::set<long> seen, seen_eos, G, G_eos, bad, bad_eos;  // seen: every level; G: level D
                     for (std::size_t si = 0; si < N; ++si) {

@@ -86,6 +86,14 @@ struct Tried {
     bool alternating = false;  // the alternating family search ran (and found none)
     bool periodic_pair = false;  // the periodic-pair search (window_complete.cc) ran to its end
     bool searches_cut = false;  // the searches stopped at half of the question's budget
+    // Each strategy (or the probe) that a bound of the budget stopped: its name, the bound, the
+    // steps (polls) it used and the steps it had.
+    struct Cut {
+        std::string strategy;
+        BudgetBound bound;
+        std::uint64_t used, had;
+    };
+    std::vector<Cut> cuts;
     unsigned lower = 0;         // no defining formula has depth <= lower (depth probe)
     std::vector<std::pair<Word, Word>> conflicts;  // the probe's conflict pair at each depth
     DepthProbe witness;         // the two words of equal depth-`lower` EOS types
@@ -303,6 +311,15 @@ std::optional<WindowDecision> periodic_pair_family(const Question& q, Tried& t) 
 constexpr Strategy kSearches[] = {r_trivial_formula,   bisimilar_family,    searched_formula,
                                   sink_state_formula,  window_type_formula, extended_sink_state_formula,
                                   closed_set_formula,  alternating_family,  periodic_pair_family};
+// Their names in unknown answers (fact and JSON "cuts"), in the same order.
+constexpr const char* kSearchNames[] = {"r_trivial_formula", "bisimilar_family",     "formula_search",
+                                        "sink_state",        "window_types",         "extended_sink_state",
+                                        "closed_sets",       "alternating_family",   "periodic_pair"};
+static_assert(std::size(kSearchNames) == std::size(kSearches));
+
+const char* bound_name(BudgetBound b) {
+    return b == BudgetBound::Work ? "work" : b == BudgetBound::Time ? "time" : b == BudgetBound::Memory ? "memory" : "none";
+}
 
 // Yes or a lower bound: the depth-d EOS types probed exactly (depth_probe.hh). A conflict at depth
 // d proves that no defining formula has depth <= d; separation at depth d proves membership (the
@@ -310,7 +327,7 @@ constexpr Strategy kSearches[] = {r_trivial_formula,   bisimilar_family,    sear
 std::optional<WindowDecision> depth_probe_answer(const Question& q, Tried& t) {
     const WindowOptions& options = q.options;
     for (unsigned depth = 1; depth <= options.probe_depth; ++depth) {
-        DepthProbe pr = probe_depth(q.minimal, q.k, q.hybrid, depth, options.probe_states, true);
+        DepthProbe pr = probe_depth(q.minimal, q.k, q.hybrid, depth, options.probe_states, true, kProbeFormulaDag);
         if (pr.status == DepthProbe::Status::Conflict) {
             t.lower = depth;
             t.conflicts.emplace_back(pr.accepted, pr.rejected);
@@ -322,8 +339,8 @@ std::optional<WindowDecision> depth_probe_answer(const Question& q, Tried& t) {
         const std::string what = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
                                  " EOS types of " + q.frag + " (exhaustive exploration of " + std::to_string(pr.states) +
                                  " product states, " + std::to_string(pr.eos_types) + " EOS types)";
-        // Compiling back costs (product states × subformulas) and is not interruptible: only for
-        // formulas of at most kProbeFormulaDag distinct subformulas.
+        // Compiling back costs (product states × subformulas): only for formulas of at most
+        // kProbeFormulaDag distinct subformulas (probe_depth does not build larger ones).
         const std::size_t dag = pr.formula.is_null() ? 0 : ltl::dag_size(pr.formula);
         if (!pr.formula.is_null() && size <= options.max_formula_size && dag <= kProbeFormulaDag) {
             auto ok = formula_defines(pr.formula, q.minimal, nullptr);
@@ -341,7 +358,11 @@ std::optional<WindowDecision> depth_probe_answer(const Question& q, Tried& t) {
                  " determine membership on every word (exhaustive exploration of " + std::to_string(pr.states) +
                  " product states, " + std::to_string(pr.eos_types) +
                  " EOS types), so a formula of depth " + std::to_string(depth) + " defines the language";
-        c.formula_omitted = size > options.max_formula_size
+        c.formula_omitted = pr.formula.is_null()
+                                ? "the formula (" + what + ") refers to " + std::to_string(pr.formula_types) +
+                                      " window types, each its own subformula, over the " + std::to_string(kProbeFormulaDag) +
+                                      " compiled back within a question, so it was not built; check-certificate re-runs the exploration"
+                            : size > options.max_formula_size
                                 ? "the formula (" + what + ") has tree size " + std::to_string(size) + ", over the cap " +
                                       std::to_string(options.max_formula_size) +
                                       " (--formula-cap); check-certificate re-runs the exploration"
@@ -402,6 +423,11 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
         if (options.time_limit_s > 0) os << options.time_limit_s << " s, --window-time; ";
         os << (options.memory_limit_bytes >> 20) << " MiB, --window-memory), the rest went to the probe";
     }
+    for (const Tried::Cut& cut : t.cuts) {
+        os << "; " << cut.strategy << " stopped by the " << bound_name(cut.bound) << " budget after " << cut.used << " steps";
+        if (cut.bound == BudgetBound::Work && cut.had) os << " (its share: " << cut.had << ")";
+        if (cut.bound == BudgetBound::Memory) os << " (" << (options.memory_limit_bytes >> 20) << " MiB grown)";
+    }
     if (bound == BudgetBound::Work)
         os << "; stopped by the work budget: " << options.work_limit << " steps for this question (raise --window-work)";
     if (bound == BudgetBound::Time)
@@ -424,12 +450,19 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
                               {"probe_depth", options.probe_depth},
                               {"probe_states", options.probe_states}}}};
     if (t.lower > 0) extra["depth_lower_bound"] = t.lower;
+    if (!t.cuts.empty()) {
+        nlohmann::json cuts = nlohmann::json::array();
+        for (const Tried::Cut& cut : t.cuts)
+            cuts.push_back({{"strategy", cut.strategy}, {"bound", bound_name(cut.bound)}, {"steps", cut.used}, {"share", cut.had}});
+        extra["cuts"] = cuts;
+    }
     if (bound == BudgetBound::Work)
         extra["budget"] = {{"bound", "work"}, {"steps", options.work_limit}, {"option", "--window-work"}};
     if (bound == BudgetBound::Time)
         extra["budget"] = {{"bound", "time"}, {"seconds", options.time_limit_s}, {"option", "--window-time"}};
     if (bound == BudgetBound::Memory)
         extra["budget"] = {{"bound", "memory"}, {"bytes", options.memory_limit_bytes}, {"option", "--window-memory"}};
+    if (bound != BudgetBound::None && !t.cuts.empty()) extra["budget"]["strategy"] = t.cuts.back().strategy;
     c.extra_json = extra.dump();
     return d;
 }
@@ -462,6 +495,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     constexpr std::size_t kStrategies = std::size(kSearches);
     for (std::size_t i = 0; i < kStrategies; ++i) {
         std::optional<BudgetScope> share;
+        std::uint64_t share_work = 0;
         if (options.time_limit_s > 0 || options.work_limit) {
             SearchBudget part = budget;
             const auto now = SearchBudget::Clock::now();
@@ -472,11 +506,16 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                 const std::uint64_t used = budget_work_done() - work_start;
                 // at least one poll, so that a spent share stops the search at its first poll
                 part.work = std::max<std::uint64_t>(searches_work > used ? (searches_work - used) / (kStrategies - i) : 0, 1);
+                share_work = part.work;
             }
             share.emplace(part);
         }
+        const std::uint64_t before = budget_work_done();
         std::optional<WindowDecision> d = kSearches[i](q, tried);
-        if (budget_bound_reached() != BudgetBound::None) tried.searches_cut = true;
+        if (const BudgetBound b = budget_bound_reached(); b != BudgetBound::None) {
+            tried.searches_cut = true;
+            tried.cuts.push_back({kSearchNames[i], b, budget_work_done() - before, share ? share_work : 0});
+        }
         // what the search freed goes back to the system, so that the memory bound (resident
         // memory) measures the next search's own footprint
         if (options.memory_limit_bytes) release_free_memory();
@@ -489,7 +528,13 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
         }
         return std::move(*d);
     }
-    if (auto d = depth_probe_answer(q, tried)) return std::move(*d);
+    const std::uint64_t before_probe = budget_work_done();
+    auto probed = depth_probe_answer(q, tried);
+    if (const BudgetBound b = budget_bound_reached(); b != BudgetBound::None)
+        tried.cuts.push_back({"depth_probe at depth " + std::to_string(tried.lower + 1), b, budget_work_done() - before_probe,
+                              options.work_limit > before_probe - work_start ? options.work_limit - (before_probe - work_start)
+                                                                             : 0});
+    if (probed) return std::move(*probed);
     // No: a family read off one of the probe's conflicts, deepest first (its words agree up to that
     // depth; the family's tails are as long as the words, beyond the family search's bounds).
     for (auto it = tried.conflicts.rbegin(); it != tried.conflicts.rend(); ++it)

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "automata/algebra/budget.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/certificate.hh"
 #include "automata/dfa.hh"
@@ -31,6 +32,21 @@
 #include "ltl/formula.hh"
 
 namespace ltlkit::automata::algebra::window_strategies {
+
+// The exchange rate between the compile-back's work (monitor.hh: a monitor state costs its program
+// size times the letters + 1) and the polls of the search budget (budget.hh): one poll per this many
+// units, about the CPU time of one product state of the explorations (docs/WINDOWS.md §5b,
+// calibrated in docs/PERFORMANCE.md, "Every window strategy under the default budget").
+inline constexpr std::size_t kMonitorWorkPerPoll = 1024;
+
+// The polls charged for a step that examines `items` things of the cost of a few comparisons each
+// (building formulas from types, greedy covers, feature columns): one per kItemsPerPoll.
+inline constexpr std::size_t kItemsPerPoll = 256;
+
+// The polls charged for building formulas: one per this many new formula nodes (interning a node
+// costs about an eighth of a product state; the nodes stay interned for the process's lifetime, so
+// the charge bounds their memory as well).
+inline constexpr std::size_t kFormulaNodesPerPoll = 8;
 
 inline std::string fragment_name(bool hybrid, unsigned k) {
     return std::string(hybrid ? "LTL[P,Y<=" : "LTL[Y<=") + std::to_string(k) + "]";
@@ -136,10 +152,14 @@ struct CoverCandidates {
     std::size_t others = 0;
     std::vector<ltl::Formula> formulas;
     std::vector<std::vector<std::uint8_t>> excl;
+    // Each candidate charges the search budget for its `others` checks (budget.hh); past the budget
+    // its column is left empty (excludes nothing), and the caller, which finds the budget spent,
+    // discards what it builds.
     template <class Excludes>
     void add(ltl::Formula f, Excludes&& excludes) {
         formulas.push_back(f);
         excl.emplace_back(others);
+        if (budget_charge(1 + others / kItemsPerPoll)) return;
         for (std::size_t i = 0; i < others; ++i) excl.back()[i] = excludes(i);
     }
     // The conjunction of the greedy choice; nullopt when the candidates do not exclude every other.

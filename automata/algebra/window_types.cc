@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "automata/algebra/budget.hh"
+
 namespace ltlkit::automata::algebra {
 
 long WindowTypes::intern(std::vector<long> s) {
@@ -38,6 +40,11 @@ ltl::Formula WindowTypes::formula(long id, const std::vector<std::string>& alpha
     auto& slot = chi[static_cast<std::size_t>(id)];
     if (!slot.is_null()) return slot;
     const std::vector<long> s = sig[static_cast<std::size_t>(id)];
+    // Building is a step of the search: each new characteristic formula charges the installed
+    // budget for the nodes it interns (formulas live as long as the process, so this also bounds
+    // their memory; docs/WINDOWS.md §5b). Past the budget it returns `true` without building: every
+    // caller then finds the budget spent, and the compile-back of what it built fails.
+    if (budget_charge(1 + 2 * s.size() / window_strategies::kFormulaNodesPerPoll)) return ltl::Formula::tt();
     ltl::Formula f;
     if (s[0] == -2) {
         if (s[1] < long(sigma)) {
@@ -89,6 +96,7 @@ std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<std::vect
     const std::size_t n = excl.size();
     std::vector<std::uint8_t> done(others, 0), used(n, 0);
     for (std::size_t left = others; left > 0;) {
+        if (budget_charge(1 + n * others / kItemsPerPoll)) return std::nullopt;  // the budget is spent
         std::size_t best = n;
         double score = 0;
         for (std::size_t ci = 0; ci < n; ++ci) {
@@ -102,6 +110,7 @@ std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<std::vect
         for (std::size_t i = 0; i < others; ++i)
             if (!done[i] && excl[best][i]) done[i] = 1, --left;
     }
+    if (budget_charge(1 + n * n * others / kItemsPerPoll)) return std::nullopt;
     auto covered_without = [&](std::size_t ci) {
         for (std::size_t i = 0; i < others; ++i) {
             bool any = false;
