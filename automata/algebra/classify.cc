@@ -12,6 +12,8 @@
 #include "automata/algebra/certificate_json.hh"
 #include "automata/algebra/class_support.hh"
 #include "automata/algebra/classes.hh"
+#include "automata/algebra/window_complete.hh"
+#include "automata/algebra/window_reduction.hh"
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algebra/windows.hh"
 #include "automata/algorithms.hh"
@@ -73,6 +75,54 @@ Certificate hybrid_no_as_local(const Certificate& hybrid, unsigned k) {
     return c;
 }
 
+// Theorem 10.6 on a definite language: a local_k "no" by a window family is a hybrid_k "no" (every
+// bottom-SCC residual of a language of LTL[P,Y<=k] is in LTL[Y<=k], and the residual agrees with the
+// language on long words). The family moves behind a word into the (unique) bottom SCC; the checker
+// re-verifies it for the window modality and the bottom SCC.
+std::optional<Certificate> definite_local_no_as_hybrid(const Dfa& minimal, const Certificate& local, unsigned k) {
+    if (!local.family) return std::nullopt;
+    const std::vector<Word> into = words_to_bottom_sccs(minimal);
+    if (into.empty()) return std::nullopt;
+    auto fam = family_behind(minimal, into.front(), *local.family);
+    if (!fam) return std::nullopt;
+    const std::string ks = std::to_string(k);
+    Certificate c = relabel(local, window_class_id(true, k),
+                            "definite, not in LTL[Y<=" + ks + "], hence not in LTL[P,Y<=" + ks +
+                                "] (Theorem 10.6, docs/WINDOWS.md §10; the family moved behind a word into the bottom SCC)");
+    c.kind = CertificateKind::HybridBisimulation;
+    c.family = *fam;
+    c.pairs.clear();
+    for (std::size_t r = fam->r_min; r < fam->r_min + 3; ++r) {
+        auto [u, v] = fam->at(r);
+        if (u.size() + v.size() > 4000) break;
+        if (!minimal.accepts(u)) std::swap(u, v);
+        c.pairs.emplace_back(u, v);
+    }
+    auto extra = nlohmann::json::parse(c.extra_json);
+    extra["reduction"] = "bottom_scc";
+    extra["modalities"] = "window";
+    c.extra_json = extra.dump();
+    return c;
+}
+
+// Records on each yes/no window answer of a definite language whose degree lies in Corollary 10.5's
+// certified range that the answer is complete by it (hybrid_k: with Theorem 10.6).
+void record_completeness(const Dfa& minimal, unsigned max_k, Classification& out) {
+    for (unsigned k = 2; k <= max_k; ++k) {
+        const std::optional<std::size_t> delta = corollary_10_5_delta(minimal, k);
+        if (!delta) continue;
+        for (bool hybrid : {false, true}) {
+            const auto& answers = hybrid ? out.hybrid_k : out.local_k;
+            auto it = answers.find(k);
+            if (it == answers.end() || it->second == Answer::Unknown) continue;
+            Certificate& c = out.certificates[window_class_id(hybrid, k)];
+            auto extra = nlohmann::json::parse(c.extra_json);
+            extra["complete"] = corollary_10_5_claim(minimal.num_symbols(), k, *delta, hybrid);
+            c.extra_json = extra.dump();
+        }
+    }
+}
+
 }  // namespace
 
 // A bisimulation of a folded graph for the window-k relation W is one for W ∪ W² ∪ … ∪ W^q, which
@@ -82,6 +132,7 @@ void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t for
     WindowOptions options;
     options.max_formula_size = formula_cap;
     using window_strategies::fragment_name;
+    const bool definite = definite_by_pair_graph(minimal);  // Theorem 10.6 carries local "no" to hybrid
     bool changed = true;
     while (changed) {
         changed = false;
@@ -130,6 +181,13 @@ void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t for
                 h->second = Answer::Yes;
                 out.certificates[window_class_id(true, k)] = local_yes_as_hybrid(out.certificates[window_class_id(false, k)], k);
                 changed = true;
+            }
+            if (a == Answer::No && h->second == Answer::Unknown && definite) {
+                if (auto c = definite_local_no_as_hybrid(minimal, out.certificates[window_class_id(false, k)], k)) {
+                    h->second = Answer::No;
+                    out.certificates[window_class_id(true, k)] = *c;
+                    changed = true;
+                }
             }
             if (h->second == Answer::No && a == Answer::Unknown && out.certificates[window_class_id(true, k)].family) {
                 a = Answer::No;
@@ -248,6 +306,11 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
         } else if (out.local_k[k] == Answer::Yes) {
             out.hybrid_k[k] = Answer::Yes;
             out.certificates[hid] = local_yes_as_hybrid(out.certificates[lid], k);
+        } else if (auto derived = out.local_k[k] == Answer::No && out.classes["definite"] == true
+                                      ? definite_local_no_as_hybrid(minimal, out.certificates[lid], k)
+                                      : std::nullopt) {
+            out.hybrid_k[k] = Answer::No;
+            out.certificates[hid] = *derived;
         } else {
             auto own = own_formula(true, k);
             WindowDecision w = own ? std::move(*own) : ask(hid, true, k);
@@ -258,6 +321,7 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     }
     // A hybrid no gives an unknown local answer its family, and the inclusions across k apply.
     apply_window_inclusions(minimal, options.max_k, options.formula_cap, out);
+    record_completeness(minimal, options.max_k, out);
     return out;
 }
 

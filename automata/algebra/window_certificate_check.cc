@@ -15,6 +15,8 @@
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/depth_probe.hh"
+#include "automata/algebra/window_complete.hh"
+#include "automata/algebra/window_reduction.hh"
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algorithms.hh"
 #include "automata/dfa_json.hh"
@@ -32,7 +34,9 @@ using namespace window_strategies;
 // Independent re-verification (docs/WINDOWS.md §6): a "yes" formula is parsed, its fragment
 // checked and compiled back; a "no" family is re-checked by recomputing the bisimulation of the
 // folded graphs and the eventual membership difference on the embedded DFA.
-Result<bool> check_window_certificate(const std::string& json_text, std::string* explanation) {
+namespace {
+
+Result<bool> check_window_certificate_itself(const std::string& json_text, std::string* explanation) {
     auto say = [&](const std::string& s) {
         if (explanation) *explanation = s;
     };
@@ -149,6 +153,46 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
         say("the formula is in " + fragment_name(hybrid, k) + " and compiles to the DFA's minimal automaton");
         return true;
     }
+    // Theorem 10.6 (window_reduction.hh): a hybrid "no" from a "no" for LTL[Y<=k] on the residual
+    // after x, a word into a bottom SCC: either the residual is not definite, or the family (whose
+    // words start with x) is re-checked for the window modality alone.
+    const bool reduction = hybrid && j.contains("reduction");
+    if (reduction) {
+        if (!j["reduction"].is_string() || j["reduction"] != "bottom_scc")
+            return make_error("\"reduction\" must be \"bottom_scc\"");
+        const bool not_definite = j.contains("residual_not_definite") && j["residual_not_definite"] == true;
+        Word x;
+        if (not_definite) {
+            if (!j.contains("x") || !j["x"].is_string()) return make_error("\"residual_not_definite\" needs the word \"x\"");
+            auto w = parse_word(minimal.alphabet, j["x"].get<std::string>());
+            if (!w) return w.error();
+            x = *w;
+        } else if (j.contains("family") && j["family"].is_object()) {
+            auto fam = family_from_json(j["family"], minimal.alphabet, FamilyForm::Plain);
+            if (!fam) return fam.error();
+            x = fam->x;
+        }
+        const State q = minimal.run(minimal.initial, x);
+        if (!in_bottom_scc(minimal, q)) {
+            say("the state after x = '" + format_word(minimal.alphabet, x) + "' is not in a bottom SCC");
+            return false;
+        }
+        if (not_definite) {
+            if (definite_by_pair_graph(residual_dfa(minimal, q))) {
+                say("the residual after x = '" + format_word(minimal.alphabet, x) + "' is definite");
+                return false;
+            }
+            say("the residual after x = '" + format_word(minimal.alphabet, x) +
+                "' (a bottom SCC) is not definite, so not in LTL[Y<=" + std::to_string(k) + "] ⊆ LTL[Y]; by Theorem 10.6 "
+                "the language is not in " + fragment_name(true, k));
+            return true;
+        }
+    }
+    const bool past_modality = hybrid && !reduction;
+    const std::string by_reduction =
+        reduction ? "; x leads into a bottom SCC, whose residual is thus not in " + fragment_name(false, k) +
+                        ", so by Theorem 10.6 the language is not in " + fragment_name(true, k)
+                  : std::string();
     if (!j.contains("family") || !j["family"].is_object()) {
         say("a non-member certificate without a family cannot be re-verified (kind " + kind + ")");
         return false;
@@ -168,12 +212,12 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
                     : "membership of x·(pʳqʳ)ʳ·pʳ·y and x·(pʳqʳ)ʳ·pʳ·qʳ·z agrees for infinitely many r");
             return false;
         }
-        if (!alternating_eos_bisimilar(f.p, f.q, f.y, f.z, k, hybrid)) {
-            say("the EOS nodes of the two-cycle folded graph are not bisimilar for " + fragment_name(hybrid, k));
+        if (!alternating_eos_bisimilar(f.p, f.q, f.y, f.z, k, past_modality)) {
+            say("the EOS nodes of the two-cycle folded graph are not bisimilar for " + fragment_name(past_modality, k));
             return false;
         }
         say("membership differs for every r >= " + std::to_string(std::max<std::size_t>(r_min, 1)) +
-            " and the two-cycle folded graph's EOS nodes are bisimilar for " + fragment_name(hybrid, k));
+            " and the two-cycle folded graph's EOS nodes are bisimilar for " + fragment_name(past_modality, k) + by_reduction);
         return true;
     }
     auto from = membership_differs_from(minimal, f.x, f.p, f.y, f.z);
@@ -185,12 +229,91 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
                  : "membership of x·p^r·y and x·p^r·z agrees for infinitely many r");
         return false;
     }
-    if (!family_eos_bisimilar(f.p, f.y, f.z, k, hybrid)) {
-        say("the EOS nodes of the folded graphs are not bisimilar for " + fragment_name(hybrid, k));
+    if (!family_eos_bisimilar(f.p, f.y, f.z, k, past_modality)) {
+        say("the EOS nodes of the folded graphs are not bisimilar for " + fragment_name(past_modality, k));
         return false;
     }
     say("membership differs for every r >= " + std::to_string(std::max<std::size_t>(r_min, 1)) +
-        " and the folded graphs' EOS nodes are bisimilar for " + fragment_name(hybrid, k));
+        " and the folded graphs' EOS nodes are bisimilar for " + fragment_name(past_modality, k) + by_reduction);
+    return true;
+}
+
+}  // namespace
+
+// The certificate itself, and its field "complete" when present: the claim that the answer is
+// complete by Corollary 10.5 (docs/WINDOWS.md §10; for hybrid_k with Theorem 10.6) is re-checked by
+// recomputing the degree, the range, the certification of Π(|Σ|, k, δ) and the prediction (the
+// last-δ-letters labelling constant on Π's blocks iff member). A "yes" of route corollary_10_5
+// (kind depth_types without a formula) rests on that claim alone.
+Result<bool> check_window_certificate(const std::string& json_text, std::string* explanation) {
+    auto parsed = parse_json<nlohmann::json>(json_text);
+    if (!parsed.ok()) return parsed.error();
+    const nlohmann::json& j = *parsed;
+    if (!j.is_object() || !j.contains("complete")) return check_window_certificate_itself(json_text, explanation);
+    auto say = [&](const std::string& s) {
+        if (explanation) *explanation = s;
+    };
+    const nlohmann::json& c = j["complete"];
+    if (!c.is_object() || !c.contains("sigma") || !c.contains("k") || !c.contains("delta") || !c["sigma"].is_number_unsigned() ||
+        !c["k"].is_number_unsigned() || !c["delta"].is_number_unsigned())
+        return make_error("\"complete\" needs unsigned \"sigma\", \"k\" and \"delta\"");
+    if (!j.contains("dfa") || !j.contains("class") || !j["class"].is_string())
+        return make_error("certificate needs \"dfa\" and \"class\"");
+    const std::string cls = j["class"];
+    const bool hybrid = cls.rfind("hybrid_k:", 0) == 0;
+    if (!hybrid && cls.rfind("local_k:", 0) != 0) return make_error("not a window class id: " + cls);
+    const std::string num = cls.substr(hybrid ? 9 : 8);
+    if (num.empty() || num.size() > 4 || !std::all_of(num.begin(), num.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+        return make_error("bad window in class id: " + cls);
+    const unsigned k = static_cast<unsigned>(std::stoul(num));
+    auto dfa = dfa_from_json(j["dfa"].dump());
+    if (!dfa) return dfa.error();
+    const Dfa minimal = minimize(*dfa);
+    if (c["sigma"].get<std::size_t>() != minimal.num_symbols() || c["k"].get<unsigned>() != k) {
+        say("the completeness claim names (|Σ|, k) = (" + std::to_string(c["sigma"].get<std::size_t>()) + ", " +
+            std::to_string(c["k"].get<unsigned>()) + "), the certificate's DFA and class have (" +
+            std::to_string(minimal.num_symbols()) + ", " + std::to_string(k) + ")");
+        return false;
+    }
+    if (!j.contains("member") || !j["member"].is_boolean()) {
+        say("an answer complete by Corollary 10.5 is yes or no, not unknown");
+        return false;
+    }
+    const bool member = j["member"].get<bool>();
+    const CorollaryCheck cc = check_corollary_10_5(minimal, k);
+    if (!cc.holds) {
+        say("the completeness claim fails: " + cc.why);
+        return false;
+    }
+    if (cc.delta != c["delta"].get<std::size_t>()) {
+        say("the completeness claim names δ = " + std::to_string(c["delta"].get<std::size_t>()) + ", the language is " +
+            std::to_string(cc.delta) + "-definite");
+        return false;
+    }
+    const std::string ks = std::to_string(k);
+    const std::string claim =
+        "complete by Corollary 10.5" + std::string(hybrid ? " and Theorem 10.6" : "") + ": the language is " +
+        std::to_string(cc.delta) + "-definite over " + std::to_string(minimal.num_symbols()) + " letters, Π(" +
+        std::to_string(minimal.num_symbols()) + ", " + ks + ", " + std::to_string(cc.delta) + ") recertified at depth " +
+        std::to_string(cc.depth) + " (" + std::to_string(cc.blocks) + " blocks), and its last-" + std::to_string(cc.delta) +
+        "-letters labelling is " + (cc.member ? "constant" : "not constant") + " on them";
+    if (cc.member != member) {
+        say(claim + ", which contradicts the answer");
+        return false;
+    }
+    const bool by_claim_alone = member && !j.contains("formula") && j.value("route", std::string()) == "corollary_10_5";
+    if (by_claim_alone) {
+        say(claim + ", so a formula of depth " + std::to_string(std::max<std::size_t>(cc.depth, cc.delta)) +
+            " defines the language (Theorem 10.3(a))");
+        return true;
+    }
+    std::string inner;
+    auto r = check_window_certificate_itself(json_text, &inner);
+    if (!r.ok() || !*r) {
+        if (explanation) *explanation = inner;
+        return r;
+    }
+    say(inner + "; " + claim);
     return true;
 }
 

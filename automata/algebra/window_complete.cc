@@ -278,6 +278,72 @@ LocalPartition local_partition(std::size_t sigma, unsigned k, std::size_t delta,
     return out;
 }
 
+// The table of docs/WINDOWS.md §10 ("every δ from 1 to the largest listed was run and certified").
+std::size_t corollary_10_5_max_delta(std::size_t sigma, unsigned k) {
+    struct Row {
+        std::size_t sigma;
+        unsigned k;
+        std::size_t max_delta;
+    };
+    constexpr Row kCertified[] = {{2, 2, 8}, {2, 3, 8}, {2, 4, 8}, {3, 2, 6}, {3, 3, 5}, {3, 4, 5}};
+    for (const Row& r : kCertified)
+        if (r.sigma == sigma && r.k == k) return r.max_delta;
+    return 0;
+}
+
+std::optional<std::size_t> corollary_10_5_delta(const Dfa& minimal, unsigned k) {
+    DfaAnalysis analysis(minimal);
+    const std::optional<std::size_t> degree = analysis.definite_degree_by_merging();
+    if (!degree || *degree == 0 || *degree > corollary_10_5_max_delta(minimal.num_symbols(), k)) return std::nullopt;
+    return degree;
+}
+
+nlohmann::json corollary_10_5_claim(std::size_t sigma, unsigned k, std::size_t delta, bool hybrid) {
+    nlohmann::json c = {{"by", hybrid ? "Corollary 10.5 and Theorem 10.6 (docs/WINDOWS.md §10)"
+                                      : "Corollary 10.5 (docs/WINDOWS.md §10)"},
+                        {"sigma", sigma},
+                        {"k", k},
+                        {"delta", delta}};
+    return c;
+}
+
+CorollaryCheck check_corollary_10_5(const Dfa& minimal, unsigned k) {
+    CorollaryCheck out;
+    const std::size_t sigma = minimal.num_symbols();
+    DfaAnalysis analysis(minimal);
+    const std::optional<std::size_t> degree = analysis.definite_degree_by_merging();
+    if (!degree) {
+        out.why = "the language is not definite";
+        return out;
+    }
+    out.delta = *degree;
+    if (*degree == 0 || *degree > corollary_10_5_max_delta(sigma, k)) {
+        out.why = "(|Σ|, k, δ) = (" + std::to_string(sigma) + ", " + std::to_string(k) + ", " + std::to_string(*degree) +
+                  ") lies outside the certified range of Corollary 10.5";
+        return out;
+    }
+    // The certified cases need at most ~25,000 type states (docs/PERFORMANCE.md); 1,000,000 leaves room.
+    const LocalPartition p = local_partition(sigma, k, *degree, 10, window_strategies::periodic_pair_bounds(sigma), 1'000'000);
+    if (!p.certified || p.inconsistent) {
+        out.why = "the partition Π(" + std::to_string(sigma) + ", " + std::to_string(k) + ", " + std::to_string(*degree) +
+                  ") was not certified again" + (p.stopped ? " (stopped at a bound)" : "");
+        return out;
+    }
+    out.holds = true;
+    out.depth = p.depth;
+    out.blocks = p.depth_count;
+    out.member = true;
+    Word w(*degree);
+    std::vector<char> f(p.depth_blocks.size());
+    for (std::size_t x = 0; x < f.size(); ++x) {
+        std::size_t y = x;  // first letter most significant, as local_depth_blocks indexes
+        for (std::size_t j = *degree; j-- > 0; y /= sigma) w[j] = Symbol(y % sigma);
+        f[x] = minimal.accepts(w) ? 1 : 0;
+    }
+    for (std::size_t x = 0; x < f.size(); ++x) out.member = out.member && f[x] == f[p.depth_blocks[x]];
+    return out;
+}
+
 namespace window_strategies {
 
 PeriodicBounds periodic_pair_bounds(std::size_t sigma) {

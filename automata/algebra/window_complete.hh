@@ -13,7 +13,10 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "automata/certificate.hh"
 #include "automata/dfa.hh"
@@ -51,6 +54,32 @@ LocalPartition local_partition(std::size_t sigma, unsigned k, std::size_t delta,
 // (union-find representatives) — the coarse side alone, for tests.
 std::vector<std::size_t> local_depth_blocks(std::size_t sigma, unsigned k, std::size_t delta, unsigned depth,
                                             std::size_t max_states, std::size_t* states, bool* stopped);
+
+// Corollary 10.5's range (docs/WINDOWS.md §10): the largest δ such that Π(sigma, k, δ') was certified
+// for every δ' = 1..δ by bench_window_partition (the table of §10), 0 when none. The one place the
+// table lives in code; classify and check-certificate both read it.
+std::size_t corollary_10_5_max_delta(std::size_t sigma, unsigned k);
+
+// The degree δ >= 1 of a definite minimal DFA (definite_degree_by_merging) when (|Σ|, k, δ) lies in
+// Corollary 10.5's range; nullopt otherwise (not definite, δ = 0, or outside the range).
+std::optional<std::size_t> corollary_10_5_delta(const Dfa& minimal, unsigned k);
+
+// The certificate field "complete" recording that the answer is complete by Corollary 10.5 (for a
+// hybrid_k class, with Theorem 10.6: on definite languages LTL[P,Y<=k] and LTL[Y<=k] agree).
+nlohmann::json corollary_10_5_claim(std::size_t sigma, unsigned k, std::size_t delta, bool hybrid);
+
+// Corollary 10.5 recomputed on one DFA: the degree, the range, the partition Π(|Σ|, k, δ) certified
+// again (local_partition with periodic_pair_bounds, depths <= 10), and whether the last-δ-letters
+// labelling f is constant on its blocks (then the language is in LTL[Y<=k], else not).
+struct CorollaryCheck {
+    bool holds = false;        // the degree is δ, (|Σ|, k, δ) in range, and Π recertified
+    bool member = false;       // f constant on Π's blocks
+    std::size_t delta = 0;
+    unsigned depth = 0;        // the depth d at which Π_d equals the witness partition
+    std::size_t blocks = 0;
+    std::string why;           // when !holds: what failed
+};
+CorollaryCheck check_corollary_10_5(const Dfa& minimal, unsigned k);
 
 namespace window_strategies {
 

@@ -16,6 +16,7 @@
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/depth_probe.hh"
 #include "automata/algebra/window_complete.hh"
+#include "automata/algebra/window_reduction.hh"
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algorithms.hh"
 #include "base/json.hh"
@@ -307,14 +308,78 @@ std::optional<WindowDecision> periodic_pair_family(const Question& q, Tried& t) 
     return family_no(q, *fam, two_period_fact(q, *fam), nlohmann::json({{"family_form", "alternating"}, {"route", "periodic_pair"}}));
 }
 
+// No (hybrid only), by Theorem 10.6 (docs/WINDOWS.md §10, window_reduction.cc): a bottom SCC whose
+// residual is not definite or has a window family. After the other searches.
+std::optional<WindowDecision> bottom_scc_family(const Question& q, Tried& t) {
+    if (!q.hybrid) return std::nullopt;
+    auto found = bottom_scc_no(q.minimal, q.k, q.options, &t.steps);
+    if (!found) return std::nullopt;
+    const auto& A = q.minimal.alphabet;
+    const std::string xs = found->x.empty() ? std::string("ε") : format_word(A, found->x);
+    const std::string thm = ", so by Theorem 10.6 (docs/WINDOWS.md §10: every bottom-SCC residual of a language of " + q.frag +
+                            " is definite and in " + fragment_name(false, q.k) + ") the language is not in " + q.frag;
+    if (found->residual_not_definite) {
+        WindowDecision d = q.blank();
+        d.answer = Answer::No;
+        d.certificate.member = false;
+        d.certificate.kind = CertificateKind::HybridBisimulation;
+        d.certificate.fact = "the residual after x = " + xs + " (a bottom SCC of the minimal DFA) is not definite" + thm;
+        d.certificate.extra_json = nlohmann::json({{"k", q.k},
+                                                   {"reduction", "bottom_scc"},
+                                                   {"residual_not_definite", true},
+                                                   {"x", format_word(A, found->x)}})
+                                       .dump();
+        return d;
+    }
+    const WordFamily& fam = *found->family;
+    const std::string fact = "the residual after x = " + xs + " (a bottom SCC) is not in " + fragment_name(false, q.k) +
+                             ": its window family p = " + format_word(A, fam.p) + (fam.q.empty() ? "" : ", q = " + format_word(A, fam.q)) +
+                             " has bisimilar EOS nodes for the window-" + std::to_string(q.k) +
+                             " modality and membership differing for every r >= " + std::to_string(fam.r_min) + thm;
+    nlohmann::json extra = {{"reduction", "bottom_scc"}};
+    if (!fam.q.empty()) extra["family_form"] = "alternating";
+    WindowDecision d = family_no(q, fam, fact, extra);
+    auto e = nlohmann::json::parse(d.certificate.extra_json);
+    e["modalities"] = "window";
+    d.certificate.extra_json = e.dump();
+    return d;
+}
+
+// Yes (local only), by Corollary 10.5 (docs/WINDOWS.md §10) where the degree lies in its certified
+// range: Π(|Σ|, k, δ) recertified and the last-δ-letters labelling constant on its blocks. Last of
+// the searches, so every earlier answer (with a formula or a family) is unchanged.
+std::optional<WindowDecision> corollary_answer(const Question& q, Tried&) {
+    if (q.hybrid || !corollary_10_5_delta(q.minimal, q.k)) return std::nullopt;
+    const CorollaryCheck cc = check_corollary_10_5(q.minimal, q.k);
+    if (!cc.holds || !cc.member) return std::nullopt;  // not member: the periodic-pair search has the family
+    const std::size_t depth = std::max<std::size_t>(cc.depth, cc.delta);
+    WindowDecision d = q.blank();
+    Certificate& c = d.certificate;
+    d.answer = Answer::Yes;
+    c.member = true;
+    c.kind = CertificateKind::DepthTypes;
+    c.fact = "the language is " + std::to_string(cc.delta) + "-definite and its last-" + std::to_string(cc.delta) +
+             "-letters labelling is constant on the blocks of the certified partition Π(" +
+             std::to_string(q.minimal.num_symbols()) + ", " + std::to_string(q.k) + ", " + std::to_string(cc.delta) + ") (" +
+             std::to_string(cc.blocks) + " blocks, depth " + std::to_string(cc.depth) +
+             "), so by Corollary 10.5 (docs/WINDOWS.md §10) a formula of depth " + std::to_string(depth) + " defines it";
+    c.formula_omitted = "not built: the certificate is Corollary 10.5's criterion, which check-certificate recomputes";
+    nlohmann::json extra = {{"k", q.k}, {"route", "corollary_10_5"}};
+    extra["complete"] = corollary_10_5_claim(q.minimal.num_symbols(), q.k, cc.delta, false);
+    c.extra_json = extra.dump();
+    return d;
+}
+
 // The searches, in the order they are tried; each answers or records what it tried.
 constexpr Strategy kSearches[] = {r_trivial_formula,   bisimilar_family,    searched_formula,
                                   sink_state_formula,  window_type_formula, extended_sink_state_formula,
-                                  closed_set_formula,  alternating_family,  periodic_pair_family};
+                                  closed_set_formula,  alternating_family,  periodic_pair_family,
+                                  bottom_scc_family,   corollary_answer};
 // Their names in unknown answers (fact and JSON "cuts"), in the same order.
 constexpr const char* kSearchNames[] = {"r_trivial_formula", "bisimilar_family",     "formula_search",
                                         "sink_state",        "window_types",         "extended_sink_state",
-                                        "closed_sets",       "alternating_family",   "periodic_pair"};
+                                        "closed_sets",       "alternating_family",   "periodic_pair",
+                                        "bottom_scc",        "corollary_10_5"};
 static_assert(std::size(kSearchNames) == std::size(kSearches));
 
 const char* bound_name(BudgetBound b) {

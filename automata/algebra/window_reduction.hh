@@ -1,0 +1,44 @@
+// Theorem 10.6 (docs/WINDOWS.md §10): if L is in LTL[P,Y<=k], then for every state q of a bottom SCC
+// of its minimal DFA the residual L_q = {w : δ(q, w) accepting} is definite and in LTL[Y<=k]. So a
+// "no" for LTL[Y<=k] on such a residual (a non-definite residual, or a window family for it) is a
+// "no" for LTL[P,Y<=k] on L; on a definite L every residual agrees with L on long words, so
+// LTL[P,Y<=k] and LTL[Y<=k] agree there. The certificates keep the family's x (a word into the bottom
+// SCC) and carry "reduction": "bottom_scc"; the checker re-verifies the family for the window alone.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "automata/certificate.hh"
+#include "automata/dfa.hh"
+
+namespace ltlkit::automata::algebra {
+
+// Is q in a bottom SCC (every state reachable from q reaches q back)?
+bool in_bottom_scc(const Dfa& dfa, State q);
+
+// One shortest word (breadth-first, letters in order) from the initial state into each bottom SCC.
+std::vector<Word> words_to_bottom_sccs(const Dfa& dfa);
+
+// The minimal DFA of the residual L_q (initial state q).
+Dfa residual_dfa(const Dfa& dfa, State q);
+
+// A window family for the residual after x (x = ε in `local`, which refutes LTL[Y<=k] for L_q) moved
+// behind x: the family x·p^r·y / x·p^r·z (or the alternating one) with r_min recomputed on the DFA of
+// L; nullopt if membership does not differ from some r on (which cannot happen for a valid `local`).
+std::optional<WordFamily> family_behind(const Dfa& dfa, const Word& x, const WordFamily& local);
+
+struct WindowOptions;
+
+// A "no" for LTL[P,Y<=k] by Theorem 10.6: for the first bottom SCC (in breadth-first order of the
+// shortest words into them) whose residual is not definite, or has a window family found by the
+// family search of §2 (local) or the periodic-pair search of §10, the word x into it and the family
+// behind x. steps counts the searches' polls; nullopt when no bottom SCC gives one.
+struct BottomSccNo {
+    Word x;
+    bool residual_not_definite = false;
+    std::optional<WordFamily> family;
+};
+std::optional<BottomSccNo> bottom_scc_no(const Dfa& minimal, unsigned k, const WindowOptions& options, std::size_t* steps);
+
+}  // namespace ltlkit::automata::algebra
