@@ -91,12 +91,17 @@ void summarize_lengths(RunResult& r) {
     }
 }
 
-void evaluate_pairs(RunResult& r, const std::vector<LabelledWord>& words, const Predictor& predict) {
-    r.adversarial_outputs.clear();
+namespace {
+
+// Every complete pair of `words` (a pair id naming exactly two words) as the model answered it, in
+// the order of pair ids; `right` counts the words answered right, incomplete pairs included.
+std::vector<PairOutput> answer_pairs(const std::vector<LabelledWord>& words, const Predictor& predict,
+                                     const std::map<long, PairKind>& kinds, PairKind otherwise, bool store_words,
+                                     std::size_t& right) {
     std::vector<const automata::Word*> ptrs;
     for (const auto& w : words) ptrs.push_back(&w.word);
     const auto logits = predict(ptrs);
-    std::size_t right = 0;
+    right = 0;
     std::map<long, PairOutput> pairs;  // by pair id, in the set's order of ids
     std::map<long, int> seen;
     for (std::size_t i = 0; i < words.size(); ++i) {
@@ -105,22 +110,39 @@ void evaluate_pairs(RunResult& r, const std::vector<LabelledWord>& words, const 
         if (k < 2) {
             PairOutput& p = pairs[words[i].pair];
             p.pair = words[i].pair;
-            p.words[k] = words[i].word;
+            const auto kind = kinds.find(p.pair);
+            p.kind = kind == kinds.end() ? otherwise : kind->second;
+            p.words_stored = store_words;
+            if (store_words) p.words[k] = words[i].word;
+            p.lengths[k] = words[i].word.size();
             p.labels[k] = words[i].label;
             p.logits[k] = logits[i];
         }
         ++k;
     }
+    std::vector<PairOutput> out;
+    for (auto& [id, p] : pairs)
+        if (seen[id] == 2) out.push_back(std::move(p));
+    return out;
+}
+
+}  // namespace
+
+void evaluate_pairs(RunResult& r, const std::vector<LabelledWord>& words, const Predictor& predict,
+                    const std::map<long, PairKind>& kinds) {
+    std::size_t right = 0;
+    r.adversarial_outputs = answer_pairs(words, predict, kinds, PairKind::Adversarial, true, right);
     r.adversarial_accuracy = words.empty() ? 0.0 : static_cast<double>(right) / static_cast<double>(words.size());
-    long complete = 0, same = 0;
-    for (auto& [id, p] : pairs) {
-        if (seen[id] != 2) continue;  // a pair id must name exactly two words
-        ++complete;
-        same += (p.logits[0] > 0) == (p.logits[1] > 0);
-        r.adversarial_outputs.push_back(std::move(p));
-    }
-    r.adversarial_pairs = complete;
+    long same = 0;
+    for (const auto& p : r.adversarial_outputs) same += (p.logits[0] > 0) == (p.logits[1] > 0);
+    r.adversarial_pairs = static_cast<long>(r.adversarial_outputs.size());
     r.adversarial_same_answer = same;
+}
+
+void evaluate_boundary(RunResult& r, const std::vector<LabelledWord>& words, const Predictor& predict) {
+    std::size_t right = 0;
+    r.boundary_outputs = answer_pairs(words, predict, {}, PairKind::Boundary, false, right);
+    r.boundary_accuracy = words.empty() ? 0.0 : static_cast<double>(right) / static_cast<double>(words.size());
 }
 
 Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const automata::Sampler* sampler,
@@ -248,8 +270,9 @@ Result<bool> evaluate_model(RunResult& r, const Predictor& predict_model, const 
     r.adversarial_pairs.reset();
     r.adversarial_same_answer.reset();
     r.adversarial_outputs.clear();
-    if (!sets.adversarial.empty()) evaluate_pairs(r, sets.adversarial, predict);
-    if (!sets.boundary.empty()) r.boundary_accuracy = accuracy_on(sets.boundary, predict);
+    r.boundary_outputs.clear();
+    if (!sets.adversarial.empty()) evaluate_pairs(r, sets.adversarial, predict, sets.adversarial_kinds);
+    if (!sets.boundary.empty()) evaluate_boundary(r, sets.boundary, predict);
     bool ok = !r.per_length_accuracy.empty() && !r.failed_to_fit;
     switch (ev.success_rule) {
         case SuccessRule::Bins99:

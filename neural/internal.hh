@@ -61,8 +61,13 @@ std::vector<LabelledWord> test_sample(const automata::Sampler& sampler, int n, i
 std::vector<LabelledWord> lc25_test_sample(const automata::Lc25TestSampler& sampler, int n, int per_length,
                                            automata::Rng& rng);
 
-// Accuracy on an adversarial set, with every pair's two words, labels and logits (r.adversarial_*).
-void evaluate_pairs(RunResult& r, const std::vector<LabelledWord>& words, const Predictor& predict);
+// Accuracy on an adversarial set, with every pair's two words, labels and logits (r.adversarial_*),
+// each pair of the kind `kinds` gives it (PairKind::Adversarial when not listed).
+void evaluate_pairs(RunResult& r, const std::vector<LabelledWord>& words, const Predictor& predict,
+                    const std::map<long, PairKind>& kinds = {});
+// Accuracy on a boundary set (r.boundary_accuracy: right words / words), with every pair's lengths,
+// labels and logits (r.boundary_outputs; the words stay in the dataset).
+void evaluate_boundary(RunResult& r, const std::vector<LabelledWord>& words, const Predictor& predict);
 
 // From r.per_length_accuracy: mean, bins of 100 lengths (41-100, 101-200, ...), min bin, N*.
 void summarize_lengths(RunResult& r);

@@ -508,21 +508,10 @@ LabelSummary summarize_labels(const std::map<int, LabelCounts>& per_length, doub
     return s;
 }
 
-std::string adversarial_pairs_tsv(const RunResult& r, const std::vector<std::string>& alphabet) {
-    auto text = [&](const automata::Word& w) {
-        std::string t;
-        for (std::size_t i = 0; i < w.size(); ++i) {
-            if (i) t += ' ';
-            t += w[i] < alphabet.size() ? alphabet[w[i]] : "?";
-        }
-        return t;
-    };
-    std::ostringstream o;
-    o << "pair\tword1\tlabel1\tlogit1\tword2\tlabel2\tlogit2\n";
-    for (const auto& p : r.adversarial_outputs)
-        o << p.pair << '\t' << text(p.words[0]) << '\t' << p.labels[0] << '\t' << p.logits[0] << '\t'
-          << text(p.words[1]) << '\t' << p.labels[1] << '\t' << p.logits[1] << '\n';
-    return o.str();
+std::string pairs_tsv(const RunResult& r, const std::vector<std::string>& alphabet) {
+    std::vector<PairOutput> all = r.adversarial_outputs;
+    all.insert(all.end(), r.boundary_outputs.begin(), r.boundary_outputs.end());
+    return pairs_tsv(all, alphabet);
 }
 
 Result<RunResult> result_from_json(const std::string& text) {

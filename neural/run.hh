@@ -16,6 +16,7 @@
 #include "automata/dataset.hh"
 #include "automata/dfa.hh"
 #include "base/error.hh"
+#include "neural/pairs.hh"
 
 namespace ltlkit::neural {
 
@@ -145,6 +146,10 @@ struct EvalSets {
     std::vector<LabelledWord> test;         // empty: sampled uniformly per length from the DFA
     std::vector<LabelledWord> boundary;     // optional
     std::vector<LabelledWord> adversarial;  // optional (from the classifier's certificates)
+    // What each adversarial pair tests, by pair id (verify marks them control, forced or
+    // informative); a pair not listed is PairKind::Adversarial. Derived from the words, the
+    // architecture and the prediction, so in no identity.
+    std::map<long, PairKind> adversarial_kinds;
     // Training words (a dataset's train split). Empty: training samples uniformly from the DFA.
     // Used by train_and_evaluate only; lengths outside train_min..train_max are ignored.
     std::vector<LabelledWord> train;
@@ -212,14 +217,6 @@ struct LabelSummary {
 // `expected_per_label`: the sample's quota of each label (per_length / 2).
 LabelSummary summarize_labels(const std::map<int, LabelCounts>& per_length, double expected_per_label);
 
-// One adversarial pair as the model answered it: both words, their labels and logits.
-struct PairOutput {
-    long pair = -1;
-    automata::Word words[2];
-    bool labels[2] = {false, false};
-    float logits[2] = {0, 0};
-};
-
 // result.json (docs/PROTOCOL.md "Evaluation"); to_json/from_json in run.cc.
 struct RunResult {
     Config config;
@@ -238,8 +235,9 @@ struct RunResult {
     // Adversarial pairs evaluated, and how many of them got the same answer for both words (a
     // constant answer shows as every pair); nullopt before they were measured.
     std::optional<long> adversarial_pairs, adversarial_same_answer;
-    // Not in result.json: the per-pair outputs, written beside it (adversarial_pairs_tsv).
-    std::vector<PairOutput> adversarial_outputs;
+    // Not in result.json: the per-pair outputs of the adversarial and the boundary set, written
+    // beside it (pairs.hh, RESULT-pairs.tsv; boundary pairs without their words).
+    std::vector<PairOutput> adversarial_outputs, boundary_outputs;
     bool failed_to_fit = false;
     bool success = false;
     double wall_seconds = 0;      // training + evaluation
@@ -254,9 +252,8 @@ struct RunResult {
     bool already_finished = false;  // not stored: train_and_evaluate found this result on disk
 };
 std::string result_to_json(const RunResult& r);
-// The per-pair outputs as TSV: a header, then per pair
-// pair, word 1, label 1, logit 1, word 2, label 2, logit 2 (words as symbol names joined by spaces).
-std::string adversarial_pairs_tsv(const RunResult& r, const std::vector<std::string>& alphabet);
+// The run's pair outputs (adversarial, then boundary) as pairs.hh's TSV.
+std::string pairs_tsv(const RunResult& r, const std::vector<std::string>& alphabet);
 // Validates: every key above present, accuracies in [0, 1], lengths as keys, a valid config.
 Result<RunResult> result_from_json(const std::string& text);
 

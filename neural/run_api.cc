@@ -65,14 +65,13 @@ std::string revision() {
     return ltlkit_git_revision();
 }
 
-// Writes the result, and beside it (PATH without .json + "-adversarial.tsv", so result.json gets
-// result-adversarial.tsv) the adversarial pairs as the model answered them (docs/PROTOCOL.md).
+// Writes the result, and first, beside it (pairs.hh pairs_path: result.json gets
+// result-pairs.tsv), every adversarial and boundary pair as the model answered them
+// (docs/PROTOCOL.md "Per-pair outputs"), a header alone when the run had no pairs: a result.json
+// is never without the pair outputs of its evaluation.
 Result<RunResult> finish(RunResult r, const std::string& path, const std::vector<std::string>& alphabet) {
-    if (!r.adversarial_outputs.empty()) {
-        const std::string pairs = path.substr(0, path.size() - 5) + "-adversarial.tsv";
-        auto p = write_text_atomic(pairs, adversarial_pairs_tsv(r, alphabet));
-        if (!p.ok()) return p.error();
-    }
+    auto p = write_text_atomic(pairs_path(path), pairs_tsv(r, alphabet));
+    if (!p.ok()) return p.error();
     auto w = write_text_atomic(path, result_to_json(r));
     if (!w.ok()) return w.error();
     return r;

@@ -170,16 +170,34 @@ AdversarialMarking mark_adversarial(const automata::Dfa& dfa, const Architecture
     AdversarialMarking m;
     std::map<long, std::vector<const automata::Word*>> pairs;
     for (const auto& w : set) pairs[w.pair].push_back(&w.word);
-    const bool local = !no_ceiling_reason(arch, model);
     for (const auto& [id, ws] : pairs) {
         if (ws.size() != 2) continue;
         ++m.pairs;
-        if (local && automata::same_eos_type(*ws[0], *ws[1], dfa.num_symbols(), static_cast<unsigned>(arch.k),
-                                             static_cast<unsigned>(model.layers)))
-            ++m.forced;
+        if (adversarial_pair_kind(dfa, arch, model, Prediction::Fails, *ws[0], *ws[1]) == PairKind::Forced) ++m.forced;
     }
     m.kind = m.forced == 0 ? "informative" : m.forced == m.pairs ? "forced" : "mixed";
     return m;
+}
+
+PairKind adversarial_pair_kind(const automata::Dfa& dfa, const Architecture& arch, const ModelConfig& model,
+                               Prediction prediction, const automata::Word& u, const automata::Word& v) {
+    if (prediction != Prediction::Fails) return PairKind::Control;
+    const bool local = !no_ceiling_reason(arch, model);
+    return local && automata::same_eos_type(u, v, dfa.num_symbols(), static_cast<unsigned>(arch.k),
+                                            static_cast<unsigned>(model.layers))
+               ? PairKind::Forced
+               : PairKind::Informative;
+}
+
+std::map<long, PairKind> adversarial_pair_kinds(const automata::Dfa& dfa, const Architecture& arch,
+                                                const ModelConfig& model, Prediction prediction,
+                                                const std::vector<LabelledWord>& set) {
+    std::map<long, std::vector<const automata::Word*>> pairs;
+    for (const auto& w : set) pairs[w.pair].push_back(&w.word);
+    std::map<long, PairKind> out;
+    for (const auto& [id, ws] : pairs)
+        if (ws.size() == 2) out[id] = adversarial_pair_kind(dfa, arch, model, prediction, *ws[0], *ws[1]);
+    return out;
 }
 std::string witness_shortfall(const automata::WordFamily& f, std::size_t pairs, const Profile& profile) {
     const EvaluationConfig& e = profile.base.evaluation;

@@ -74,6 +74,16 @@ struct AdversarialMarking {
 };
 AdversarialMarking mark_adversarial(const automata::Dfa& dfa, const Architecture& arch, const ModelConfig& model,
                                     const std::vector<LabelledWord>& set);
+// The kind of one pair of an architecture's adversarial set (the one rule mark_adversarial, the
+// runs' pair outputs and the report of older pair files share): Control when the architecture is
+// not predicted to fail; otherwise Forced when both words have one EOS type (as above), else
+// Informative.
+PairKind adversarial_pair_kind(const automata::Dfa& dfa, const Architecture& arch, const ModelConfig& model,
+                               Prediction prediction, const automata::Word& u, const automata::Word& v);
+// adversarial_pair_kind of every complete pair of `set`, by pair id.
+std::map<long, PairKind> adversarial_pair_kinds(const automata::Dfa& dfa, const Architecture& arch,
+                                                const ModelConfig& model, Prediction prediction,
+                                                const std::vector<LabelledWord>& set);
 
 // Why a witness family gives fewer pairs than the profile asks for: how many values of r put
 // both words in the test lengths (a family whose pumped word grows with r, as the locally

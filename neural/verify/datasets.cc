@@ -8,6 +8,7 @@
 #include "automata/dataset.hh"
 #include "automata/random.hh"
 #include "automata/sampler.hh"
+#include "neural/verify/ceilings.hh"
 #include "neural/verify/stages.hh"
 
 namespace ltlkit::neural::verify {
@@ -19,6 +20,7 @@ EvalSets eval_sets(const LanguageContext& ctx, const Architecture& arch) {
     sets.test = ctx.test;
     sets.boundary = ctx.boundary;
     if (auto it = ctx.adversarial.find(to_string(arch)); it != ctx.adversarial.end()) sets.adversarial = it->second;
+    if (auto it = ctx.pair_kinds.find(to_string(arch)); it != ctx.pair_kinds.end()) sets.adversarial_kinds = it->second;
     return sets;
 }
 
@@ -95,6 +97,11 @@ Result<bool> language_dataset(LanguageContext& ctx, const LanguagePlan& lp,
     for (const auto& pred : preds)
         if (controls && pred.prediction != Prediction::Fails && !control.empty())
             ctx.adversarial[to_string(pred.arch)] = control;
+    // What each pair tests, stored with the runs' pair outputs (pairs.hh).
+    for (const auto& pred : preds)
+        if (auto it = ctx.adversarial.find(to_string(pred.arch)); it != ctx.adversarial.end())
+            ctx.pair_kinds[it->first] =
+                adversarial_pair_kinds(ctx.dfa, pred.arch, prof.base.model, pred.prediction, it->second);
     // LC25's test distribution replaces the dataset's uniform test split (automata/dataset.hh).
     if (prof.base.evaluation.test_distribution == TestDistribution::Lc25) {
         const EvaluationConfig& e = prof.base.evaluation;

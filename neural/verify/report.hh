@@ -25,6 +25,11 @@ struct LoadedRun {
     std::string json;  // one line
     std::string from;  // the file it was read from
     std::vector<CurvePoint> curve;  // RUNDIR/metrics.jsonl (empty when absent)
+    // The pair outputs beside result.json (neural/pairs.hh): RUNDIR/result-pairs.tsv, or the
+    // result-adversarial.tsv of an older ltlkit (its pairs' kinds given by the plan's rule,
+    // verify::adversarial_pair_kind); pairs_file relative to the folder, empty when neither exists.
+    std::vector<PairOutput> pairs;
+    std::string pairs_file;
 };
 
 struct ReportFiles {
@@ -42,7 +47,7 @@ struct ReportFiles {
 Result<ReportFiles> write_report(const Plan& plan, const std::map<std::string, LoadedRun>& runs,
                                  const std::string& out, const std::vector<std::string>& missing = {});
 
-// Reads DIR/<rundir>/result.json for every run of the plan that has one.
+// Reads DIR/<rundir>/result.json for every run of the plan that has one, and its pair outputs.
 Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::string& dir);
 
 // `ltlkit report DIR...`: the plan of the first DIR with one (every DIR must hold the same plan), the

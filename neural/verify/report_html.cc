@@ -211,6 +211,16 @@ void html_language(std::ostream& h, const ReportData& d, std::size_t li) {
         }
     }
     h << "</tbody></table>\n";
+    if (std::none_of(grid[li].begin(), grid[li].end(), has_pair_outputs)) return;
+    h << "<h3>Pair outputs</h3>\n<p class=\"muted\">RUNDIR/result-pairs.tsv, or result-adversarial.tsv of an older "
+         "run; a pair is correct when both words are answered right; word (length, expected→answer).</p>\n<ul>\n";
+    for (const auto& c : grid[li]) {
+        if (!has_pair_outputs(c)) continue;
+        h << "<li><b>" << html_escape(to_string(c.arch->arch)) << "</b><ul>";
+        for (const auto& line : pair_lines(c, lang)) h << "<li>" << html_escape(line) << "</li>";
+        h << "</ul></li>\n";
+    }
+    h << "</ul>\n";
 }
 
 std::string render_html(const ReportData& d, const Figures& figures) {

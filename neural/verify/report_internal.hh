@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "neural/verify/ceilings.hh"
 #include "neural/verify/figures.hh"
 #include "neural/verify/report.hh"
@@ -93,6 +95,15 @@ std::string adversarial_text(const ArchPlan& a);
 AccuracyPanel accuracy_panel(const LanguagePlan& lang, const std::vector<Cell>& cells, int test_min);
 FigureStyle figure_style(const Plan& plan);
 std::string csv_field(const std::string& s);
+
+// ---- the pair outputs (report_pairs.cc)
+// Whether some finished run of the cell has a pair-outputs file.
+bool has_pair_outputs(const Cell& c);
+// One line per pair kind: per run, pairs answered right / pairs (share), and the first failing
+// pairs of the first run that has some, with their words ("no pairs evaluated" when none).
+std::vector<std::string> pair_lines(const Cell& c, const LanguagePlan& lang);
+// verdicts.json's "pair_outputs": per run with a file, {"run", "file", "kinds": {kind: {"pairs", "correct"}}}.
+nlohmann::json pair_outputs_json(const Cell& c);
 
 // ---- the data (report_cells.cc)
 // Ceilings through `cache` when given (ceilings.hh).

@@ -95,6 +95,7 @@ std::string render_verdicts_json(const ReportData& d) {
                                           {"forced_pairs", c.arch->adversarial_forced_pairs},
                                           {"note", c.arch->adversarial_note},
                                           {"control", c.verdict.prediction != Prediction::Fails}};
+            if (has_pair_outputs(c)) v["pair_outputs"] = pair_outputs_json(c);
             if (plan.published) {
                 json pub = json::array();
                 for (const auto& cmp : c.published)

@@ -189,6 +189,16 @@ void md_language(std::ostream& md, const ReportData& d, std::size_t li) {
         md << " |\n";
     }
     md << "\n";
+    if (std::none_of(grid[li].begin(), grid[li].end(), has_pair_outputs)) return;
+    md << "Pair outputs (RUNDIR/result-pairs.tsv, or result-adversarial.tsv of an older run; a pair is correct "
+          "when both words are answered right; word (length, expected→answer)):\n\n";
+    for (const auto& c : grid[li]) {
+        if (!has_pair_outputs(c)) continue;
+        md << "- " << md_escape(to_string(c.arch->arch)) << ":";
+        for (const auto& line : pair_lines(c, lang)) md << "\n  - " << md_escape(line);
+        md << "\n";
+    }
+    md << "\n";
 }
 
 std::string render_markdown(const ReportData& d) {

@@ -17,6 +17,7 @@
 
 #include "base/checksum.hh"
 #include "base/file.hh"
+#include "automata/dfa_json.hh"
 #include "automata/lock.hh"
 #include "neural/verify/ceilings.hh"
 #include "neural/verify/profiles.hh"
@@ -29,8 +30,56 @@ using nlohmann::json;
 
 // ---------------------------------------------------------------- loading runs
 
+namespace {
+
+// The pair outputs of run `r` (report.hh LoadedRun::pairs), read from DIR/<rundir>; an older
+// result-adversarial.tsv gets its pairs' kinds from the plan (dfa: the language's, parsed once).
+Result<bool> load_pairs(const Plan& plan, const RunPlan& r, const std::string& dir,
+                        std::map<std::string, automata::Dfa>& dfas, LoadedRun& lr) {
+    const LanguagePlan* lang = nullptr;
+    for (const auto& l : plan.languages)
+        if (l.dir == r.language) lang = &l;
+    if (!lang) return true;
+    const std::string result_rel = r.rundir + "/result.json";
+    std::error_code ec;
+    std::string rel = pairs_path(result_rel);
+    const bool legacy = !fs::exists(fs::path(dir) / rel, ec);
+    if (legacy) rel = legacy_pairs_path(result_rel);
+    const fs::path path = fs::path(dir) / rel;
+    if (!fs::exists(path, ec)) return true;
+    auto text = read_file(path.string());
+    if (!text.ok()) return text.error();
+    auto pairs = pairs_from_tsv(*text, lang->alphabet);
+    if (!pairs.ok()) return make_error(path.string() + ": " + pairs.error().message);
+    std::size_t witness = 0;
+    for (const auto& p : *pairs) witness += p.kind != PairKind::Boundary;
+    if (lr.result.adversarial_pairs && static_cast<std::size_t>(*lr.result.adversarial_pairs) != witness)
+        return make_error(path.string() + " holds " + std::to_string(witness) + " adversarial pairs, result.json counts " +
+                          std::to_string(*lr.result.adversarial_pairs) + "; the two files are of different evaluations");
+    if (legacy) {
+        const ArchPlan* ap = nullptr;
+        for (const auto& a : lang->archs)
+            if (a.arch == r.arch) ap = &a;
+        if (!ap) return true;
+        auto it = dfas.find(lang->dir);
+        if (it == dfas.end()) {
+            auto dfa = automata::dfa_from_json(lang->dfa_json);
+            if (!dfa.ok()) return make_error("plan.json, language '" + lang->name + "': " + dfa.error().message);
+            it = dfas.emplace(lang->dir, std::move(dfa).value()).first;
+        }
+        for (auto& p : *pairs)
+            p.kind = adversarial_pair_kind(it->second, r.arch, plan.base.model, ap->prediction, p.words[0], p.words[1]);
+    }
+    lr.pairs = std::move(pairs).value();
+    lr.pairs_file = rel;
+    return true;
+}
+
+}  // namespace
+
 Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::string& dir) {
     std::map<std::string, LoadedRun> out;
+    std::map<std::string, automata::Dfa> dfas;  // language dir -> DFA, for older pair files
     for (const auto& r : plan.runs) {
         const fs::path path = fs::path(dir) / r.rundir / "result.json";
         std::error_code ec;
@@ -70,6 +119,7 @@ Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::
                 }
             }
         }
+        if (auto p = load_pairs(plan, r, dir, dfas, lr); !p.ok()) return p.error();
         out.emplace(r.rundir, std::move(lr));
     }
     return out;

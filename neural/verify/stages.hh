@@ -39,6 +39,7 @@ struct LanguageContext {
     automata::Dfa dfa;
     std::vector<LabelledWord> test, boundary;
     std::map<std::string, std::vector<LabelledWord>> adversarial;  // architecture name -> set
+    std::map<std::string, std::map<long, PairKind>> pair_kinds;     // architecture name -> pair id -> kind
     std::string dataset_repaired;  // a dataset file that failed its checksum and was regenerated
     std::string test_rule;         // how the test words were drawn, when not the dataset's uniform split
 };

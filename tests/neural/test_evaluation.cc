@@ -272,9 +272,9 @@ TEST_CASE("adversarial pairs: both words, labels and logits per pair, and the pa
     CHECK(*r.adversarial_same_answer == 2);  // a constant answer shows as every pair
     REQUIRE(r.adversarial_outputs.size() == 2);
     CHECK(r.adversarial_outputs[1].words[1] == automata::Word{1, 1});
-    const std::string tsv = adversarial_pairs_tsv(r, {"a", "b"});
-    CHECK(tsv.find("pair\tword1\tlabel1\tlogit1\tword2\tlabel2\tlogit2\n") == 0);
-    CHECK(tsv.find("0\ta b\t1\t1\ta b a\t0\t1\n") != std::string::npos);
+    const std::string tsv = pairs_tsv(r, {"a", "b"});
+    CHECK(tsv.find("kind\tpair\tlength1\tword1\tlabel1\tlogit1\tlength2\tword2\tlabel2\tlogit2\tcorrect\n") == 0);
+    CHECK(tsv.find("adversarial\t0\t2\tab\t1\t1\t3\taba\t0\t1\t0\n") != std::string::npos);
 }
 
 TEST_CASE("adversarial sets are marked forced or informative from the certificate's real pairs",
