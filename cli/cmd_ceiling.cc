@@ -1,6 +1,7 @@
 // `ltlkit ceiling LANGUAGE --arch local-K --layers L`: the exact best accuracy any L-layer k-local
 // NoPE strict-mask recognizer can reach on a word distribution (docs/CEILING.md), or on the words
-// of a dataset split (--dataset DIR).
+// of a dataset split (--dataset DIR), or on the LC25 near-miss test words that `verify
+// --test-distribution lc25` draws (--distribution lc25).
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -9,6 +10,7 @@
 
 #include "automata/ceiling.hh"
 #include "automata/dataset.hh"
+#include "automata/random.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
 
@@ -25,6 +27,7 @@ struct CeilingArgs {
     std::string lengths;  // default per distribution
     std::size_t per_length = 512;
     std::string dataset, split = "test", weighting;
+    std::string name;  // --distribution lc25: the language's name in its suite (the sample's seed)
     std::size_t max_dp_states = 4'000'000;
     double time_limit = 120;
     bool rows = false, json = false;
@@ -81,11 +84,16 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--layers", a->layers, "Layers L >= 1 (default 2, the cpu profile's depth)");
         app.add_option("--distribution", a->distribution,
                        "training (neural/data.cc: lengths with both labels, half per label; default), test (the "
-                       "evaluation's balanced sample per length, mean over lengths) or uniform (all words of each length)")
-            ->check(one_of({"training", "test", "uniform"}));
+                       "evaluation's balanced sample per length, mean over lengths), uniform (all words of each length) "
+                       "or lc25 (exactly the LC25 near-miss test words `verify --test-distribution lc25` draws for the "
+                       "language named by --name, --per-length per length; weighting by length, as the evaluation)")
+            ->check(one_of({"training", "test", "uniform", "lc25"}));
         app.add_option("--lengths", a->lengths, "Word lengths A:B (default 1:40; test: 41:500)");
         app.add_option("--per-length", a->per_length, "test: words per length of the evaluation sample (default 512)")
             ->check(at_least(1));
+        app.add_option("--name", a->name,
+                       "lc25: the language's name in its suite (e.g. 'DYCK-(1,1)'), which seeds the sample as in verify "
+                       "(default: the language's own name)");
         app.add_option("--dataset", a->dataset,
                        "The best accuracy on exactly the words of a dataset folder written by `ltlkit generate` "
                        "(the language is then read from its meta.json unless given)");
@@ -140,7 +148,24 @@ LTLKIT_COMMAND(CommandDef{
                 q.weighting = a->weighting.empty() ? (a->split == "test" ? CeilingWeighting::Lengths : CeilingWeighting::Words)
                                                    : take(parse_ceiling_weighting(a->weighting));
                 r = take(empirical_ceiling(split->examples, ds.alphabet.size(), q));
+            } else if (a->distribution == "lc25") {
+                // The words of neural/verify/datasets.cc's LC25 test split: same sampler, same seed, same order.
+                if (!a->weighting.empty()) fail("--weighting applies to --dataset only");
+                const Language L = load_language_or_fail(a->lang);
+                name = a->name.empty() ? L.spec.name : a->name;
+                const LengthRange lengths = take(parse_length_range(a->lengths.empty() ? "41:500" : a->lengths));
+                auto sampler = take(Lc25TestSampler::create(L.dfa, lengths.hi));
+                Rng rng(derive_seed({"lc25-test", name}));
+                std::vector<Example> words;
+                for (std::size_t n = lengths.lo; n <= lengths.hi; ++n)
+                    for (auto& ex : sampler.sample(n, a->per_length, rng)) words.push_back(std::move(ex));
+                if (words.empty()) fail("--distribution lc25: no length of " + to_string(lengths) + " has an accepted word");
+                q.distribution = CeilingDistribution::Empirical;
+                q.weighting = CeilingWeighting::Lengths;
+                r = take(empirical_ceiling(words, L.dfa.num_symbols(), q));
+                name += " (LC25 near-miss test words, " + std::to_string(a->per_length) + " per length)";
             } else {
+                if (!a->name.empty()) fail("--name applies to --distribution lc25 only");
                 const Language L = load_language_or_fail(a->lang);
                 name = L.spec.name;
                 q.distribution = take(parse_ceiling_distribution(a->distribution));

@@ -14,7 +14,10 @@
 #include "automata/algebra/subregular.hh"
 #include "automata/algorithms.hh"
 #include "automata/dfa_json.hh"
+#include "automata/monitor.hh"
+#include "ltl/fragment.hh"
 #include "automata/random.hh"
+#include "ltl/printer.hh"
 
 using namespace ltlkit;
 using namespace ltlkit::automata;
@@ -260,6 +263,82 @@ TEST_CASE("The closure's inclusions hold on random DFAs and include classes.hh's
                 REQUIRE(c.ok());
                 CHECK(c->of(cls(b.id)) == true);
             }
+}
+
+TEST_CASE("The rt_definite languages are the finite and cofinite ones (docs/SUBREGULAR.md §5b)", "[prediction_suite]") {
+    for (std::size_t letters : {2, 3}) {
+        auto r = request(find_stratum("rt_definite")->constraints, 12, 7, letters);
+        r.min_states = 1;
+        auto s = draw_prediction_suite(r);
+        REQUIRE(s.ok());
+        for (const Dfa& d : s->dfas) {
+            INFO(to_json(d));
+            const bool finite = *decide_subregular("finite", d)->member, cofinite = *decide_subregular("cofinite", d)->member;
+            CHECK((finite || cofinite));
+        }
+    }
+    // And conversely a finite language of 3+ states is drawn in that stratum.
+    auto r = request({{cls("finite"), true}}, 3, 1);
+    auto s = draw_prediction_suite(r);
+    REQUIRE(s.ok());
+    check_draw(r, *s);
+    for (const Dfa& d : s->dfas) {
+        DfaAnalysis A(d);
+        CHECK(find_class("r_trivial")->by_dfa(A).member);
+        CHECK(find_class("definite")->by_dfa(A).member);
+    }
+}
+
+TEST_CASE("Formula suites: formulas of the fragment whose languages meet the constraints", "[prediction_suite]") {
+    struct Case {
+        const char* fragment;
+        std::vector<ClassConstraint> cs;
+    };
+    const std::vector<Case> cases = {
+        {"P,Y", {{cls("r_trivial"), false}, {cls("definite"), false}}},
+        {"P", {{cls("piecewise_testable"), false}}},
+        {"Y<=2", {{cls("r_trivial"), false}}},
+        {"P,Y<=2", {{cls("local_k:2"), false}, {cls("r_trivial"), false}}},
+        {"LTL[Y]", {}},
+    };
+    for (const auto& k : cases) {
+        INFO("fragment " << k.fragment);
+        auto fr = parse_suite_fragment(k.fragment);
+        REQUIRE(fr.ok());
+        auto r = request(k.cs, 3, 13);
+        r.formulas = FormulaSource{*fr, 3};
+        auto s = draw_prediction_suite(r);
+        INFO((s.ok() ? "" : s.error().message));
+        REQUIRE(s.ok());
+        check_draw(r, *s);
+        REQUIRE(s->formulas.size() == s->dfas.size());
+        const ClassConstraint own = fragment_class(*fr);
+        for (std::size_t i = 0; i < s->dfas.size(); ++i) {
+            INFO(ltl::to_string(s->formulas[i]));
+            const auto got = ltl::fragment_of(s->formulas[i]);
+            CHECK((got.kind == fr->kind || got.kind == ltl::FragmentKind::None || fr->kind == ltl::FragmentKind::PY ||
+                   (got.kind == ltl::FragmentKind::P && fr->kind == ltl::FragmentKind::PYLeqK) ||
+                   (got.kind == ltl::FragmentKind::YLeqK && fr->kind == ltl::FragmentKind::PYLeqK)));
+            auto compiled = compile(s->formulas[i], r.alphabet);
+            REQUIRE(compiled.ok());
+            CHECK(minimize(*compiled) == s->dfas[i]);
+            CHECK(independent_answer(s->dfas[i], own.cls) == Answer::Yes);
+        }
+    }
+    auto r = request({{cls("definite"), false}}, 2, 1);
+    r.formulas = FormulaSource{*parse_suite_fragment("Y"), 3};
+    auto s = draw_prediction_suite(r);
+    REQUIRE(!s.ok());
+    CHECK(s.error().message.find("contradictory constraints") != std::string::npos);
+    r = request({{cls("hybrid_k:2"), false}}, 2, 1);
+    r.formulas = FormulaSource{*parse_suite_fragment("P"), 3};
+    CHECK(!draw_prediction_suite(r).ok());  // LTL[P] ⊆ LTL[P,Y<=2]
+    for (const char* bad : {"Q", "Y<=1", "P,Y<=", "S", "Y<=99"}) {
+        INFO(bad);
+        auto p = parse_suite_fragment(bad);
+        REQUIRE(!p.ok());
+        CHECK(p.error().message.find(bad) != std::string::npos);
+    }
 }
 
 TEST_CASE("Random definite DFAs are definite and partially ordered ones R-trivial", "[prediction_suite]") {

@@ -10,6 +10,7 @@
 #include "automata/algebra/subregular.hh"
 #include "automata/algorithms.hh"
 #include "automata/dfa_json.hh"
+#include "automata/monitor.hh"
 #include "automata/random.hh"
 
 namespace ltlkit::automata::algebra {
@@ -121,15 +122,30 @@ Dfa generate(Gen g, Rng& rng, const PredictionSuiteRequest& r) {
 
 }  // namespace
 
+std::vector<ClassConstraint> request_facts(const PredictionSuiteRequest& r) {
+    std::vector<ClassConstraint> facts = r.constraints;
+    if (r.formulas) facts.push_back(fragment_class(r.formulas->fragment));
+    return facts;
+}
+
 Result<PredictionSuiteDraw> draw_prediction_suite(const PredictionSuiteRequest& r) {
     if (r.alphabet.empty()) return make_error("the alphabet is empty");
     if (r.min_states < 1 || r.min_states > r.max_states) return make_error("the state range must satisfy 1 <= min <= max");
     if (r.max_states > 64) return make_error("--max-states " + std::to_string(r.max_states) + " is above 64");
     if (r.count < 1) return make_error("the count must be at least 1");
-    auto closure = close_constraints(r.constraints);
-    if (!closure) return closure.error();
+    // With formulas, the fragment's class is a fact: constraints against it are contradictions.
+    if (r.formulas) {
+        if (r.formulas->depth < 1 || r.formulas->depth > 8) return make_error("the formula depth must be 1..8");
+        if (r.formulas->fragment.kind == ltl::FragmentKind::None || r.formulas->fragment.kind == ltl::FragmentKind::S)
+            return make_error("formulas are drawn from P, Y, Y<=K, P,Y or P,Y<=K");
+    }
+    const std::vector<ClassConstraint> facts = request_facts(r);
+    auto closure = close_constraints(facts);
+    if (!closure)
+        return make_error((r.formulas ? "with formulas of " + r.formulas->fragment.name() + " (" + facts.back().text() + "): " : std::string()) +
+                          closure.error().message);
     unsigned named = 1;
-    for (const auto& c : r.constraints)
+    for (const auto& c : facts)
         if (c.cls.is_window()) named = std::max(named, c.cls.k());
     PredictionSuiteDraw out;
     out.max_k = r.max_k ? r.max_k : named;
@@ -146,7 +162,7 @@ Result<PredictionSuiteDraw> draw_prediction_suite(const PredictionSuiteRequest& 
             if (const ClassRow* row = find_class(k.cls.id()); row && row->by_dfa) quick.push_back({row, k.member});
     // What is recorded per DFA: the constraints, then the three rows behind the 1-window predictions.
     std::vector<ClassRef> recorded;
-    for (const auto& c : r.constraints)
+    for (const auto& c : facts)
         if (std::find(recorded.begin(), recorded.end(), c.cls) == recorded.end()) recorded.push_back(c.cls);
     for (const char* id : {"definite", "r_trivial", "locally_r_trivial"}) {
         const ClassRef c = ClassRef::parse(id).value();
@@ -165,8 +181,18 @@ Result<PredictionSuiteDraw> draw_prediction_suite(const PredictionSuiteRequest& 
                                " dropped for an unknown answer)");
         }
         ++out.draws;
-        const Gen g = gens[rng.below(gens.size())];
-        Dfa d = minimize(generate(g, rng, r));
+        ltl::Formula f;
+        Dfa d;
+        Gen g = Gen::Uniform;
+        if (r.formulas) {
+            f = random_fragment_formula(rng, r.formulas->fragment, r.alphabet, r.formulas->depth);
+            auto compiled = compile(f, r.alphabet);
+            if (!compiled) return compiled.error();
+            d = minimize(*compiled);
+        } else {
+            g = gens[rng.below(gens.size())];
+            d = minimize(generate(g, rng, r));
+        }
         if (d.num_states() < r.min_states || d.num_states() > r.max_states) {
             ++out.rejected_size;
             continue;
@@ -183,12 +209,13 @@ Result<PredictionSuiteDraw> draw_prediction_suite(const PredictionSuiteRequest& 
             ++out.rejected_duplicate;
             continue;
         }
+        co.source = f;  // classify --formula: a formula of the window fragment is its own certificate
         auto c = classify(d, co);
         if (!c) return c.error();
         bool unknown = false;
         std::vector<ClassAnswer> answers;
         for (const auto& cls : recorded) answers.push_back({cls, class_answer(*c, d, cls)});
-        for (const auto& con : r.constraints) {
+        for (const auto& con : facts) {
             const Answer a = std::find_if(answers.begin(), answers.end(), [&](const ClassAnswer& x) { return x.cls == con.cls; })->answer;
             if (a == Answer::Unknown) unknown = true;
             else if ((a == Answer::Yes) != con.member) ok = false;
@@ -200,7 +227,8 @@ Result<PredictionSuiteDraw> draw_prediction_suite(const PredictionSuiteRequest& 
         }
         out.dfas.push_back(std::move(d));
         out.answers.push_back(std::move(answers));
-        out.generators.push_back(gen_name(g));
+        out.generators.push_back(r.formulas ? "formula" : gen_name(g));
+        if (r.formulas) out.formulas.push_back(f);
     }
     return out;
 }

@@ -9,6 +9,7 @@
 
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/subregular.hh"
+#include "ltl/printer.hh"
 
 namespace ltlkit::automata::algebra {
 
@@ -186,13 +187,40 @@ std::vector<ArchExpectation> forced_predictions(const std::vector<ClassConstrain
     std::vector<ArchExpectation> out;
     auto closure = close_constraints(constraints);
     if (!closure) return out;
-    for (const auto& row : class_table())
-        if (!row.arch.empty())
-            if (auto v = closure->of(must(row.id))) out.push_back({row.arch, *v});
+    for (const char* arch : {"global", "local-1", "hybrid-1"})
+        for (const auto& row : class_table())
+            if (row.arch == arch)
+                if (auto v = closure->of(must(row.id))) out.push_back({row.arch, *v});
     for (unsigned k : windows_of(constraints))
         for (bool hybrid : {false, true})
             if (auto v = closure->of(must(window_class_id(hybrid, k))))
                 out.push_back({std::string(hybrid ? "hybrid-" : "local-") + std::to_string(k), *v});
+    return out;
+}
+
+Result<std::vector<ClassConstraint>> suite_constraints(const std::string& stratum, const std::vector<std::string>& in,
+                                                       const std::vector<std::string>& not_in) {
+    std::vector<ClassConstraint> out;
+    if (!stratum.empty()) {
+        const PredictionStratum* st = find_stratum(stratum);
+        if (!st) {
+            std::string names;
+            for (const auto& s : prediction_strata()) names += (names.empty() ? "" : ", ") + s.name;
+            return make_error("unknown stratum '" + stratum + "' (" + names + ")");
+        }
+        out = st->constraints;
+    }
+    for (bool member : {true, false})
+        for (const auto& text : member ? in : not_in) {
+            if (text == "none") {
+                if (!member) return make_error("'none' (the languages of no prediction class: not locally_r_trivial) cannot be negated");
+                out.push_back({must("locally_r_trivial"), false});
+                continue;
+            }
+            auto c = ClassRef::parse(text);
+            if (!c) return c.error();
+            out.push_back({*c, member});
+        }
     return out;
 }
 
@@ -231,6 +259,57 @@ const PredictionStratum* find_stratum(const std::string& name) {
     for (const auto& s : prediction_strata())
         if (s.name == name) return &s;
     return nullptr;
+}
+
+nlohmann::ordered_json constraints_json(const std::vector<ClassConstraint>& cs) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& c : cs) j.push_back({{"class", c.cls.text()}, {"member", c.member}});
+    return j;
+}
+
+nlohmann::ordered_json predictions_json(const std::vector<ArchExpectation>& ps) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto& p : ps) j[p.arch] = p.recognizes ? "recognizes" : "fails";
+    return j;
+}
+
+nlohmann::ordered_json prediction_suite_json(const PredictionSuiteRequest& r, const PredictionSuiteDraw& d,
+                                             const PredictionStratum* stratum, const std::string& name_stem) {
+    nlohmann::ordered_json langs = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < d.dfas.size(); ++i) {
+        nlohmann::ordered_json answers = nlohmann::ordered_json::object();
+        for (const auto& x : d.answers[i]) answers[x.cls.text()] = to_string(x.answer);
+        langs.push_back({{"name", name_stem + "-" + std::to_string(i + 1)},
+                         {"states", d.dfas[i].num_states()},
+                         {"generator", d.generators[i]},
+                         {"answers", answers}});
+        if (i < d.formulas.size()) langs.back()["formula"] = ltl::to_string(d.formulas[i]);
+    }
+    return {{"constraints", constraints_json(r.constraints)},
+            {"stratum", stratum ? nlohmann::ordered_json(stratum->name) : nlohmann::ordered_json()},
+            {"from", r.formulas ? "formulas" : "dfas"},
+            {"fragment", r.formulas ? nlohmann::ordered_json(r.formulas->fragment.name()) : nlohmann::ordered_json()},
+            {"depth", r.formulas ? nlohmann::ordered_json(r.formulas->depth) : nlohmann::ordered_json()},
+            {"predictions", predictions_json(forced_predictions(request_facts(r)))},
+            {"alphabet", r.alphabet},
+            {"seed", r.seed},
+            {"min_states", r.min_states},
+            {"max_states", r.max_states},
+            {"max_k", d.max_k},
+            {"count", d.dfas.size()},
+            {"draws", d.draws},
+            {"rejected_unknown", d.rejected_unknown},
+            {"rejected_size", d.rejected_size},
+            {"rejected_duplicate", d.rejected_duplicate},
+            {"languages", langs}};
+}
+
+nlohmann::ordered_json prediction_strata_json() {
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    for (const auto& st : prediction_strata())
+        all.push_back({{"name", st.name}, {"constraints", constraints_json(st.constraints)}, {"description", st.description},
+                       {"predictions", predictions_json(st.predictions)}});
+    return all;
 }
 
 Answer class_answer(const Classification& c, const Dfa& minimal, const ClassRef& cls) {

@@ -15,9 +15,13 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "automata/algebra/classify.hh"
 #include "automata/dfa.hh"
 #include "base/error.hh"
+#include "ltl/formula.hh"
+#include "ltl/fragment.hh"
 
 namespace ltlkit::automata::algebra {
 
@@ -78,9 +82,26 @@ const PredictionStratum* find_stratum(const std::string& name);
 // The predictions a set of constraints forces (as in PredictionStratum::predictions), for the
 // architectures global, local-1, hybrid-1 and local-K / hybrid-K for every K the constraints name.
 std::vector<ArchExpectation> forced_predictions(const std::vector<ClassConstraint>& constraints);
+// The constraints of `ltlkit suite [--stratum S] [--class X ...] [--not Z ...]` and of Python's
+// suite(): the stratum's (empty: none), then each class in, then each class not in; the class name
+// "none" stands for "not locally_r_trivial" (the stratum none) and cannot be negated.
+Result<std::vector<ClassConstraint>> suite_constraints(const std::string& stratum, const std::vector<std::string>& in,
+                                                       const std::vector<std::string>& not_in);
+
+// Random formulas of a fragment in place of random DFAs (`ltlkit suite --from formulas`).
+struct FormulaSource {
+    ltl::Fragment fragment;  // P, Y, Y<=K, P,Y or P,Y<=K
+    int depth = 3;           // nesting depth of the random formulas (1..8)
+};
+// "P", "Y", "Y<=K", "P,Y", "P,Y<=K" (K >= 2; LTL[...] around them accepted). Error names the text.
+Result<ltl::Fragment> parse_suite_fragment(const std::string& text);
+// The class every language of the fragment lies in (r_trivial, definite, local_k:K,
+// locally_r_trivial, hybrid_k:K: docs/CLASSES.md §2).
+ClassConstraint fragment_class(const ltl::Fragment& f);
 
 struct PredictionSuiteRequest {
     std::vector<ClassConstraint> constraints;  // a conjunction; empty = every language
+    std::optional<FormulaSource> formulas;     // draw formulas of a fragment instead of DFAs
     std::vector<std::string> alphabet;
     std::size_t count = 10;
     std::uint64_t seed = 1;
@@ -102,6 +123,7 @@ struct PredictionSuiteDraw {
     std::vector<Dfa> dfas;                       // minimal, canonical, distinct languages
     std::vector<std::vector<ClassAnswer>> answers;  // per DFA
     std::vector<std::string> generators;         // per DFA: which generator drew it (docs §5b)
+    std::vector<ltl::Formula> formulas;          // per DFA, with FormulaSource: the formula drawn
     std::size_t draws = 0;                       // candidates drawn in all
     std::size_t rejected_unknown = 0;            // candidates dropped for an unknown constrained answer
     std::size_t rejected_size = 0;               // candidates outside min_states..max_states
@@ -109,6 +131,22 @@ struct PredictionSuiteDraw {
     unsigned max_k = 1;                          // the windows asked (2..max_k)
 };
 Result<PredictionSuiteDraw> draw_prediction_suite(const PredictionSuiteRequest& r);
+// The constraints and, with formulas, the fragment's class (fragment_class): what every kept
+// language meets, the base of the predictions of prediction_suite_json.
+std::vector<ClassConstraint> request_facts(const PredictionSuiteRequest& r);
+
+// The JSON of `ltlkit suite --json` and of Python's suite() (docs/SUBREGULAR.md §5b), one shape for
+// both: constraints [{"class", "member"}], "stratum" (name or null), "predictions" {arch:
+// "recognizes" | "fails"}, alphabet, seed, min_states, max_states, max_k, count, draws,
+// rejected_unknown, rejected_size, rejected_duplicate, and "languages" [{"name", "states",
+// "generator", "answers" {class: "yes" | "no"}, and "formula" when drawn from formulas}] with names
+// NAME_STEM-1, NAME_STEM-2, ...; "from" ("dfas" | "formulas"), "fragment" and "depth" (null for DFAs).
+nlohmann::ordered_json constraints_json(const std::vector<ClassConstraint>& cs);
+nlohmann::ordered_json predictions_json(const std::vector<ArchExpectation>& ps);
+nlohmann::ordered_json prediction_suite_json(const PredictionSuiteRequest& r, const PredictionSuiteDraw& d,
+                                             const PredictionStratum* stratum, const std::string& name_stem);
+// `ltlkit suite --list-strata --json`: [{"name", "constraints", "description", "predictions"}].
+nlohmann::ordered_json prediction_strata_json();
 
 // The answer classify gives for one class on a classification (subregular classes through
 // decide_subregular with default options, which the classification does not hold).
@@ -135,5 +173,9 @@ Dfa random_shaped_dfa(Rng& rng, std::size_t n, const std::vector<std::string>& a
 // accepting with probability 1/2; with probability 1/2 the states of length d share one random
 // answer (then the language is finite or cofinite). Not minimized.
 Dfa random_definite_dfa(Rng& rng, unsigned d, const std::vector<std::string>& alphabet);
+// A random formula of the fragment (only its operators, Boolean connectives included) over the atoms,
+// of nesting depth <= depth: a leaf with probability 1/8 at each level (an atom, or true / false
+// with probability 1/(6·|atoms|+1)).
+ltl::Formula random_fragment_formula(Rng& rng, const ltl::Fragment& fragment, const std::vector<std::string>& atoms, int depth);
 
 }  // namespace ltlkit::automata::algebra

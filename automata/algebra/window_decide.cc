@@ -15,6 +15,7 @@
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/depth_probe.hh"
+#include "automata/algebra/window_complete.hh"
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algorithms.hh"
 #include "base/json.hh"
@@ -83,6 +84,7 @@ struct Tried {
     WindowTypeSearchReport window_types;
     UpsetSearchReport upsets;
     bool alternating = false;  // the alternating family search ran (and found none)
+    bool periodic_pair = false;  // the periodic-pair search (window_complete.cc) ran to its end
     bool searches_cut = false;  // the searches stopped at half of the question's budget
     unsigned lower = 0;         // no defining formula has depth <= lower (depth probe)
     std::vector<std::pair<Word, Word>> conflicts;  // the probe's conflict pair at each depth
@@ -272,10 +274,35 @@ std::optional<WindowDecision> alternating_family(const Question& q, Tried& t) {
     return family_no(q, *fam, os.str(), nlohmann::json({{"family_form", "alternating"}}));
 }
 
+// The fact of a two-period family's certificate (the alternating form, read for the window alone).
+std::string two_period_fact(const Question& q, const WordFamily& fam) {
+    const auto& A = q.minimal.alphabet;
+    auto fw = [&](const Word& w) { return w.empty() ? std::string("ε") : format_word(A, w); };
+    std::ostringstream os;
+    os << "the EOS nodes after y = " << fw(fam.y) << " on the cycle of p = " << fw(fam.p) << " and after z = "
+       << fw(fam.z) << " on the cycle of q = " << fw(fam.q)
+       << " are bisimilar in their folded graph (both cycles; docs/WINDOWS.md §2b) for the window-" << q.k
+       << (q.hybrid ? " and strict-past modalities" : " modality") << ", so no " << q.frag
+       << " formula separates x·(pʳqʳ)ʳ·pʳ·y from x·(pʳqʳ)ʳ·pʳ·qʳ·z (x = " << fw(fam.x)
+       << ") for large r, while their membership differs for every r >= " << fam.r_min;
+    return os.str();
+}
+
+// No (local only): two ultimately periodic words ^ω p·y, ^ω q·z with bisimilar EOS nodes and
+// different eventual membership, all Lyndon periods and tails within the bounds in one graph
+// (docs/WINDOWS.md §10, window_complete.cc). Last, so the earlier answers do not depend on it.
+std::optional<WindowDecision> periodic_pair_family(const Question& q, Tried& t) {
+    if (q.hybrid) return std::nullopt;
+    auto fam = search_periodic_pair(q.minimal, q.k, periodic_pair_bounds(q.minimal.num_symbols()), &t.steps, &t.periodic_pair);
+    if (!fam) return std::nullopt;
+    if (fam->q.empty()) return family_no(q, *fam, one_period_fact(q, *fam), nlohmann::json({{"route", "periodic_pair"}}));
+    return family_no(q, *fam, two_period_fact(q, *fam), nlohmann::json({{"family_form", "alternating"}, {"route", "periodic_pair"}}));
+}
+
 // The searches, in the order they are tried; each answers or records what it tried.
 constexpr Strategy kSearches[] = {r_trivial_formula,   bisimilar_family,    searched_formula,
                                   sink_state_formula,  window_type_formula, extended_sink_state_formula,
-                                  closed_set_formula,  alternating_family};
+                                  closed_set_formula,  alternating_family,  periodic_pair_family};
 
 // Yes or a lower bound: the depth-d EOS types probed exactly (depth_probe.hh). A conflict at depth
 // d proves that no defining formula has depth <= d; separation at depth d proves membership (the
@@ -357,6 +384,11 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
         os << "; no alternating family x·(pʳqʳ)ʳ·pʳ·y / x·(pʳqʳ)ʳ·pʳ·qʳ·z with |p|,|q| <= "
            << alternating_bounds(q.minimal.num_symbols()).max_p << ", |y|,|z| <= "
            << alternating_bounds(q.minimal.num_symbols()).max_tail;
+    if (t.periodic_pair) {
+        const PeriodicBounds pb = periodic_pair_bounds(q.minimal.num_symbols());
+        os << "; no periodic pair ^ω p·y / ^ω q·z (docs/WINDOWS.md §10) with Lyndon |p|,|q| <= " << pb.max_period
+           << ", |y|,|z| <= " << pb.max_tail;
+    }
     if (t.lower > 0)
         os << "; no defining formula has depth <= " << t.lower << " (the depth-" << t.lower << " EOS types of '"
            << format_word(q.minimal.alphabet, t.witness.accepted) << "' (accepted) and '"

@@ -18,6 +18,7 @@
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/classify.hh"
 #include "automata/algebra/classification_json.hh"
+#include "automata/algebra/prediction_suite.hh"
 #include "automata/algebra/subregular.hh"
 #include "automata/algorithms.hh"
 #include "automata/ceiling.hh"
@@ -671,6 +672,61 @@ PYBIND11_MODULE(_ltlkit, m) {
        "The subregular classes of docs/SUBREGULAR.md (finite, cofinite, SL, SP, LT, PT, LTT, TSL, DA,\n"
        "aperiodic_commutative): {name: {member, params, fact, prediction, certificate}}, as `classify --json`'s\n"
        "\"subregular\" object plus the certificates, which check_certificate re-verifies.");
+    // ---- suites (docs/SUBREGULAR.md §5, §5b): `ltlkit suite`'s draws, the DFAs returned as Dfa objects
+    m.def("prediction_strata", [] { return to_python(automata::algebra::prediction_strata_json()); },
+          "The named strata of the predictions, as `ltlkit suite --list-strata --json`.");
+    m.def("suite", [](const std::vector<std::string>& classes, const std::vector<std::string>& not_classes,
+                      const std::string& stratum, const std::optional<py::object>& alphabet, std::size_t count,
+                      std::uint64_t seed, std::size_t min_states, std::size_t max_states, std::size_t max_draws,
+                      unsigned max_k, unsigned k, unsigned t, bool proper_tier, const std::string& name,
+                      const std::string& fragment, int depth) {
+        namespace alg = automata::algebra;
+        const auto sigma = alphabet ? alphabet_arg(alphabet) : std::vector<std::string>{"a", "b"};
+        // One subregular class alone: the subregular draw, as the CLI (docs/SUBREGULAR.md §5).
+        if (classes.size() == 1 && not_classes.empty() && stratum.empty() && max_k == 0 && fragment.empty() &&
+            alg::is_subregular_class(classes[0])) {
+            alg::SuiteRequest r;
+            r.cls = classes[0];
+            if (k) r.k = k;
+            if (t) r.t = t;
+            r.alphabet = sigma, r.count = count, r.seed = seed, r.min_states = min_states, r.max_states = max_states;
+            r.max_draws = max_draws, r.proper_tier = proper_tier;
+            auto drawn = without_gil([&] { return take(alg::draw_suite(r)); });
+            py::list langs;
+            for (std::size_t i = 0; i < drawn.dfas.size(); ++i) {
+                py::dict l;
+                l["name"] = (name.empty() ? r.cls + (r.k ? std::to_string(*r.k) : std::string()) : name) + "-" + std::to_string(i + 1);
+                l["params"] = to_python(drawn.decisions[i].params);
+                l["states"] = drawn.dfas[i].num_states();
+                l["dfa"] = py::cast(drawn.dfas[i]);
+                langs.append(l);
+            }
+            py::dict out;
+            out["class"] = r.cls, out["count"] = drawn.dfas.size(), out["draws"] = drawn.draws, out["languages"] = langs;
+            return out;
+        }
+        if (k || t || proper_tier) throw LibraryError{make_error("k, t and proper_tier are options of a suite of one subregular class only")};
+        alg::PredictionSuiteRequest r;
+        r.constraints = take(alg::suite_constraints(stratum, classes, not_classes));
+        r.alphabet = sigma, r.count = count, r.seed = seed, r.min_states = min_states, r.max_states = max_states;
+        r.max_draws = max_draws, r.max_k = max_k;
+        if (!fragment.empty()) r.formulas = alg::FormulaSource{take(alg::parse_suite_fragment(fragment)), depth};
+        auto drawn = without_gil([&] { return take(alg::draw_prediction_suite(r)); });
+        const alg::PredictionStratum* st = stratum.empty() ? nullptr : alg::find_stratum(stratum);
+        py::dict out = to_python(alg::prediction_suite_json(r, drawn, st, name.empty() ? (st ? st->name : "suite") : name));
+        py::list langs = out["languages"];
+        for (std::size_t i = 0; i < drawn.dfas.size(); ++i) langs[i]["dfa"] = py::cast(drawn.dfas[i]);
+        return out;
+    }, py::arg("classes") = std::vector<std::string>{}, py::arg("not_classes") = std::vector<std::string>{},
+       py::arg("stratum") = "", py::arg("alphabet") = py::none(), py::arg("count") = 10, py::arg("seed") = 1,
+       py::arg("min_states") = 1, py::arg("max_states") = 6, py::arg("max_draws") = 200'000, py::arg("max_k") = 0,
+       py::arg("k") = 0, py::arg("t") = 0, py::arg("proper_tier") = false, py::arg("name") = "",
+       py::arg("fragment") = "", py::arg("depth") = 3,
+       "Random minimal DFAs, as `ltlkit suite --json` with each language's Dfa under \"dfa\" (no files): classes /\n"
+       "not_classes / stratum are --class / --not / --stratum (docs/SUBREGULAR.md §5b; one subregular class alone\n"
+       "is the subregular draw of §5 with k, t, proper_tier). Languages are named NAME-1, NAME-2, ... (default: the\n"
+       "stratum, else 'suite'; the class and k for a subregular suite). fragment='P,Y' etc. is --from formulas\n"
+       "--fragment (each language then has its \"formula\"), depth --depth. The same arguments give the same suite.");
     m.def("check_certificate", [](const py::object& certificate) {
         const std::string text = python_to_json_text(certificate);
         std::string explanation;

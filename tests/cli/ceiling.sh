@@ -83,6 +83,33 @@ check_error 2 "arch" ceiling --regex '.*a' --alphabet a,b
 check_error 2 "no split" ceiling --arch local-2 --dataset data --split nosuch
 check_error 2 "does not apply" ceiling --arch local-2 --dataset data --lengths 1:3
 
+# --distribution lc25: the best accuracy on exactly the LC25 near-miss words verify draws (a finite
+# sample, weighted by length). A wider window refines the EOS types, so the ceiling cannot fall as k
+# grows; every even length of (ab)* has its one accepted word, so 40 lengths in 41..120, each with
+# 16 words (8 copies of the accepted word, 8 near misses).
+for k in 1 2 4; do
+    "$bin" ceiling --regex '(ab)*' --alphabet a,b --arch local-$k --layers 3 --distribution lc25 --name '(AB)*' \
+        --lengths 41:120 --per-length 16 --json >lc25-$k.json 2>err.txt || fail "lc25 local-$k exited $?: $(cat err.txt)"
+done
+python3 - lc25-1.json lc25-2.json lc25-4.json <<'PY' || fail "lc25 ceilings"
+import json, sys
+js = [json.load(open(p)) for p in sys.argv[1:]]
+for j in js:
+    assert j["distribution"] == "empirical" and j["weighting"] == "lengths", j
+    assert j["words"] == 40 * 16 and j["lengths"] == "42:120", (j["words"], j["lengths"])
+    assert j["exact"] and 0.5 <= j["constant_accuracy"] <= j["value"] <= 1, j
+    assert all(r["positive_share"] == 0.5 for r in j["per_length_rows"])
+vals = [j["value"] for j in js]
+assert vals[0] <= vals[1] <= vals[2] and vals[0] < vals[2], vals
+PY
+# Same name, same words: the sample is seeded by the suite's name (as verify seeds it), so reruns agree.
+"$bin" ceiling --regex '(ab)*' --alphabet a,b --arch local-1 --layers 3 --distribution lc25 --name '(AB)*' \
+    --lengths 41:120 --per-length 16 --json >lc25-again.json 2>/dev/null
+cmp -s <(grep -v seconds lc25-1.json) <(grep -v seconds lc25-again.json) || fail "lc25 sample not reproducible"
+check_error 2 "--name applies to --distribution lc25 only" ceiling --regex '.*a' --alphabet a,b --arch local-2 --name x
+check_error 2 "--weighting applies to --dataset only" ceiling --regex '.*a' --alphabet a,b --arch local-2 \
+    --distribution lc25 --weighting words
+
 "$bin" ceiling --help >out.txt || fail "--help"
 grep -q "Examples:" out.txt || fail "--help has no example"
 
