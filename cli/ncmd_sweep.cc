@@ -12,6 +12,8 @@
 #include "automata/dataset.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
+#include "neural/calibrate.hh"
+#include "neural/cost.hh"
 #include "neural/verify/verify.hh"
 #include "neural/verify/sweep.hh"
 
@@ -21,7 +23,7 @@ namespace {
 namespace nv = ltlkit::neural::verify;
 
 struct SweepArgs {
-    std::string out, report, strata, letters = "2,3", states = "3:8", shard;
+    std::string out, report, strata, suite, archs, letters = "2,3", states = "3:8", shard;
     std::size_t per_stratum = 10;
     std::uint64_t seed = 1;
     std::string profile = "demo";
@@ -80,6 +82,8 @@ int run_sweep_command(const SweepArgs& a) {
     if (a.out.empty()) fail("sweep: give --out DIR (the sweep folder), or --report DIR");
     nv::SweepRequest r;
     r.strata = split_csv(a.strata);
+    r.suite = a.suite;
+    r.archs = split_csv(a.archs);
     r.per_stratum = a.per_stratum;
     r.alphabet_sizes.clear();
     for (const auto& s : split_csv(a.letters)) {
@@ -114,6 +118,17 @@ int run_sweep_command(const SweepArgs& a) {
     nv::SweepHooks hooks;
     hooks.run_verify_argv = run_self;
     hooks.log = log;
+    // The cost said first rests on a calibration here (verify's, neural/calibrate.hh) when it works.
+    hooks.seconds_per_run = [device = a.device](const neural::Config& base) -> Result<double> {
+        neural::Config c = base;
+        c.runtime.threads = 1;  // as each run of verify
+        auto d = neural::parse_device(device);
+        if (!d.ok()) return d.error();
+        c.runtime.device = *d;
+        auto rate = neural::measure_throughput(c, 0.6);
+        if (!rate.ok()) return rate.error();
+        return neural::estimate_cost(c, 1, 1, c.runtime.device == neural::Device::Cuda, &*rate).seconds_per_run;
+    };
     auto rep = take(nv::run_sweep(r, a.out, hooks));
     std::cout << "Sweep report: " << a.out << "/sweep.md (also sweep.json)\n" << rep.summary << "\n";
     return 0;
@@ -132,6 +147,14 @@ LTLKIT_COMMAND(CommandDef{
                        "Strata, comma-separated (default: all of them; docs/SUBREGULAR.md §5b): rt_definite, "
                        "rt_not_definite, definite_not_rt, lrt_only, none, definite_local2, definite_not_local2, "
                        "lrt_only_hybrid2, lrt_only_not_hybrid2")
+            ->type_name("LIST");
+        app.add_option("--suite", a->suite,
+                       "Verify the languages of a suite file (docs/SYNTAX.md §10) instead of drawn ones, with the "
+                       "same levels and escalation (`make run` does this with examples/quick.suite)")
+            ->type_name("FILE");
+        app.add_option("--archs", a->archs,
+                       "With --suite: the architectures, comma-separated (default: global, local-1, hybrid-1 and the "
+                       "k = 2 windows whose prediction differs)")
             ->type_name("LIST");
         app.add_option("--per-stratum", a->per_stratum, "Languages per stratum (default 10)")->check(at_least(1));
         app.add_option("--letters", a->letters, "Alphabet sizes, alternating within a stratum (default 2,3)")

@@ -14,7 +14,9 @@
 #include "automata/algebra/classify.hh"
 #include "automata/algebra/prediction_suite.hh"
 #include "automata/dfa_json.hh"
+#include "automata/language.hh"
 #include "automata/random.hh"
+#include "base/checksum.hh"
 #include "base/file.hh"
 #include "base/json.hh"
 #include "neural/cost.hh"
@@ -40,13 +42,37 @@ std::string hours(double seconds) {
     return b;
 }
 
+// "42 s", "17 min", "3.25 h".
+std::string duration(double seconds) {
+    char b[32];
+    if (seconds < 120)
+        std::snprintf(b, sizeof b, "%.0f s", seconds);
+    else if (seconds < 7200)
+        std::snprintf(b, sizeof b, "%.0f min", seconds / 60);
+    else
+        std::snprintf(b, sizeof b, "%.2f h", seconds / 3600);
+    return b;
+}
+
 std::string join(const std::vector<std::string>& v, const char* sep) {
     std::string s;
     for (std::size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
     return s;
 }
 
+// The suite file's SHA-256 ("" when it cannot be read: check_sweep_request reports that).
+std::string suite_digest(const std::string& path) {
+    auto text = read_file(path);
+    return text.ok() ? sha256_hex(*text) : std::string();
+}
+
 ordered_json config_object(const SweepRequest& r) {
+    if (!r.suite.empty())
+        // A suite sweep records the suite (its path and content) and the architectures instead of
+        // what a draw needs, so that an edited suite is another sweep, not a resume.
+        return ordered_json{{"suite", r.suite},     {"suite_sha256", suite_digest(r.suite)},
+                            {"archs", r.archs},     {"profile", r.profile},
+                            {"levels", r.levels},   {"max_hours", r.max_hours}};
     return ordered_json{{"strata", effective_strata(r)},
                         {"per_stratum", r.per_stratum},
                         {"alphabet_sizes", r.alphabet_sizes},
@@ -58,9 +84,87 @@ ordered_json config_object(const SweepRequest& r) {
                         {"max_hours", r.max_hours}};
 }
 
+// The architectures of a language and their predictions: `given` when not empty, else global,
+// local-1 and hybrid-1 plus local-2 (hybrid-2) where the answer of k = 2 differs from k = 1.
+Result<bool> choose_archs(const automata::Dfa& dfa, const std::vector<std::string>& given, SweepLanguage& l) {
+    namespace alg = automata::algebra;
+    using K = automata::Architecture::Kind;
+    std::vector<automata::Architecture> archs;
+    unsigned max_k = 2;
+    for (const auto& name : given) {
+        auto a = automata::parse_architecture(name);
+        if (!a.ok()) return a.error();
+        archs.push_back(*a);
+        if (a->kind != K::Global) max_k = std::max(max_k, static_cast<unsigned>(a->k));
+    }
+    alg::ClassifyOptions co;
+    co.max_k = max_k;
+    auto c = alg::classify(dfa, co);
+    if (!c.ok()) return c.error();
+    auto pred = [&](automata::Architecture a) { return alg::predict(*c, a).prediction; };
+    if (!given.empty()) {
+        for (const auto& a : archs) {
+            l.archs.push_back(to_string(a));
+            l.predictions[to_string(a)] = to_string(pred(a));
+        }
+        l.windows_note = "architectures as given (--archs)";
+        return true;
+    }
+    for (auto a : {automata::Architecture{K::Global, 0}, automata::Architecture{K::Local, 1},
+                   automata::Architecture{K::Hybrid, 1}}) {
+        l.archs.push_back(to_string(a));
+        l.predictions[to_string(a)] = to_string(pred(a));
+    }
+    std::vector<std::string> notes;
+    for (K kind : {K::Local, K::Hybrid}) {
+        const automata::Architecture one{kind, 1}, two{kind, 2};
+        const auto p1 = pred(one), p2 = pred(two);
+        const std::string name = to_string(two);
+        if (p2 == automata::Prediction::Unknown)
+            notes.push_back(name + " left out: its window answer is unknown");
+        else if (p2 != p1) {
+            l.archs.push_back(name);
+            l.predictions[name] = to_string(p2);
+            notes.push_back(name + " added: " + to_string(p2) + " where " + to_string(one) + " " + to_string(p1));
+        }
+    }
+    l.windows_note = join(notes, "; ");
+    return true;
+}
+
+// The languages of a suite file, each under its architectures.
+Result<DrawnLanguages> suite_languages(const SweepRequest& r, const std::function<void(const std::string&)>& log) {
+    auto specs = automata::read_suite(r.suite);
+    if (!specs.ok()) return specs.error();
+    DrawnLanguages out;
+    for (const auto& spec : *specs) {
+        auto lang = automata::load_language(spec);
+        if (!lang.ok()) return lang.error();
+        SweepLanguage l;
+        l.name = spec.name;
+        l.stratum = "suite";
+        l.alphabet = lang->dfa.alphabet;
+        l.states = lang->dfa.num_states();
+        l.generator = std::string(spec.kind == automata::InputKind::Formula ? "formula "
+                                  : spec.kind == automata::InputKind::Regex ? "regex "
+                                                                            : "dfa ") +
+                      spec.text;
+        if (auto ok = choose_archs(lang->dfa, r.archs, l); !ok.ok()) {
+            Error e = ok.error();
+            e.message = r.suite + ": " + spec.name + ": " + e.message;
+            return e;
+        }
+        out.languages.push_back(l);
+        out.dfa_json.push_back(automata::to_json(lang->dfa));
+    }
+    emit(log, "sweep: " + std::to_string(out.languages.size()) + " languages of " + r.suite);
+    return out;
+}
+
 }  // namespace
 
 std::vector<std::string> effective_strata(const SweepRequest& r) {
+    if (!r.suite.empty()) return {"suite"};
     if (!r.strata.empty()) return r.strata;
     std::vector<std::string> all;
     for (const auto& s : automata::algebra::prediction_strata()) all.push_back(s.name);
@@ -85,6 +189,14 @@ Result<SweepRequest> request_from_config(const std::string& stored_json) {
     if (!j.ok()) return j.error();
     SweepRequest r;
     try {
+        if (j->contains("suite")) {
+            r.suite = (*j).at("suite").get<std::string>();
+            r.archs = (*j).at("archs").get<std::vector<std::string>>();
+            r.profile = (*j).at("profile").get<std::string>();
+            r.levels = (*j).at("levels").get<int>();
+            r.max_hours = (*j).at("max_hours").get<double>();
+            return r;
+        }
         r.strata = (*j).at("strata").get<std::vector<std::string>>();
         r.per_stratum = (*j).at("per_stratum").get<std::size_t>();
         r.alphabet_sizes = (*j).at("alphabet_sizes").get<std::vector<std::size_t>>();
@@ -110,7 +222,15 @@ Result<bool> check_sweep_request(const SweepRequest& r) {
                           ": expected A:B with 1 <= A <= B");
     if (r.levels < 1 || r.levels > 6) return make_error("--levels " + std::to_string(r.levels) + ": expected 1..6");
     if (!(r.max_hours > 0)) return make_error("--max-hours must be positive");
-    for (const auto& s : effective_strata(r))
+    if (!r.suite.empty()) {
+        if (auto text = read_file(r.suite); !text.ok()) return text.error();
+        for (const auto& a : r.archs)
+            if (auto p = automata::parse_architecture(a); !p.ok()) return p.error();
+    } else if (!r.archs.empty()) {
+        return make_error("--archs is for --suite sweeps (drawn languages get global, local-1, hybrid-1 and the "
+                          "k = 2 windows that differ)");
+    }
+    for (const auto& s : r.suite.empty() ? effective_strata(r) : std::vector<std::string>{})
         if (!automata::algebra::find_stratum(s)) {
             std::vector<std::string> names;
             for (const auto& st : automata::algebra::prediction_strata()) names.push_back(st.name);
@@ -126,6 +246,7 @@ Result<bool> check_sweep_request(const SweepRequest& r) {
 
 Result<DrawnLanguages> draw_languages_with_dfas(const SweepRequest& r,
                                                 const std::function<void(const std::string&)>& log) {
+    if (!r.suite.empty()) return suite_languages(r, log);
     namespace alg = automata::algebra;
     const std::vector<std::string> letters = {"a", "b", "c", "d", "e", "f", "g", "h"};
     const auto strata = effective_strata(r);
@@ -162,32 +283,7 @@ Result<DrawnLanguages> draw_languages_with_dfas(const SweepRequest& r,
                 l.alphabet = dfa.alphabet;
                 l.states = dfa.num_states();
                 l.generator = i < drawn->generators.size() ? drawn->generators[i] : "";
-                alg::ClassifyOptions co;
-                co.max_k = 2;
-                auto c = alg::classify(dfa, co);
-                if (!c.ok()) return c.error();
-                auto pred = [&](automata::Architecture a) { return alg::predict(*c, a).prediction; };
-                using K = automata::Architecture::Kind;
-                for (auto a : {automata::Architecture{K::Global, 0}, automata::Architecture{K::Local, 1},
-                               automata::Architecture{K::Hybrid, 1}}) {
-                    l.archs.push_back(to_string(a));
-                    l.predictions[to_string(a)] = to_string(pred(a));
-                }
-                std::vector<std::string> notes;
-                for (K kind : {K::Local, K::Hybrid}) {
-                    const automata::Architecture one{kind, 1}, two{kind, 2};
-                    const auto p1 = pred(one), p2 = pred(two);
-                    const std::string name = to_string(two);
-                    if (p2 == automata::Prediction::Unknown)
-                        notes.push_back(name + " left out: its window answer is unknown");
-                    else if (p2 != p1) {
-                        l.archs.push_back(name);
-                        l.predictions[name] = to_string(p2);
-                        notes.push_back(name + " added: " + to_string(p2) + " where " + to_string(one) + " " +
-                                        to_string(p1));
-                    }
-                }
-                l.windows_note = join(notes, "; ");
+                if (auto ok = choose_archs(dfa, {}, l); !ok.ok()) return ok.error();
                 by_size[zi].push_back({l, automata::to_json(dfa)});
             }
         }
@@ -314,7 +410,8 @@ EscalationDecision escalation_of(const std::string& verdict, const std::string& 
 }
 
 Result<double> estimate_level_seconds(const Profile& profile, const ProfileSizes& sizes,
-                                      const std::vector<std::string>& cell_archs) {
+                                      const std::vector<std::string>& cell_archs,
+                                      const std::map<std::string, double>* measured0) {
     auto sized = apply_sizes(profile, sizes);
     if (!sized.ok()) return sized.error();
     const std::size_t runs = static_cast<std::size_t>(sized->seeds) * sized->lrs.size();
@@ -324,7 +421,15 @@ Result<double> estimate_level_seconds(const Profile& profile, const ProfileSizes
         if (!arch.ok()) return arch.error();
         Config c = sized->base;
         c.model.arch = *arch;
-        seconds += estimate_cost(c, runs, 1, false).seconds_per_run * static_cast<double>(runs);
+        double per_run = estimate_cost(c, 1, 1, false).seconds_per_run;
+        if (measured0)
+            if (auto m = measured0->find(name); m != measured0->end()) {
+                Config c0 = profile.base;
+                c0.model.arch = *arch;
+                const double assumed0 = estimate_cost(c0, 1, 1, false).seconds_per_run;
+                if (assumed0 > 0) per_run = m->second * per_run / assumed0;
+            }
+        seconds += per_run * static_cast<double>(runs);
     }
     return seconds;
 }
@@ -477,17 +582,50 @@ Result<std::vector<SweepLanguage>> open_sweep_folder(const SweepRequest& r, cons
 Result<SweepReport> run_sweep(const SweepRequest& r, const std::string& dir, const SweepHooks& hooks) {
     if (auto ok = check_sweep_request(r); !ok.ok()) return ok.error();
     const Profile profile = *profile_by_name(r.profile);
-    auto langs = open_sweep_folder(r, dir, true, hooks.log);
+    // The draw's lines wait until the cost has been said: the cost is the first line.
+    std::vector<std::string> held;
+    auto langs = open_sweep_folder(r, dir, true, [&](const std::string& line) { held.push_back(line); });
     if (!langs.ok()) return langs.error();
     const std::vector<std::string> all_archs = union_archs(*langs);
     std::vector<std::string> cells;
     for (const auto& l : *langs)
         for (const auto& a : l.archs) cells.push_back(cell_of(l.name, a));
+    std::map<std::string, double> measured0;  // arch -> measured seconds of one level-0 run
+    if (hooks.seconds_per_run)
+        for (const auto& name : all_archs) {
+            auto arch = automata::parse_architecture(name);
+            if (!arch.ok()) return arch.error();
+            Config c = profile.base;
+            c.model.arch = *arch;
+            if (auto s = hooks.seconds_per_run(c); s.ok()) measured0[name] = *s;
+        }
+    const bool measured = !measured0.empty() && measured0.size() == all_archs.size();
+    {
+        auto est0 = estimate_level_seconds(profile, {}, archs_of(cells), measured ? &measured0 : nullptr);
+        if (!est0.ok()) return est0.error();
+        double worst = 0;
+        for (int L = 0; L < r.levels; ++L) {
+            auto level = sweep_level(profile, L);
+            if (!level.ok()) return level.error();
+            auto e = estimate_level_seconds(profile, level->sizes, archs_of(cells), measured ? &measured0 : nullptr);
+            if (!e.ok()) return e.error();
+            worst += *e;
+        }
+        emit(hooks.log, "sweep: cost: " + std::to_string(langs->size()) + " languages, " + std::to_string(cells.size()) +
+                            " cells; level 0 estimated " + duration(*est0) + " of CPU, at most " + duration(worst) +
+                            " if every cell escalated through --levels " + std::to_string(r.levels) + " (--max-hours " +
+                            hours(r.max_hours * 3600) + "; " +
+                            (measured ? "measured here: each architecture's model trained for about a second, the "
+                                        "whole step budget counted, so runs that stop at the fit check take less"
+                                      : "the assumed, pessimistic CPU rate of neural/cost.hh") +
+                            "; runs already finished in " + dir + " are counted too)");
+    }
+    for (const auto& line : held) emit(hooks.log, line);
     double spent = 0;  // the estimated seconds of the levels run so far
     for (int L = 0; L < r.levels; ++L) {
         auto level = sweep_level(profile, L);
         if (!level.ok()) return level.error();
-        auto est = estimate_level_seconds(profile, level->sizes, archs_of(cells));
+        auto est = estimate_level_seconds(profile, level->sizes, archs_of(cells), measured ? &measured0 : nullptr);
         if (!est.ok()) return est.error();
         if (spent + *est > r.max_hours * 3600) {
             if (L == 0)
@@ -525,7 +663,7 @@ Result<SweepReport> run_sweep(const SweepRequest& r, const std::string& dir, con
                               " is not complete; run it first (--level " + std::to_string(L) + ")");
         } else {
             emit(hooks.log, "sweep: level " + std::to_string(L) + ": " + std::to_string(cells.size()) + " cells, " +
-                                level->description + ", estimated " + hours(*est) + " (" + hours(spent) +
+                                level->description + ", estimated " + duration(*est) + " (" + duration(spent) +
                                 " for the levels so far, --max-hours " + hours(r.max_hours * 3600) + ")");
             auto rc = hooks.run_verify_argv(args);
             if (!rc.ok()) return rc.error();

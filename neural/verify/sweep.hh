@@ -27,6 +27,11 @@ namespace ltlkit::neural::verify {
 
 struct SweepRequest {
     std::vector<std::string> strata;            // names of prediction_strata(); empty: all of them
+    // --suite FILE: the languages of a suite file (docs/SYNTAX.md §10) instead of drawn ones, each
+    // under `archs` (empty: global, local-1, hybrid-1 and the k = 2 windows that differ, as drawn
+    // languages); strata, per_stratum, alphabet_sizes and the state range are then unused.
+    std::string suite;
+    std::vector<std::string> archs;
     std::size_t per_stratum = 10;               // languages per stratum
     std::vector<std::size_t> alphabet_sizes = {2, 3};  // language j of a stratum: sizes[j % n] letters
     std::size_t min_states = 3, max_states = 8;  // of the minimal complete DFA
@@ -91,8 +96,12 @@ EscalationDecision escalation_of(const std::string& verdict, const std::string& 
 
 // The estimated seconds of `runs_per_cell` runs of each cell (arch names) under `profile` sized by
 // `sizes`, on a CPU (neural/cost.hh, verify's estimate).
+// With `measured0` (arch -> seconds per run of level 0 measured on this device), each arch's
+// seconds are the measured ones scaled by the ratio of the assumed-rate estimates of the level and
+// of level 0; without it (or for an arch it lacks), the assumed rate (pessimistic).
 Result<double> estimate_level_seconds(const Profile& profile, const ProfileSizes& sizes,
-                                      const std::vector<std::string>& cell_archs);
+                                      const std::vector<std::string>& cell_archs,
+                                      const std::map<std::string, double>* measured0 = nullptr);
 
 // The report of the sweep in `dir`, rebuilt from its folders only: sweep.json and sweep.md written
 // atomically. Returns the one-line summary ("real evidence: N of M cells ...").
@@ -108,6 +117,9 @@ Result<SweepReport> build_sweep_report(const std::string& dir);
 struct SweepHooks {
     std::function<Result<int>(const std::vector<std::string>& args)> run_verify_argv;
     std::function<void(const std::string&)> log;
+    // Optional: the seconds of one run of `c` measured on this device (neural/calibrate.hh); the
+    // cost said first then rests on it instead of the assumed rate.
+    std::function<Result<double>(const Config& c)> seconds_per_run;
 };
 Result<SweepReport> run_sweep(const SweepRequest& r, const std::string& dir, const SweepHooks& hooks);
 

@@ -48,7 +48,32 @@ struct Step {
     int level = 0;
     std::string verdict = "pending", evidence = "none", reason;
     int runs = 0;
+    ordered_json all_runs = ordered_json::array();  // each run: id, fitted, random test, pairs, training accuracy
 };
+
+// "73.4%", or "–" for null.
+std::string pct_of(const json& v) {
+    if (!v.is_number()) return "–";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f%%", 100.0 * v.get<double>());
+    return b;
+}
+
+// The runs of a cell at one level, from its verdicts.json entry: every seed, the failing ones too.
+ordered_json runs_of(const json& verdict) {
+    ordered_json out = ordered_json::array();
+    if (!verdict.contains("all_runs") || !verdict["all_runs"].is_array()) return out;
+    for (const auto& r : verdict["all_runs"]) {
+        if (!r.is_object()) continue;
+        out.push_back({{"run", r.value("run", "")},
+                       {"failed_to_fit", r.value("failed_to_fit", false)},
+                       {"train_accuracy", r.contains("train_accuracy") ? r["train_accuracy"] : json(nullptr)},
+                       {"mean_accuracy", r.contains("mean_accuracy") ? r["mean_accuracy"] : json(nullptr)},
+                       {"n_star", r.contains("n_star") ? r["n_star"] : json(nullptr)},
+                       {"pairs_accuracy", r.contains("adversarial_accuracy") ? r["adversarial_accuracy"] : json(nullptr)}});
+    }
+    return out;
+}
 
 struct Cell {
     std::string language, stratum, arch, prediction;
@@ -108,6 +133,7 @@ Result<SweepReport> build_sweep_report(const std::string& dir) {
                     s.evidence = it->second.value("evidence", "none");
                     s.reason = it->second.value("reason", "");
                     s.runs = it->second.value("runs", 0);
+                    s.all_runs = runs_of(it->second);
                     if (s.verdict != "pending") c.final = s;
                 }
                 c.history.push_back(s);
@@ -208,7 +234,11 @@ Result<SweepReport> build_sweep_report(const std::string& dir) {
     for (const auto& c : cells) {
         ordered_json h = ordered_json::array();
         for (const auto& s : c.history)
-            h.push_back({{"level", s.level}, {"verdict", s.verdict}, {"evidence", s.evidence}, {"runs", s.runs}});
+            h.push_back({{"level", s.level},
+                         {"verdict", s.verdict},
+                         {"evidence", s.evidence},
+                         {"runs", s.runs},
+                         {"all_runs", s.all_runs}});
         cj.push_back({{"language", c.language},
                       {"stratum", c.stratum},
                       {"arch", c.arch},
@@ -267,6 +297,26 @@ Result<SweepReport> build_sweep_report(const std::string& dir) {
               (c.final.reason.empty() ? "" : ". " + md_escape(c.final.reason)) + " |\n";
     }
     if (listed == 0) md += "| (none) | | | | | | |\n";
+    // Every run of the cells that went past level 0, so that a cell confirmed by one seed of several
+    // (rule 3 or 6: some fitted run) shows its other seeds too.
+    std::string runs_md;
+    for (const auto& c : cells) {
+        if (c.history.size() < 2) continue;
+        for (const auto& s : c.history)
+            for (const auto& r : s.all_runs)
+                runs_md += "| " + cell_of(c.language, c.arch) + " | " + c.prediction + " | " + std::to_string(s.level) +
+                           " | " + r["run"].get<std::string>() + " | " +
+                           (r["failed_to_fit"].get<bool>() ? "no" : "yes") + " | " + pct_of(r["train_accuracy"]) +
+                           " | " + pct_of(r["mean_accuracy"]) + " | " + pct_of(r["pairs_accuracy"]) + " | " +
+                           s.verdict + " (" + s.evidence + ") |\n";
+    }
+    if (!runs_md.empty())
+        md += "\n## Every run of the escalated cells\n\nA level judges its runs together (docs/PROTOCOL.md, "
+              "\"Verdict\": some fitted run decides rules 3 and 6); the runs that did not are listed too. *pairs*: the "
+              "adversarial pairs of a predicted failure, the control pairs of a predicted recognizer.\n\n"
+              "| cell | prediction | level | run | fitted | train acc | mean test | pairs | level's verdict |\n"
+              "|---|---|---|---|---|---|---|---|---|\n" +
+              runs_md;
     rep.markdown = md;
     if (auto w = write_file_atomic((fs::path(dir) / "sweep.json").string(), rep.json); !w.ok()) return w.error();
     if (auto w = write_file_atomic((fs::path(dir) / "sweep.md").string(), rep.markdown); !w.ok()) return w.error();
