@@ -42,9 +42,18 @@ std::vector<std::string> split_csv(const std::string& s) {
     return out;
 }
 
+volatile sig_atomic_t g_child = 0;
+
+// SIGINT or SIGTERM sent to the sweep alone (kill PID; a terminal's Ctrl-C reaches the whole
+// process group, the verify included) is passed on to the running verify, which stops as it does
+// on Ctrl-C; the sweep then says how to resume.
+void forward_signal(int sig, siginfo_t* info, void*) {
+    if (g_child > 0 && info && (info->si_code == SI_USER || info->si_code == SI_QUEUE)) kill(g_child, sig);
+}
+
 // Runs this executable with ARGS (`ltlkit-neural verify ...`), its output on ours; its exit code.
-// The sweep ignores Ctrl-C while the verify runs: verify prints where it stopped and exits, and the
-// sweep then says how to resume.
+// The sweep does not stop on a signal while the verify runs: verify prints where it stopped and
+// exits (130), and the sweep then says how to resume.
 Result<int> run_self(const std::vector<std::string>& args) {
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -53,22 +62,34 @@ Result<int> run_self(const std::vector<std::string>& args) {
     argv.insert(argv.end(), args.begin(), args.end());
     std::cout.flush();
     std::cerr.flush();
+    struct sigaction fwd {}, old_int {}, old_term {};
+    fwd.sa_sigaction = forward_signal;
+    fwd.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&fwd.sa_mask);
+    sigaction(SIGINT, &fwd, &old_int);
+    sigaction(SIGTERM, &fwd, &old_term);
     const pid_t pid = fork();
-    if (pid < 0) return io_error("cannot start ltlkit verify (fork failed)");
+    if (pid < 0) {
+        sigaction(SIGINT, &old_int, nullptr);
+        sigaction(SIGTERM, &old_term, nullptr);
+        return io_error("cannot start ltlkit verify (fork failed)");
+    }
     if (pid == 0) {
+        sigaction(SIGINT, &old_int, nullptr);
+        sigaction(SIGTERM, &old_term, nullptr);
         std::vector<char*> c;
         for (auto& a : argv) c.push_back(a.data());
         c.push_back(nullptr);
         execv(c[0], c.data());
         _exit(127);
     }
-    auto old_int = std::signal(SIGINT, SIG_IGN);
-    auto old_term = std::signal(SIGTERM, SIG_IGN);
+    g_child = pid;
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    std::signal(SIGINT, old_int);
-    std::signal(SIGTERM, old_term);
+    g_child = 0;
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     return 130;
 }

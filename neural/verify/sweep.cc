@@ -669,8 +669,9 @@ Result<SweepReport> run_sweep(const SweepRequest& r, const std::string& dir, con
             if (!rc.ok()) return rc.error();
             if (*rc != 0) {
                 Error e = make_error("level " + std::to_string(L) + ": ltlkit verify exited with code " +
-                                     std::to_string(*rc) + " (its message is above); rerun the same command to resume");
-                e.exit_code = *rc == 3 || *rc == 4 ? *rc : 2;
+                                     std::to_string(*rc) + (*rc == 130 ? " (interrupted)" : " (its message is above)") +
+                                     "; its finished runs are kept: rerun the same command to resume");
+                e.exit_code = *rc == 3 || *rc == 4 || *rc == 130 ? *rc : 2;
                 return e;
             }
             if (r.shard_count > 1) {
