@@ -50,6 +50,7 @@ const char* const kNeuralCommands[][2] = {
     {"score", "Print each word's logit under a trained run's recognizer (> 0: accepted)"},
     {"verify", "End to end: classify, predict, generate, train, evaluate, judge, report"},
     {"report", "Merge verification output folders (shards) into one report"},
+    {"sweep", "Random languages of the prediction strata verified level by level (escalating)"},
     {"lm", "Causal language models with global, local-K and hybrid-K attention (train, eval, sweep)"},
 };
 
