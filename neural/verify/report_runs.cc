@@ -33,9 +33,9 @@ using nlohmann::json;
 namespace {
 
 // The pair outputs of run `r` (report.hh LoadedRun::pairs), read from DIR/<rundir>; an older
-// result-adversarial.tsv gets its pairs' kinds from the plan (dfa: the language's, parsed once).
+// result-adversarial.tsv gets its pairs' kinds from the plan's DFA of the language.
 Result<bool> load_pairs(const Plan& plan, const RunPlan& r, const std::string& dir,
-                        std::map<std::string, automata::Dfa>& dfas, LoadedRun& lr) {
+                        LoadedRun& lr) {
     const LanguagePlan* lang = nullptr;
     for (const auto& l : plan.languages)
         if (l.dir == r.language) lang = &l;
@@ -61,14 +61,9 @@ Result<bool> load_pairs(const Plan& plan, const RunPlan& r, const std::string& d
         for (const auto& a : lang->archs)
             if (a.arch == r.arch) ap = &a;
         if (!ap) return true;
-        auto it = dfas.find(lang->dir);
-        if (it == dfas.end()) {
-            auto dfa = automata::dfa_from_json(lang->dfa_json);
-            if (!dfa.ok()) return make_error("plan.json, language '" + lang->name + "': " + dfa.error().message);
-            it = dfas.emplace(lang->dir, std::move(dfa).value()).first;
-        }
+        if (!lang->dfa) return make_error("plan.json, language '" + lang->name + "': no DFA to classify its older pairs by");
         for (auto& p : *pairs)
-            p.kind = adversarial_pair_kind(it->second, r.arch, plan.base.model, ap->prediction, p.words[0], p.words[1]);
+            p.kind = adversarial_pair_kind(*lang->dfa, r.arch, plan.base.model, ap->prediction, p.words[0], p.words[1]);
     }
     lr.pairs = std::move(pairs).value();
     lr.pairs_file = rel;
@@ -79,7 +74,6 @@ Result<bool> load_pairs(const Plan& plan, const RunPlan& r, const std::string& d
 
 Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::string& dir) {
     std::map<std::string, LoadedRun> out;
-    std::map<std::string, automata::Dfa> dfas;  // language dir -> DFA, for older pair files
     for (const auto& r : plan.runs) {
         const fs::path path = fs::path(dir) / r.rundir / "result.json";
         std::error_code ec;
@@ -119,7 +113,7 @@ Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::
                 }
             }
         }
-        if (auto p = load_pairs(plan, r, dir, dfas, lr); !p.ok()) return p.error();
+        if (auto p = load_pairs(plan, r, dir, lr); !p.ok()) return p.error();
         out.emplace(r.rundir, std::move(lr));
     }
     return out;
