@@ -272,6 +272,13 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
     // windows and past sets. Each has its own characteristic formula (distinct signatures give
     // distinct conjunctions), so the formula has at least that many distinct subformulas; over
     // max_formula_types it is not built (the formulas are interned for the process's lifetime).
+    // At depth 0 every word's EOS type is the EOS label alone (not an interned type): the language
+    // is empty or universal, and its formula a constant.
+    if (depth == 0) {
+        out.formula_types = 1;
+        if (build_formula) out.formula = eos_label_of[static_cast<std::size_t>(eos_label)] == 2 ? ltl::Formula::tt() : ltl::Formula::ff();
+        return out;
+    }
     std::vector<std::uint8_t> used(types.size(), 0);
     {
         std::vector<std::int32_t> stack(eos_seen.begin(), eos_seen.end());
