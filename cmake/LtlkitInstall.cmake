@@ -17,7 +17,7 @@ set(LTLKIT_PUBLIC_HEADERS
     automata/architecture.hh automata/algebra/classify.hh automata/algebra/certificate_check.hh automata/algebra/adversarial.hh
     automata/algebra/semigroup.hh automata/algebra/green.hh)
 set(LTLKIT_PUBLIC_NEURAL_HEADERS
-    neural/run.hh neural/memory.hh neural/score.hh
+    neural/run.hh neural/pairs.hh neural/memory.hh neural/score.hh
     neural/verify/verify.hh neural/verify/profiles.hh neural/verify/report.hh neural/verify/verdict.hh
     neural/verify/figures.hh neural/verify/published.hh neural/verify/plan.hh)
 

@@ -44,23 +44,39 @@ sed 's/"sha256"/"sha257"/' R/run.json > run.tmp && mv run.tmp R/run.json
 expect 2 "R/run.json: no checksum (key \"sha256\" missing): written by an older ltlkit or edited; ..." \
     "$bin" eval R --test-lengths 10:12 --per-length 4
 
-# 4. verify: the same language name with another formula is trained anew, never reused.
+# 4. verify: a folder holds one verification. The same language name with another formula, or
+# another setting (steps), is refused without touching the folder (never reused, never dropped);
+# in another folder the other language and the other steps are runs of other identities.
 printf 'lang\ta,b\tformula\tY a\n' > one.suite
 printf 'lang\ta,b\tformula\tP a\n' > two.suite
 vargs=(--archs local-1 --profile quick --steps 3 --threads 1 --device cpu)
+# refused PATTERN CMD...: CMD exits 2 and its last stderr line (after the cost line) matches PATTERN.
+refused() {
+    local pattern=$1
+    shift
+    "$@" >out.txt 2>err.txt
+    local rc=$?
+    [[ $rc -eq 2 ]] || fail "'$*' exited $rc, want 2: $(tail -1 err.txt)"
+    tail -1 err.txt | grep -q -- "^ltlkit: error: $pattern" || fail "'$*': last stderr line '$(tail -1 err.txt)' lacks '$pattern'"
+}
 "$bin" verify --suite one.suite "${vargs[@]}" --out X > out.txt 2> v1.txt || fail "verify one: $(cat v1.txt)"
-"$bin" verify --suite two.suite "${vargs[@]}" --out X > out.txt 2> v2.txt || fail "verify two: $(cat v2.txt)"
-grep -q "0 already finished, 1 to train" v2.txt || fail "verify reused a run of another language: $(grep runs v2.txt)"
-[[ $(wc -l < X/results.jsonl) -eq 1 ]] || fail "the report mixes runs: $(wc -l < X/results.jsonl) lines"
-grep -q '"language": "lang"' X/runs/lang/local-1/*/result.json || fail "no result of the language"
-[[ $(ls -d X/runs/lang/local-1/* | wc -l) -eq 2 ]] || fail "expected one folder per identity: $(ls X/runs/lang/local-1)"
-# Another setting (steps) is a new run as well; the table holds only runs of the current settings.
-"$bin" verify --suite two.suite --archs local-1 --profile quick --steps 4 --threads 1 --device cpu --out X \
-    > out.txt 2> v3.txt ||
-    fail "verify steps 4: $(cat v3.txt)"
-grep -q "0 already finished, 1 to train" v3.txt || fail "verify reused a run made with other steps"
-grep -q '"steps_done":4' X/results.jsonl || fail "the report does not hold the 4-step run: $(cat X/results.jsonl)"
-[[ $(wc -l < X/results.jsonl) -eq 1 ]] || fail "the report mixes runs of two settings"
+plan_before=$(sha256sum < X/plan.json)
+results_before=$(sha256sum < X/results.jsonl)
+refused "X holds a verification in which the language 'lang' has another minimal DFA" \
+    "$bin" verify --suite two.suite "${vargs[@]}" --out X
+refused "X holds a verification with other settings: steps 3 (now 4)" \
+    "$bin" verify --suite one.suite --archs local-1 --profile quick --steps 4 --threads 1 --device cpu --out X
+[[ $(sha256sum < X/plan.json) == "$plan_before" && $(sha256sum < X/results.jsonl) == "$results_before" ]] ||
+    fail "a refused verify changed X's plan or results"
+"$bin" verify --suite one.suite "${vargs[@]}" --out X > out.txt 2> v1b.txt || fail "verify one again: $(cat v1b.txt)"
+grep -q "1 already finished, 0 to train" v1b.txt || fail "the same verify did not reuse its run: $(grep runs v1b.txt)"
+"$bin" verify --suite two.suite "${vargs[@]}" --out Y > out.txt 2> v2.txt || fail "verify two: $(cat v2.txt)"
+"$bin" verify --suite one.suite --archs local-1 --profile quick --steps 4 --threads 1 --device cpu --out Z \
+    > out.txt 2> v3.txt || fail "verify steps 4: $(cat v3.txt)"
+grep -q '"steps_done":4' Z/results.jsonl || fail "the report does not hold the 4-step run"
+idx=$(basename X/runs/lang/local-1/*) idy=$(basename Y/runs/lang/local-1/*) idz=$(basename Z/runs/lang/local-1/*)
+[[ $idx != "$idy" && $idx != "$idz" && $idy != "$idz" ]] ||
+    fail "runs of another language or other steps share an identity: $idx $idy $idz"
 
 # 5. report refuses to merge shards of different verifications.
 "$bin" verify --suite two.suite "${vargs[@]}" --out S0 > /dev/null 2>&1 || fail "verify S0"
