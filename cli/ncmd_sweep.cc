@@ -12,6 +12,7 @@
 #include "automata/dataset.hh"
 #include "cli/command.hh"
 #include "cli/common.hh"
+#include "cli/interrupt.hh"
 #include "neural/calibrate.hh"
 #include "neural/cost.hh"
 #include "neural/verify/verify.hh"
@@ -30,7 +31,7 @@ struct SweepArgs {
     int levels = 3, level = -1, threads = 1, estimate = 0;
     double max_hours = 24;
     std::string device = "cpu";
-    bool quiet = false;
+    bool quiet = false, json = false;
 };
 
 std::vector<std::string> split_csv(const std::string& s) {
@@ -97,7 +98,10 @@ Result<int> run_self(const std::vector<std::string>& args) {
 int run_sweep_command(const SweepArgs& a) {
     if (!a.report.empty()) {
         auto rep = take(nv::build_sweep_report(a.report));
-        std::cout << "wrote " << a.report << "/sweep.md and sweep.json\n" << rep.summary << "\n";
+        if (a.json)
+            std::cout << rep.json << (rep.json.empty() || rep.json.back() != '\n' ? "\n" : "");
+        else
+            std::cout << "wrote " << a.report << "/sweep.md and sweep.json\n" << rep.summary << "\n";
         return 0;
     }
     if (a.out.empty()) fail("sweep: give --out DIR (the sweep folder), or --report DIR");
@@ -150,8 +154,21 @@ int run_sweep_command(const SweepArgs& a) {
         if (!rate.ok()) return rate.error();
         return neural::estimate_cost(c, 1, 1, c.runtime.device == neural::Device::Cuda, &*rate).seconds_per_run;
     };
-    auto rep = take(nv::run_sweep(r, a.out, hooks));
-    std::cout << "Sweep report: " << a.out << "/sweep.md (also sweep.json)\n" << rep.summary << "\n";
+    // A signal between the levels' verifies (while drawing, planning a level or writing the
+    // report) ends the sweep here; during a verify it is passed on (run_self). Every file is
+    // written atomically, so a rerun resumes either way.
+    catch_interrupts("sweep stopped between its levels' verifies; nothing is half-written; rerun the same command "
+                     "to resume: " + own_command_text());
+    auto swept = nv::run_sweep(r, a.out, hooks);
+    // An interrupted level's verify (exit 130): main ends the command as interrupted, with this
+    // message (where the sweep stopped and how to resume) after its own.
+    if (!swept.ok() && swept.error().exit_code == 130) set_interrupt_note(swept.error().message);
+    release_interrupts();
+    auto rep = take(std::move(swept));
+    if (a.json)
+        std::cout << rep.json << (rep.json.empty() || rep.json.back() != '\n' ? "\n" : "");
+    else
+        std::cout << "Sweep report: " << a.out << "/sweep.md (also sweep.json)\n" << rep.summary << "\n";
     return 0;
 }
 
@@ -200,6 +217,8 @@ LTLKIT_COMMAND(CommandDef{
             ->type_name("N")
             ->check(at_least(1));
         app.add_flag("--quiet,-q", a->quiet, "No progress lines (errors still)");
+        app.add_flag("--json", a->json,
+                     "Print the sweep's report as JSON (the content of sweep.json) instead of its summary");
         return [a] { return run_sweep_command(*a); };
     }});
 

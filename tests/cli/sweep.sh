@@ -44,7 +44,7 @@ kill -INT "$pid" 2>/dev/null || fail "the sweep finished before the SIGINT"
 wait "$pid"
 rc=$?
 [[ $rc == 130 ]] || fail "sweep after SIGINT: exit $rc, want 130: $(tail -2 err-int.txt)"
-grep -q "^ltlkit: error: level 0: ltlkit verify exited with code 130 (interrupted); its finished runs are kept: rerun the same command to resume$" err-int.txt \
+[[ "$(tail -1 err-int.txt)" == "ltlkit: interrupted: level 0: ltlkit verify exited with code 130 (interrupted); its finished runs are kept: rerun the same command to resume" ]] \
     || fail "SIGINT message: $(tail -1 err-int.txt)"
 finished=$(find int/level-0/runs -name result.json | sort)
 n=$(echo "$finished" | grep -c result.json)
@@ -79,6 +79,9 @@ done
 python3 "$src/tests/cli/sweep_recompute.py" sh >/dev/null || fail "sh: the report's table does not recompute"
 "$bin" sweep --report sh >out-report.txt 2>&1 || fail "--report exited $?"
 [[ "$(tail -1 out-report.txt)" == "$(tail -1 out-ref.txt)" ]] || fail "--report summary differs: $(tail -1 out-report.txt)"
+"$bin" sweep --report sh --json >out-json.txt 2>err-json.txt || fail "--report --json exited $?: $(tail -1 err-json.txt)"
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); assert a == b, "differs"' \
+    out-json.txt sh/sweep.json || fail "--report --json is not sweep.json"
 
 # 4. The recomputation can fail: a verdict changed after the report was written.
 cp -r ref tampered
