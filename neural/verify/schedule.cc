@@ -17,6 +17,7 @@
 
 #include "base/checksum.hh"
 #include "base/file.hh"
+#include "base/trace.hh"
 #include "neural/verify/plan.hh"
 #include "neural/verify/stages.hh"
 
@@ -174,6 +175,7 @@ Result<bool> run_worker(const WorkerOptions& w) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
     const fs::path out(w.out);
+    trace_event("worker " + w.session);  // tests only (base/trace.hh): the processes that trained
     const fs::path claims = out / ".claims" / w.session;
     if (w.session.empty() || w.session.find('/') != std::string::npos || w.session == "." || w.session == "..")
         return make_error("--worker-session: not a session name");
