@@ -8,7 +8,6 @@
 
 #include "automata/algebra/class_support.hh"
 #include "automata/algebra/classes.hh"
-#include "automata/algebra/classify.hh"
 #include "automata/algebra/subregular_internal.hh"
 #include "automata/algorithms.hh"
 #include "automata/dfa_json.hh"
