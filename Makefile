@@ -46,9 +46,12 @@ fuzz: deps
 	  -DCMAKE_CXX_COMPILER=clang++-14
 	cmake --build build-fuzz -j $(JOBS)
 
+# The quick suite through the sweep's levels (docs/PROTOCOL.md "Sweeps"): level 0 is the demo
+# profile; a cell without real evidence that more training can change (here: a recognizer whose
+# controls fail at its one seed) escalates to three seeds at four times the step budget.
 run: build
-	./$(BUILD)/cli/ltlkit verify --suite examples/quick.suite --profile demo \
-	  --archs global,local-1,hybrid-1 --out results/quick
+	./$(BUILD)/cli/ltlkit sweep --suite examples/quick.suite --profile demo \
+	  --archs global,local-1,hybrid-1 --levels 2 --threads 2 --out results/quick
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

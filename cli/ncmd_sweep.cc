@@ -136,15 +136,8 @@ int run_sweep_command(const SweepArgs& a) {
     auto log = [q = a.quiet](const std::string& line) {
         if (!q) std::cerr << line << std::endl;
     };
-    if (a.estimate > 0) {
-        std::cout << take(nv::estimate_sweep(r, a.out, a.estimate, log));
-        return 0;
-    }
-    nv::SweepHooks hooks;
-    hooks.run_verify_argv = run_self;
-    hooks.log = log;
-    // The cost said first rests on a calibration here (verify's, neural/calibrate.hh) when it works.
-    hooks.seconds_per_run = [device = a.device](const neural::Config& base) -> Result<double> {
+    // The cost said first, and --estimate, rest on one calibration here (verify's, neural/calibrate.hh).
+    const nv::SecondsPerRun seconds_per_run = [device = a.device](const neural::Config& base) -> Result<double> {
         neural::Config c = base;
         c.runtime.threads = 1;  // as each run of verify
         auto d = neural::parse_device(device);
@@ -154,6 +147,14 @@ int run_sweep_command(const SweepArgs& a) {
         if (!rate.ok()) return rate.error();
         return neural::estimate_cost(c, 1, 1, c.runtime.device == neural::Device::Cuda, &*rate).seconds_per_run;
     };
+    if (a.estimate > 0) {
+        std::cout << take(nv::estimate_sweep(r, a.out, a.estimate, log, seconds_per_run));
+        return 0;
+    }
+    nv::SweepHooks hooks;
+    hooks.run_verify_argv = run_self;
+    hooks.log = log;
+    hooks.seconds_per_run = seconds_per_run;
     // A signal between the levels' verifies (while drawing, planning a level or writing the
     // report) ends the sweep here; during a verify it is passed on (run_self). Every file is
     // written atomically, so a rerun resumes either way.

@@ -1,6 +1,8 @@
 // Calibration of a run's cost (calibrate.hh).
 #include "neural/calibrate.hh"
 
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -16,9 +18,22 @@
 namespace ltlkit::neural {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+// The calibration's clock. On the CPU with one torch thread (how verify's and the sweep's runs
+// train) it is the process's CPU time, so a calibration taken while other work shares the cores
+// measures what a run costs in CPU, not how busy the machine was at that moment (a calibration at
+// load 6 read a 20x slower rate on the wall clock); on a GPU or with several threads, wall time.
+struct Stopwatch {
+    bool cpu = false;
+    double now() const {
+        if (cpu) {
+            timespec ts{};
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+            return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+        }
+        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    }
+    double since(double t0) const { return now() - t0; }
+};
 
 void sync(const torch::Device& d) {
     if (d.is_cuda()) torch::cuda::synchronize();
@@ -67,6 +82,7 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
     const int threads_before = torch::get_num_threads();
     torch::set_num_threads(std::max(c.runtime.threads, 1));
     Throughput out;
+    const Stopwatch clock{!dev->is_cuda() && std::max(c.runtime.threads, 1) == 1};
     try {
         torch::manual_seed(0);
         keep_freed_memory();
@@ -82,7 +98,7 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
         for (long i = 0; c.training.steps > 0 && (i < 6 || t < seconds / 2); ++i) {
             const long n = lo + (i * 7919) % (hi - lo + 1);  // spread over the training lengths
             auto [tok, eos] = batch_of(batch, n, *dev);
-            const auto t0 = Clock::now();
+            const double t0 = clock.now();
             flat.zero_grad();
             auto loss = torch::binary_cross_entropy_with_logits(model->forward(tok, eos), y);
             loss.backward();
@@ -90,7 +106,7 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
             opt.step();
             sync(*dev);
             if (i < 3) continue;  // warm-up: the first steps allocate what later steps reuse
-            t += since(t0);
+            t += clock.since(t0);
             tokens += static_cast<double>(batch * (n + 1));
         }
         out.train_tokens_per_second = tokens > 0 ? tokens / std::max(t, 1e-9) : 0;
@@ -110,11 +126,11 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
             words = std::min(words, kEvalChunkScores / (std::max(c.model.heads, 1) * tokens_per_word * tokens_per_word));
             const long b = std::max(1L, static_cast<long>(words));
             auto [tok, eos] = batch_of(b, n, *dev);
-            const auto t0 = Clock::now();
+            const double t0 = clock.now();
             (void)model->forward(tok, eos).to(torch::kCPU);
             sync(*dev);
             if (i < 0) continue;  // warm-up, at the longest length
-            t += since(t0);
+            t += clock.since(t0);
             tokens += static_cast<double>(b * (n + 1));
         }
         out.eval_tokens_per_second = tokens / std::max(t, 1e-9);
@@ -124,8 +140,9 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
     }
     torch::set_num_threads(threads_before);
     char buf[160];
-    std::snprintf(buf, sizeof buf, "measured here: %.0f training and %.0f evaluation tokens/s (%s, a calibration of under %.0f s)",
-                  out.train_tokens_per_second, out.eval_tokens_per_second, to_string(c.model.arch).c_str(), seconds + 1);
+    std::snprintf(buf, sizeof buf, "measured here: %.0f training and %.0f evaluation tokens/s%s (%s, a calibration of under %.0f s)",
+                  out.train_tokens_per_second, out.eval_tokens_per_second, clock.cpu ? " of CPU time" : "",
+                  to_string(c.model.arch).c_str(), seconds + 1);
     out.source = buf;
     return out;
 }

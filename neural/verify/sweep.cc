@@ -579,6 +579,22 @@ Result<std::vector<SweepLanguage>> open_sweep_folder(const SweepRequest& r, cons
     return drawn->languages;
 }
 
+// Arch -> the measured seconds of one level-0 run (empty without a measure, or for an arch whose
+// calibration failed): the one calibration the sweep's first line and --estimate both rest on.
+Result<std::map<std::string, double>> measure_level0(const Profile& profile, const std::vector<std::string>& archs,
+                                                     const SecondsPerRun& seconds_per_run) {
+    std::map<std::string, double> measured0;
+    if (!seconds_per_run) return measured0;
+    for (const auto& name : archs) {
+        auto arch = automata::parse_architecture(name);
+        if (!arch.ok()) return arch.error();
+        Config c = profile.base;
+        c.model.arch = *arch;
+        if (auto s = seconds_per_run(c); s.ok()) measured0[name] = *s;
+    }
+    return measured0;
+}
+
 Result<SweepReport> run_sweep(const SweepRequest& r, const std::string& dir, const SweepHooks& hooks) {
     if (auto ok = check_sweep_request(r); !ok.ok()) return ok.error();
     const Profile profile = *profile_by_name(r.profile);
@@ -590,15 +606,9 @@ Result<SweepReport> run_sweep(const SweepRequest& r, const std::string& dir, con
     std::vector<std::string> cells;
     for (const auto& l : *langs)
         for (const auto& a : l.archs) cells.push_back(cell_of(l.name, a));
-    std::map<std::string, double> measured0;  // arch -> measured seconds of one level-0 run
-    if (hooks.seconds_per_run)
-        for (const auto& name : all_archs) {
-            auto arch = automata::parse_architecture(name);
-            if (!arch.ok()) return arch.error();
-            Config c = profile.base;
-            c.model.arch = *arch;
-            if (auto s = hooks.seconds_per_run(c); s.ok()) measured0[name] = *s;
-        }
+    auto m0 = measure_level0(profile, all_archs, hooks.seconds_per_run);
+    if (!m0.ok()) return m0.error();
+    const std::map<std::string, double>& measured0 = *m0;
     const bool measured = !measured0.empty() && measured0.size() == all_archs.size();
     {
         auto est0 = estimate_level_seconds(profile, {}, archs_of(cells), measured ? &measured0 : nullptr);
@@ -703,7 +713,8 @@ Result<SweepReport> run_sweep(const SweepRequest& r, const std::string& dir, con
 }
 
 Result<std::string> estimate_sweep(const SweepRequest& r, const std::string& dir, int shards,
-                                   const std::function<void(const std::string&)>& log) {
+                                   const std::function<void(const std::string&)>& log,
+                                   const SecondsPerRun& seconds_per_run) {
     if (auto ok = check_sweep_request(r); !ok.ok()) return ok.error();
     if (shards < 1) return make_error("--estimate N: N must be at least 1");
     const Profile profile = *profile_by_name(r.profile);
@@ -712,6 +723,10 @@ Result<std::string> estimate_sweep(const SweepRequest& r, const std::string& dir
     std::vector<std::string> archs;
     for (const auto& l : *langs)
         for (const auto& a : l.archs) archs.push_back(a);
+    auto m0 = measure_level0(profile, union_archs(*langs), seconds_per_run);
+    if (!m0.ok()) return m0.error();
+    const bool measured = !m0->empty() && m0->size() == union_archs(*langs).size();
+    const std::map<std::string, double>* rate = measured ? &*m0 : nullptr;
     std::ostringstream out;
     char b[64];
     out << "languages=" << langs->size() << "\ncells=" << archs.size() << "\n";
@@ -719,7 +734,7 @@ Result<std::string> estimate_sweep(const SweepRequest& r, const std::string& dir
     for (int L = 0; L < r.levels; ++L) {
         auto level = sweep_level(profile, L);
         if (!level.ok()) return level.error();
-        auto est = estimate_level_seconds(profile, level->sizes, archs);
+        auto est = estimate_level_seconds(profile, level->sizes, archs, rate);
         if (!est.ok()) return est.error();
         worst += *est;
         auto sized = apply_sizes(profile, level->sizes);
@@ -728,7 +743,9 @@ Result<std::string> estimate_sweep(const SweepRequest& r, const std::string& dir
         std::snprintf(b, sizeof b, "%.2f", *est / 3600);
         out << "level" << L << "_runs_at_most=" << runs << "\nlevel" << L << "_core_hours_at_most=" << b << "\n";
         if (L == 0) {
-            const auto e = estimate_cost(sized->base, runs, shards, false);
+            // The task limit from the same per-run seconds as the level's hours (measured or assumed).
+            auto e = estimate_cost(sized->base, runs, shards, false);
+            if (runs > 0) set_run_seconds(e, *est / static_cast<double>(runs), 0);
             std::snprintf(b, sizeof b, "%.2f", *est / 3600);
             out << "level0_runs=" << runs << "\nlevel0_core_hours=" << b << "\nshards=" << shards
                 << "\nlevel0_task_time_limit=" << slurm_time(e.task_seconds) << "\n";
@@ -737,8 +754,11 @@ Result<std::string> estimate_sweep(const SweepRequest& r, const std::string& dir
     std::snprintf(b, sizeof b, "%.2f", worst / 3600);
     out << "worst_case_core_hours=" << b << "\n";
     std::snprintf(b, sizeof b, "%g", r.max_hours);
-    out << "max_hours=" << b << "\nunit=core-hours\nassumptions=neural/cost.hh's assumed CPU rate (verify --estimate); "
-        << "levels above 0 counted as if every cell escalated\n";
+    out << "max_hours=" << b << "\nunit=core-hours\nassumptions="
+        << (measured ? "measured here as the sweep measures before it runs (each architecture's model trained for about "
+                       "a second, CPU time), the whole step budget counted"
+                     : "neural/cost.hh's assumed, pessimistic CPU rate")
+        << "; levels above 0 counted as if every cell escalated\n";
     return out.str();
 }
 

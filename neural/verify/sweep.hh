@@ -112,6 +112,9 @@ struct SweepReport {
 };
 Result<SweepReport> build_sweep_report(const std::string& dir);
 
+// The seconds of one run of a Config measured on this device (neural/calibrate.hh), or an Error.
+using SecondsPerRun = std::function<Result<double>(const Config& c)>;
+
 // The whole sweep. `run_verify_argv` runs `ltlkit verify ARGS` (the caller's process; its exit code,
 // or an Error); `log` prints progress lines.
 struct SweepHooks {
@@ -119,14 +122,16 @@ struct SweepHooks {
     std::function<void(const std::string&)> log;
     // Optional: the seconds of one run of `c` measured on this device (neural/calibrate.hh); the
     // cost said first then rests on it instead of the assumed rate.
-    std::function<Result<double>(const Config& c)> seconds_per_run;
+    SecondsPerRun seconds_per_run;
 };
 Result<SweepReport> run_sweep(const SweepRequest& r, const std::string& dir, const SweepHooks& hooks);
 
 // `--estimate N`: the sweep's cost as KEY=VALUE lines (languages, cells, level-0 runs and hours, the
 // worst case over all levels, a Slurm time limit per task of level 0 split into N shards). Draws the
 // languages in memory when `dir` holds none; writes nothing.
+// With `seconds_per_run`, the same calibration as the cost run_sweep says first (one estimate).
 Result<std::string> estimate_sweep(const SweepRequest& r, const std::string& dir, int shards,
-                                   const std::function<void(const std::string&)>& log);
+                                   const std::function<void(const std::string&)>& log,
+                                   const SecondsPerRun& seconds_per_run = nullptr);
 
 }  // namespace ltlkit::neural::verify
