@@ -1,7 +1,8 @@
 // The Python module ltlkit._ltlkit (pybind11): the symbolic API of ltlkit with the C++ names
 // (parse_formula, compile, compile_regex, classify, check_certificate, Sampler, generate_dataset,
-// sweep_report, ...). Errors become ltlkit.Error subclasses carrying the CLI's message and exit code. Long calls
-// run without the GIL; the sampler and the dataset generator poll for Ctrl-C (KeyboardInterrupt).
+// sweep_report, ...). Errors become ltlkit.Error subclasses carrying the CLI's message and exit
+// code. Long calls run without the GIL; the sampler and the dataset generator poll for Ctrl-C
+// (KeyboardInterrupt).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
