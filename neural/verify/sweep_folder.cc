@@ -55,6 +55,11 @@ Result<SweepRequest> request_from_config(const std::string& stored_json) {
     return r;
 }
 
+Error holds_no_sweep(const std::string& dir, Error why) {
+    why.message = dir + " holds no sweep (" + why.message + ")";
+    return why;
+}
+
 ordered_json language_record(const SweepLanguage& l) {
     return ordered_json{{"name", l.name},
                         {"stratum", l.stratum},
@@ -72,11 +77,7 @@ std::string sweep_language_json(const SweepLanguage& l) { return language_record
 Result<std::vector<SweepLanguage>> read_sweep_languages(const std::string& dir) {
     const std::string path = (fs::path(dir) / "languages.json").string();
     auto text = read_file(path);
-    if (!text.ok()) {
-        Error e = text.error();
-        e.message = dir + " holds no sweep (" + e.message + ")";
-        return e;
-    }
+    if (!text.ok()) return holds_no_sweep(dir, text.error());
     auto j = parse_json<json>(*text);
     if (!j.ok()) {
         Error e = j.error();

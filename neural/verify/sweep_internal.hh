@@ -19,6 +19,9 @@ struct DrawnLanguages {
 };
 Result<DrawnLanguages> draw_languages_with_dfas(const SweepRequest& r, const std::function<void(const std::string&)>& log);
 
+// The error of a folder whose sweep file could not be read: "DIR holds no sweep (WHY)".
+Error holds_no_sweep(const std::string& dir, Error why);
+
 // A language's object in languages.json (sweep_language_json's, as JSON).
 nlohmann::ordered_json language_record(const SweepLanguage& l);
 
