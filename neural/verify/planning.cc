@@ -210,15 +210,6 @@ std::string language_dir_name(const std::string& name) {
     return s;
 }
 
-Result<std::pair<std::string, Architecture>> parse_cell(const std::string& text) {
-    const auto colon = text.rfind(':');
-    if (colon == std::string::npos || colon == 0)
-        return make_error("cell '" + text + "': expected LANGUAGE:ARCH (e.g. SIGMA*A:local-2)");
-    auto arch = parse_architecture(text.substr(colon + 1));
-    if (!arch.ok()) return make_error("cell '" + text + "': " + arch.error().message);
-    return std::pair{text.substr(0, colon), *arch};
-}
-
 Result<std::pair<int, int>> parse_shard(const std::string& text) {
     const auto slash = text.find('/');
     Error bad = make_error("--shard expects i/n with 0 <= i < n, got '" + text + "'");

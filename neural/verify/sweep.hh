@@ -60,6 +60,7 @@ struct SweepLanguage {
     std::vector<std::string> archs;                 // in order: global, local-1, hybrid-1, [local-2], [hybrid-2]
     std::map<std::string, std::string> predictions;  // arch -> recognizes | fails | unknown
     std::string windows_note;                        // why local-2 / hybrid-2 were or were not added
+    std::string file;  // its minimal DFA in the sweep folder (sweep-dfa/NAME.json), once written or read back
 };
 
 // Draws the languages of `r` (each stratum over each alphabet size its share, reproducibly from
@@ -73,6 +74,9 @@ Result<std::vector<SweepLanguage>> draw_sweep_languages(const SweepRequest& r,
 Result<bool> write_sweep_languages(const std::string& dir, const std::vector<SweepLanguage>& langs,
                                    const std::vector<std::string>& dfa_json);
 Result<std::vector<SweepLanguage>> read_sweep_languages(const std::string& dir);
+// A language's record in languages.json (JSON text of one object: name, stratum, alphabet, states,
+// generator, file, archs, predictions, windows_note).
+std::string sweep_language_json(const SweepLanguage& l);
 
 // What level L trains: level 0 the profile as it is; level 1 four times its step budget and three
 // seeds (a profile that trains until the fit stops at the fit check, so the budget is only a bound);

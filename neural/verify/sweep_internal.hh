@@ -19,6 +19,12 @@ struct DrawnLanguages {
 };
 Result<DrawnLanguages> draw_languages_with_dfas(const SweepRequest& r, const std::function<void(const std::string&)>& log);
 
+// The error of a folder whose sweep file could not be read: "DIR holds no sweep (WHY)".
+Error holds_no_sweep(const std::string& dir, Error why);
+
+// A language's object in languages.json (sweep_language_json's, as JSON).
+nlohmann::ordered_json language_record(const SweepLanguage& l);
+
 // The strata of a request (all of prediction_strata() when it names none).
 std::vector<std::string> effective_strata(const SweepRequest& r);
 Result<SweepRequest> request_from_config(const std::string& stored_json);

@@ -88,11 +88,7 @@ struct Cell {
 Result<SweepReport> build_sweep_report(const std::string& dir) {
     const std::string config_path = (fs::path(dir) / "sweep-config.json").string();
     auto config_text = read_file(config_path);
-    if (!config_text.ok()) {
-        Error e = config_text.error();
-        e.message = dir + " holds no sweep (" + e.message + ")";
-        return e;
-    }
+    if (!config_text.ok()) return holds_no_sweep(dir, config_text.error());
     auto req = request_from_config(*config_text);
     if (!req.ok()) return req.error();
     auto profile = profile_by_name(req->profile);

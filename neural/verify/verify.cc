@@ -2,10 +2,8 @@
 #include "neural/verify/verify.hh"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <map>
-#include <sstream>
 
 #include "automata/lock.hh"
 #include "base/file.hh"
@@ -110,27 +108,6 @@ Result<std::vector<automata::Language>> load_languages(const std::vector<automat
         if (!lang.ok()) return lang.error();
         out.push_back(std::move(lang).value());
     }
-    return out;
-}
-
-Result<std::vector<std::string>> read_cells_file(const std::string& path) {
-    auto text = read_file(path);
-    if (!text.ok()) return text.error();
-    std::vector<std::string> out;
-    std::istringstream in(*text);
-    int line_no = 0;
-    for (std::string line; std::getline(in, line);) {
-        ++line_no;
-        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
-        std::size_t b = 0;
-        while (b < line.size() && std::isspace(static_cast<unsigned char>(line[b]))) ++b;
-        line.erase(0, b);
-        if (line.empty() || line[0] == '#') continue;
-        if (auto c = parse_cell(line); !c.ok())
-            return make_error(path + ":" + std::to_string(line_no) + ": " + c.error().message);
-        out.push_back(line);
-    }
-    if (out.empty()) return make_error(path + ": no cell (expected one LANGUAGE:ARCH per line)");
     return out;
 }
 

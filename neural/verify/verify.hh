@@ -16,6 +16,7 @@
 #include "automata/language.hh"
 #include "base/error.hh"
 #include "neural/run.hh"
+#include "neural/verify/cells.hh"
 #include "neural/verify/plan.hh"
 #include "neural/verify/profiles.hh"
 #include "neural/verify/report.hh"
@@ -109,11 +110,6 @@ Result<bool> run_worker(const WorkerOptions& options);
 // A folder name for a language: [A-Za-z0-9._-] kept, anything else replaced, a short hash of the
 // name appended when something was replaced (so different names never collide).
 std::string language_dir_name(const std::string& name);
-
-// A cell "LANGUAGE:ARCH" (split at the last ':'), the architecture parsed.
-Result<std::pair<std::string, Architecture>> parse_cell(const std::string& text);
-// The cells of FILE: one "LANGUAGE:ARCH" per line; blank lines and lines starting with '#' skipped.
-Result<std::vector<std::string>> read_cells_file(const std::string& path);
 
 // "i/n" with 0 <= i < n.
 Result<std::pair<int, int>> parse_shard(const std::string& text);

@@ -24,7 +24,8 @@ from ._ltlkit import (  # noqa: F401  (the public names)
     Dfa, Error, Formula, InputError, IOError, LimitError, Op, Sampler, accepts, atoms, canonical, ceiling,
     check_certificate, classify, classify_subregular, compile, compile_regex, complement, dag_size, distinguishing_word,
     empirical_ceiling, formula_alphabet, fragment_of, holds_at_eos, is_minimal, minimize, parse_formula, prediction_strata,
-    read_dfa_file, subformulas_postorder, suite, temporal_depth, to_string, to_unicode, tree_size)
+    read_dfa_file, subformulas_postorder, suite, sweep_languages, sweep_report, temporal_depth, to_string, to_unicode,
+    tree_size)
 
 # The project's version (CMake's project(VERSION), compiled into the extension).
 __version__ = _ltlkit.__version__
@@ -36,8 +37,8 @@ __all__ = [
     "accepts", "atoms", "canonical", "ceiling", "check_certificate", "classify", "classify_subregular", "compile_regex",
     "complement", "dag_size", "distinguishing_word", "empirical_ceiling", "equiv", "formula_alphabet",
     "fragment_of", "generate_dataset", "holds_at_eos", "is_minimal", "load_recognizer", "minimize",
-    "parse_formula", "prediction_strata", "read_dataset", "read_dfa_file", "subformulas_postorder", "suite", "temporal_depth",
-    "to_string", "to_unicode", "tree_size",
+    "parse_formula", "prediction_strata", "read_dataset", "read_dfa_file", "subformulas_postorder", "suite",
+    "sweep_languages", "sweep_report", "temporal_depth", "to_string", "to_unicode", "tree_size",
 ]
 
 

@@ -1,13 +1,15 @@
 // The Python module ltlkit._ltlkit (pybind11): the symbolic API of ltlkit with the C++ names
 // (parse_formula, compile, compile_regex, classify, check_certificate, Sampler, generate_dataset,
-// ...). Errors become ltlkit.Error subclasses carrying the CLI's message and exit code. Long calls
-// run without the GIL; the sampler and the dataset generator poll for Ctrl-C (KeyboardInterrupt).
+// sweep_report, ...). Errors become ltlkit.Error subclasses carrying the CLI's message and exit
+// code. Long calls run without the GIL; the sampler and the dataset generator poll for Ctrl-C
+// (KeyboardInterrupt).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
@@ -36,6 +38,7 @@
 #include "ltl/parser.hh"
 #include "ltl/printer.hh"
 #include "ltl/semantics.hh"
+#include "neural/verify/sweep.hh"
 
 namespace py = pybind11;
 using namespace ltlkit;
@@ -727,6 +730,28 @@ PYBIND11_MODULE(_ltlkit, m) {
        "is the subregular draw of §5 with k, t, proper_tier). Languages are named NAME-1, NAME-2, ... (default: the\n"
        "stratum, else 'suite'; the class and k for a subregular suite). fragment='P,Y' etc. is --from formulas\n"
        "--fragment (each language then has its \"formula\"), depth --depth. The same arguments give the same suite.");
+    // ---- sweeps (docs/PROTOCOL.md "Sweeps"): the folders of `ltlkit sweep` read back by the library's
+    // functions (torch-free). The sweep itself trains through `ltlkit verify`, which the module does not
+    // have, so it is the CLI's only.
+    m.def("sweep_report", [](const std::string& dir) {
+        auto rep = without_gil([&] { return take(neural::verify::build_sweep_report(dir)); });
+        return json_text_to_python(rep.json);
+    }, py::arg("dir"),
+       "The report of the sweep folder dir, rebuilt from its level folders (sweep.md and sweep.json written\n"
+       "again), as the dict that `ltlkit sweep --report DIR --json` prints.");
+    m.def("sweep_languages", [](const std::string& dir) {
+        namespace nv = neural::verify;
+        auto langs = without_gil([&] { return take(nv::read_sweep_languages(dir)); });
+        py::list out;
+        for (const auto& l : langs) {
+            py::dict d = json_text_to_python(nv::sweep_language_json(l));
+            d["dfa"] = py::cast(take(automata::read_dfa_file((std::filesystem::path(dir) / l.file).string())));
+            out.append(d);
+        }
+        return out;
+    }, py::arg("dir"),
+       "The languages of the sweep folder dir, as its languages.json (name, stratum, alphabet, states,\n"
+       "generator, file, archs, predictions, windows_note) with each language's minimal DFA under \"dfa\".");
     m.def("check_certificate", [](const py::object& certificate) {
         const std::string text = python_to_json_text(certificate);
         std::string explanation;
