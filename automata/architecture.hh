@@ -47,8 +47,8 @@ struct Architecture {
     // A transformer recognizer (every kind but the LSTM baseline).
     bool is_transformer() const;
     // The window each layer's EOS position attends to: k for local-k, whose EOS vector after L layers
-    // is a function of the last L·k symbols (docs/CEILING.md); nullopt where the EOS can read the
-    // whole word: a global head (global, hybrid-k: taken as unbounded in either mode) or the LSTM.
+    // is a function of the last L·k symbols (docs/CEILING.md); nullopt where the EOS can read the whole
+    // word: a global head (global; hybrid-k in either mode, even a one-layer Layers model) or the LSTM.
     std::optional<int> eos_window() const;
     // Why eos_window() is nullopt, as the report says it after "none for ": "global attention
     // (every position is in reach)", "hybrid attention (its global heads see every position)",
