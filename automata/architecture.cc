@@ -42,6 +42,65 @@ Result<Architecture> parse_architecture(const std::string& name) {
                       "' (expected global, local-K, hybrid-K or lstm)");
 }
 
+bool Architecture::is_transformer() const { return kind != Kind::Lstm; }
+
+std::optional<int> Architecture::eos_window() const {
+    if (kind == Kind::Local) return k;
+    return std::nullopt;
+}
+
+std::string Architecture::unbounded_reason() const {
+    switch (kind) {
+        case Kind::Global: return "global attention (every position is in reach)";
+        case Kind::Hybrid: return "hybrid attention (its global heads see every position)";
+        case Kind::Lstm: return "the LSTM";
+        case Kind::Local: break;
+    }
+    return "";
+}
+
+HeadLayout Architecture::head_layout(int layers, int heads, HybridMode mode) const {
+    HeadLayout out;
+    if (!is_transformer()) return out;
+    for (int l = 0; l < layers; ++l) {
+        std::vector<HeadGroup> groups;
+        // The groups in head order, an empty one left out (hybrid with one head: its one global head).
+        auto add = [&](int count, int window) {
+            if (count > 0) groups.push_back({groups.empty() ? 0 : groups.back().first + groups.back().count, count, window});
+        };
+        switch (kind) {
+            case Kind::Global: add(heads, 0); break;
+            case Kind::Local: add(heads, k); break;
+            case Kind::Hybrid:
+                if (mode == HybridMode::Layers) {
+                    add(heads, l % 2 == 0 ? k : 0);
+                } else {
+                    add((heads + 1) / 2, 0);
+                    add(heads / 2, k);
+                }
+                break;
+            case Kind::Lstm: break;
+        }
+        out.layers.push_back(std::move(groups));
+    }
+    return out;
+}
+
+int HeadLayout::heads_with_window(int window) const {
+    int n = 0;
+    for (const auto& layer : layers)
+        for (const auto& g : layer)
+            if (g.window == window) n += g.count;
+    return n;
+}
+
+int HeadLayout::local_window() const {
+    for (const auto& layer : layers)
+        for (const auto& g : layer)
+            if (g.window > 0) return g.window;
+    return 0;
+}
+
 std::vector<Architecture> predicted_architectures(unsigned max_k) {
     std::vector<Architecture> a{{Architecture::Kind::Global, 0}};
     for (unsigned k = 1; k <= max_k; ++k) a.push_back({Architecture::Kind::Local, int(k)});

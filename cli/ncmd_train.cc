@@ -126,7 +126,7 @@ LTLKIT_COMMAND(CommandDef{
             c.evaluation.success_rule = take(neural::parse_success_rule(a->success_rule));
             c.evaluation.test_distribution = take(neural::parse_test_distribution(a->test_distribution));
             c.runtime.device = take(neural::parse_device(a->device));
-            if (c.model.arch.kind != neural::Architecture::Kind::Lstm && c.model.d_model % c.model.heads != 0)
+            if (c.model.arch.is_transformer() && c.model.d_model % c.model.heads != 0)
                 fail("--d-model " + std::to_string(c.model.d_model) + " must be a multiple of --heads " +
                      std::to_string(c.model.heads) + " (each head gets d_model / heads dimensions)");
             automata::Dfa dfa;

@@ -21,6 +21,11 @@ std::string evaluation_identity(const std::string& training, const Config& confi
 // each evaluation of the run it holds ("evaluations").
 nlohmann::json evaluation_settings_json(const Config& c);
 
+// The head groups per layer of the model (run.hh head_layout) as run.json records them ("layout"),
+// for readers of a run folder such as Python's recognizer: one array per layer of {"first", "count",
+// "window"}, window null for global heads; [] for the LSTM. In no identity: the config determines it.
+nlohmann::json layout_to_json(const HeadLayout& layout);
+
 // The "identity" object of run.json and result.json, and back (run.cc).
 nlohmann::json identity_to_json(const RunIdentity& id);
 Result<RunIdentity> identity_from_json(const nlohmann::json& j);

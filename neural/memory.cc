@@ -18,34 +18,19 @@ constexpr double kScoreBudget = static_cast<double>(1 << 25);  // batch × heads
 
 struct Heads {
     double global = 0, local = 0;  // heads summed over the layers
+    int window = 0;                // the window of the local heads
 };
 
-// Global and k-local heads summed over all layers (neural/model.cc head_groups).
+// Global and k-local heads summed over all layers, as the model builds them (run.hh head_layout).
 Heads heads_over_layers(const Config& c) {
-    Heads h;
-    for (int l = 0; l < c.model.layers; ++l) {
-        switch (c.model.arch.kind) {
-            case Architecture::Kind::Global: h.global += c.model.heads; break;
-            case Architecture::Kind::Local: h.local += c.model.heads; break;
-            case Architecture::Kind::Hybrid:
-                if (c.model.hybrid_by_layer)
-                    (l % 2 == 0 ? h.local : h.global) += c.model.heads;
-                else if (c.model.heads == 1)
-                    h.global += 1;
-                else {
-                    h.global += (c.model.heads + 1) / 2;
-                    h.local += c.model.heads / 2;
-                }
-                break;
-            case Architecture::Kind::Lstm: break;
-        }
-    }
-    return h;
+    const HeadLayout layout = head_layout(c.model);
+    const int window = layout.local_window();
+    return {double(layout.heads_with_window(0)), window > 0 ? double(layout.heads_with_window(window)) : 0.0, window};
 }
 
 double parameter_count(const Config& c, int num_symbols) {
     const double d = c.model.d_model, ff = c.model.d_ff, v = num_symbols + 1;
-    if (c.model.arch.kind == Architecture::Kind::Lstm) {
+    if (!c.model.arch.is_transformer()) {
         const double h = c.model.lstm_hidden;
         return v * d + 4 * h * (d + h) + 8 * h + h + 1;
     }
@@ -62,12 +47,12 @@ double parameter_count(const Config& c, int num_symbols) {
 // `all_layers` every layer's (kept for backward), else the largest single layer's (inference).
 double activation_elements(const Config& c, double batch, double n, bool all_layers) {
     const double d = c.model.d_model;
-    if (c.model.arch.kind == Architecture::Kind::Lstm) return batch * n * (d + 8.0 * c.model.lstm_hidden);
+    if (!c.model.arch.is_transformer()) return batch * n * (d + 8.0 * c.model.lstm_hidden);
     const Heads h = heads_over_layers(c);
     const double layers = all_layers ? c.model.layers : 1;
     const double scale = all_layers ? 1 : 1.0 / std::max(1, c.model.layers);  // one layer's share of the heads
     const double d_head = d / std::max(1, c.model.heads);
-    const double k = c.model.arch.k;
+    const double k = h.window;
     const double base = layers * batch * n * (10 * d + 2.0 * c.model.d_ff);
     const double global = h.global * scale * batch * n * n * 3;
     const double local = h.local * scale * batch * n * (k + 1) * (2 * d_head + 3);

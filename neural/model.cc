@@ -114,19 +114,6 @@ torch::Tensor dense_reference_attention(const torch::Tensor& q, const torch::Ten
     return torch::matmul(p, v) * has;
 }
 
-std::vector<HeadGroup> head_groups(const Architecture& arch, int heads, int layer, bool by_layer) {
-    switch (arch.kind) {
-        case Architecture::Kind::Global: return {{0, heads, 0}};
-        case Architecture::Kind::Local: return {{0, heads, arch.k}};
-        case Architecture::Kind::Hybrid:
-            if (by_layer) return {{0, heads, layer % 2 == 0 ? arch.k : 0}};
-            if (heads == 1) return {{0, 1, 0}};
-            return {{0, (heads + 1) / 2, 0}, {(heads + 1) / 2, heads / 2, arch.k}};
-        case Architecture::Kind::Lstm: break;
-    }
-    return {};
-}
-
 MultiHeadAttentionImpl::MultiHeadAttentionImpl(int d_model, int heads_, std::vector<HeadGroup> g,
                                                bool strict_, bool rope_)
     : groups(std::move(g)), heads(heads_), d_head(d_model / heads_), strict(strict_), rope(rope_) {
@@ -259,11 +246,12 @@ TransformerRecognizer::TransformerRecognizer(const Config& c, int num_symbols, i
         throw std::invalid_argument("layers, d_model, heads and d_ff must be positive");
     embed = register_module("embed", torch::nn::Embedding(num_symbols + 1, d_model));
     if (pe == PositionalEncoding::Learned) pos = register_module("pos", torch::nn::Embedding(max_positions, d_model));
+    const HeadLayout layout = head_layout(c.model);
     for (int l = 0; l < c.model.layers; ++l) {
         blocks.push_back(register_module(
             "block" + std::to_string(l),
-            Block(d_model, c.model.heads, c.model.d_ff, head_groups(c.model.arch, c.model.heads, l, c.model.hybrid_by_layer),
-                  c.model.strict, pe == PositionalEncoding::Rope, pre_ln)));
+            Block(d_model, c.model.heads, c.model.d_ff, layout.layers[static_cast<std::size_t>(l)], c.model.strict,
+                  pe == PositionalEncoding::Rope, pre_ln)));
     }
     if (pre_ln) final_ln = register_module("final_ln", torch::nn::LayerNorm(std::vector<int64_t>{d_model}));
     readout = register_module("readout", torch::nn::Linear(d_model, 1));
@@ -328,7 +316,7 @@ torch::Tensor LstmRecognizer::forward(const torch::Tensor& tokens, const torch::
 }
 
 std::shared_ptr<Recognizer> make_recognizer(const Config& c, int num_symbols) {
-    if (c.model.arch.kind == Architecture::Kind::Lstm) return std::make_shared<LstmRecognizer>(c, num_symbols);
+    if (!c.model.arch.is_transformer()) return std::make_shared<LstmRecognizer>(c, num_symbols);
     return std::make_shared<TransformerRecognizer>(c, num_symbols, learned_rows(c));
 }
 

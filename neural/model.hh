@@ -30,18 +30,12 @@ torch::Tensor local_attention(const torch::Tensor& q, const torch::Tensor& k,
 torch::Tensor dense_reference_attention(const torch::Tensor& q, const torch::Tensor& k,
                                         const torch::Tensor& v, int window, bool strict);
 
-// Heads [first, first + count) of a layer share one mask.
-struct HeadGroup {
-    int first = 0, count = 0;
-    int window = 0;  // 0 = global
-};
+// Heads [first, first + count) of a layer share one mask (automata/architecture.hh: the groups of
+// each layer are Architecture::head_layout's).
+using automata::HeadGroup;
 
 // The sinusoidal positional table of Vaswani et al. 2017 §3.5 for positions 1..n, [n, d_model].
 torch::Tensor sinusoidal_table(long n, int d_model, const torch::TensorOptions& options);
-
-// The head groups of layer `layer` for an architecture (docs/PROTOCOL.md: hybrid-k = ceil(h/2) global
-// heads then floor(h/2) k-local heads; by layer: local layers at even indices, global at odd).
-std::vector<HeadGroup> head_groups(const Architecture& arch, int heads, int layer, bool hybrid_by_layer);
 
 class MultiHeadAttentionImpl : public torch::nn::Module {
 public:

@@ -363,6 +363,17 @@ std::string evaluation_identity(const std::string& training, const Config& confi
     return sha256_hex(evaluation.dump());
 }
 
+json layout_to_json(const HeadLayout& layout) {
+    json layers = json::array();
+    for (const auto& groups : layout.layers) {
+        json layer = json::array();
+        for (const auto& g : groups)
+            layer.push_back(json{{"first", g.first}, {"count", g.count}, {"window", g.window > 0 ? json(g.window) : json(nullptr)}});
+        layers.push_back(std::move(layer));
+    }
+    return layers;
+}
+
 json evaluation_settings_json(const Config& c) {
     json j = evaluation_to_json(c.evaluation);
     j["steps"] = c.training.steps;

@@ -32,6 +32,8 @@ Result<PositionalEncoding> parse_positional_encoding(const std::string& name);
 // The recognizer's architecture (docs/PROTOCOL.md "Models"): the library's value type
 // (automata/architecture.hh), the one the theory predicts for.
 using automata::Architecture;
+using automata::HeadLayout;
+using automata::HybridMode;
 using automata::parse_architecture;
 
 // How a run's success is judged from its evaluation (docs/PROTOCOL.md "Evaluation"). The rules'
@@ -76,6 +78,13 @@ struct ModelConfig {
     int max_positions = 0;           // learned PE rows (0: derived from the lengths, +1 for EOS)
     bool operator==(const ModelConfig&) const = default;
 };
+// The head groups per layer of the model `m` describes: its architecture's layout for its layers,
+// heads and hybrid mode. What the recognizer builds (model.cc), the memory estimate counts
+// (memory.cc) and run.json records ("layout", read by Python's recognizer). Inline: memory.cc is
+// compiled without the rest of neural/ (tests/test_memory.cc).
+inline HeadLayout head_layout(const ModelConfig& m) {
+    return m.arch.head_layout(m.layers, m.heads, m.hybrid_by_layer ? HybridMode::Layers : HybridMode::Heads);
+}
 
 // How it is trained (docs/PROTOCOL.md "Training").
 struct TrainingConfig {

@@ -78,13 +78,14 @@ Result<RunResult> finish(RunResult r, const std::string& path, const std::vector
 }
 
 // RUNDIR/run.json as train writes it: the settings of the run it holds (config, identity, language,
-// DFA, and the device defaults it chose), without its checksum.
+// DFA, the model's head layout, and the device defaults it chose), without its checksum.
 nlohmann::json run_info_json(const automata::Dfa& dfa, const Config& config, const RunIdentity& identity,
                              const std::string& language, const ChosenDefaults& defaults) {
     nlohmann::json info{{"config", nlohmann::json::parse(config_to_json(config))},
                         {"identity", identity_to_json(identity)},
                         {"language", language},
-                        {"dfa", nlohmann::json::parse(automata::to_json(dfa))}};
+                        {"dfa", nlohmann::json::parse(automata::to_json(dfa))},
+                        {"layout", layout_to_json(head_layout(config.model))}};
     if (!defaults.values.empty()) {
         nlohmann::json d(defaults.values);
         d["device"] = to_string(defaults.device);
@@ -190,7 +191,11 @@ Result<RunResult> train_and_evaluate(const automata::Dfa& dfa, const Config& con
         nlohmann::json info = run_info_json(dfa, config, identity, language_name, defaults);
         nlohmann::json old = info_valid ? read_info_json(info_path.string()) : nlohmann::json(nullptr);
         if (old.is_object() && old.contains("evaluations")) info["evaluations"] = old.at("evaluations");
-        if (info != old)
+        // A folder written before run.json recorded the layout is left as it is when nothing else
+        // changed (the layout follows from its config): resuming a committed grid rewrites no file.
+        nlohmann::json compared = info;
+        if (old.is_object() && !old.contains("layout")) compared.erase("layout");
+        if (compared != old)
             if (auto w = write_info_json(info_path.string(), info); !w.ok()) return w.error();
     }
     const fs::path result_path = fs::path(rundir) / "result.json";

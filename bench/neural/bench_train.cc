@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
                     "%d heads), device %s\n", o.layers, o.d, o.heads, o.device.c_str());
         std::printf("%-10s %16s %16s %8s\n", "arch", "EOS-only tok/s", "full pass tok/s", "ratio");
         for (const auto& arch : o.archs) {
-            if (arch.kind == Architecture::Kind::Lstm) continue;
+            if (!arch.is_transformer()) continue;
             const double full = eval_tokens_per_second(o, arch, false);
             const double fast = eval_tokens_per_second(o, arch, true);
             std::printf("%-10s %16.0f %16.0f %8.2f\n", to_string(arch).c_str(), fast, full, fast / full);

@@ -105,7 +105,7 @@ std::string lm_training_key(const LmConfig& c) { return merged({model_json(c.mod
 Result<bool> check_lm_config(const LmConfig& c) {
     const LmModel& m = c.model;
     const LmTraining& t = c.training;
-    if (m.arch.kind == Architecture::Kind::Lstm)
+    if (!m.arch.is_transformer())
         return make_error("--arch lstm is not a language-model pattern (expected global, local-K or hybrid-K)");
     if (m.layers < 1 || m.d_model < 1 || m.heads < 1 || m.d_ff < 1)
         return make_error("--layers, --d-model, --heads and --d-ff must be positive");

@@ -110,7 +110,7 @@ std::string sweep_markdown(const std::vector<SweepCell>& cells) {
             // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on " " + string.
             md.append(" ").append(fixed(s.mean, 2)).append(" ± ").append(fixed(s.sd, 2));
             md.append(" (n=").append(std::to_string(c->test_ppl.size())).append(") |");
-            if (a.kind == Architecture::Kind::Global || !g || g->test_ppl.empty()) {
+            if (a == Architecture{} || !g || g->test_ppl.empty()) {
                 md += " – |";
             } else {
                 const double d = s.mean - stats(g->test_ppl).mean;

@@ -37,10 +37,12 @@ LanguageModelImpl::LanguageModelImpl(const LmConfig& c, int vocab)
         pos = register_module("pos", torch::nn::Embedding(context, d_model));
         pos->weight.normal_(0.0, 1.0 / std::sqrt(static_cast<double>(d_model)));
     }
+    const HeadLayout layout = arch.head_layout(c.model.layers, c.model.heads,
+                                               c.model.hybrid_by_layer ? HybridMode::Layers : HybridMode::Heads);
     for (int l = 0; l < c.model.layers; ++l)
         blocks.push_back(register_module(
             "block" + std::to_string(l),
-            Block(d_model, c.model.heads, c.model.d_ff, head_groups(arch, c.model.heads, l, c.model.hybrid_by_layer), c.model.strict,
+            Block(d_model, c.model.heads, c.model.d_ff, layout.layers[static_cast<std::size_t>(l)], c.model.strict,
                   pe == PositionalEncoding::Rope, /*pre_ln=*/true)));
     final_ln = register_module("final_ln", torch::nn::LayerNorm(std::vector<int64_t>{d_model}));
 }

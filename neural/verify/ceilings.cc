@@ -110,12 +110,7 @@ Result<bool> CeilingCache::save() const {
 }
 
 std::optional<std::string> no_ceiling_reason(const Architecture& arch, const ModelConfig& model) {
-    switch (arch.kind) {
-        case Architecture::Kind::Global: return std::string("none for global attention (every position is in reach)");
-        case Architecture::Kind::Hybrid: return std::string("none for hybrid attention (its global heads see every position)");
-        case Architecture::Kind::Lstm: return std::string("none for the LSTM");
-        case Architecture::Kind::Local: break;
-    }
+    if (!arch.eos_window()) return "none for " + arch.unbounded_reason();
     if (model.pe != PositionalEncoding::None) return "unknown with positional encoding " + to_string(model.pe);
     if (!model.strict) return std::string("unknown with non-strict masks");
     return std::nullopt;
@@ -183,7 +178,7 @@ PairKind adversarial_pair_kind(const automata::Dfa& dfa, const Architecture& arc
                                Prediction prediction, const automata::Word& u, const automata::Word& v) {
     if (prediction != Prediction::Fails) return PairKind::Control;
     const bool local = !no_ceiling_reason(arch, model);
-    return local && automata::same_eos_type(u, v, dfa.num_symbols(), static_cast<unsigned>(arch.k),
+    return local && automata::same_eos_type(u, v, dfa.num_symbols(), static_cast<unsigned>(*arch.eos_window()),
                                             static_cast<unsigned>(model.layers))
                ? PairKind::Forced
                : PairKind::Informative;

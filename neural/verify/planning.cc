@@ -150,9 +150,7 @@ void plan_runs(Plan& plan, const std::vector<LanguageContext>& contexts,
 automata::algebra::ClassifyOptions classify_options(const std::vector<Architecture>& archs) {
     automata::algebra::ClassifyOptions copts;
     unsigned max_k = 1;
-    for (const auto& a : archs)
-        if (a.kind == Architecture::Kind::Local || a.kind == Architecture::Kind::Hybrid)
-            max_k = std::max(max_k, static_cast<unsigned>(a.k));
+    for (const auto& a : archs) max_k = std::max(max_k, static_cast<unsigned>(a.k));  // k = 0 without a window
     copts.max_k = std::max(2u, max_k);
     // No wall-time or memory budget: a plan's predictions must not depend on the machine's load.
     copts.window_time_s = 0;

@@ -94,7 +94,7 @@ Result<bool> choose_archs(const automata::Dfa& dfa, const std::vector<std::strin
         auto a = automata::parse_architecture(name);
         if (!a.ok()) return a.error();
         archs.push_back(*a);
-        if (a->kind != K::Global) max_k = std::max(max_k, static_cast<unsigned>(a->k));
+        max_k = std::max(max_k, static_cast<unsigned>(a->k));  // k = 0 without a window
     }
     alg::ClassifyOptions co;
     co.max_k = max_k;

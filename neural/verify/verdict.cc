@@ -158,10 +158,10 @@ std::pair<double, double> interval(double accuracy, long n, double confidence) {
 // The theory (docs/CLASSES.md §4) speaks about strict masks without positional encoding, and about
 // transformers only.
 bool theory_applies(const Architecture& arch, const std::vector<RunResult>& runs) {
-    if (arch.kind == Architecture::Kind::Lstm) return false;
+    if (!arch.is_transformer()) return false;
     for (const auto& r : runs) {
         const ModelConfig& m = r.config.model;
-        if (m.pe != PositionalEncoding::None || !m.strict || m.arch.kind == Architecture::Kind::Lstm) return false;
+        if (m.pe != PositionalEncoding::None || !m.strict || !m.arch.is_transformer()) return false;
     }
     return true;
 }
@@ -215,7 +215,7 @@ PairSetKind parse_pair_set_kind(const std::string& marking) {
 
 PairSetKind resolve(PairSetKind kind, const Architecture& arch) {
     if (kind != PairSetKind::Unmarked) return kind;
-    return arch.kind == Architecture::Kind::Local ? PairSetKind::Forced : PairSetKind::Informative;
+    return arch.eos_window() ? PairSetKind::Forced : PairSetKind::Informative;
 }
 
 namespace {

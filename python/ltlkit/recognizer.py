@@ -6,8 +6,8 @@ returns a `LoadedRecognizer` that scores words; `.module` is a TorchScript-ready
 
 The forward pass is written here a second time, in PyTorch, from the definitions that
 neural/model.cc implements (docs/PROTOCOL.md "Models"): strict or non-strict causal masks, k-local
-windows max(1, i-k) <= j, hybrid heads (ceil(h/2) global then floor(h/2) k-local) or hybrid
-layers (local at even indices), post-LN or pre-LN blocks, NoPE / learned / sinusoidal / rotary
+windows max(1, i-k) <= j, the head groups of each layer as run.json records them ("layout", written
+from Architecture::head_layout; derived here only for older run folders), post-LN or pre-LN blocks, NoPE / learned / sinusoidal / rotary
 positions, the readout at EOS, and the LSTM baseline. Masks are built densely from the definition
 (neural/model.cc computes the same sums with banded kernels). The parameters are the C++ model's,
 by name (its named_parameters(), blockN.* for blocks.N.*), loaded strictly: a renamed or reshaped
@@ -24,7 +24,7 @@ import json as _json
 import math as _math
 import os as _os
 import tempfile as _tempfile
-from typing import List, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 import torch
 
@@ -56,7 +56,10 @@ def _sinusoidal(n: int, d: int, dtype: torch.dtype, device: torch.device) -> tor
 
 
 def head_groups(arch: str, k: int, heads: int, layer: int, by_layer: bool) -> List[Tuple[int, int, int]]:
-    """(first head, count, window) per group of layer `layer`; window 0 = global (neural/model.cc)."""
+    """(first head, count, window) per group of layer `layer`; window 0 = global.
+
+    Only for run folders written before run.json recorded the layout (`layout_groups` reads it):
+    the C++ side derives it once, in Architecture::head_layout (automata/architecture.cc)."""
     if arch == "global":
         return [(0, heads, 0)]
     if arch == "local":
@@ -66,6 +69,12 @@ def head_groups(arch: str, k: int, heads: int, layer: int, by_layer: bool) -> Li
     if heads == 1:
         return [(0, 1, 0)]
     return [(0, (heads + 1) // 2, 0), ((heads + 1) // 2, heads // 2, k)]
+
+
+def layout_groups(layout: list) -> List[List[Tuple[int, int, int]]]:
+    """The head groups per layer from run.json's "layout" (one list per layer of {"first", "count",
+    "window"}, window null = global), as (first head, count, window) with window 0 = global."""
+    return [[(int(g["first"]), int(g["count"]), int(g["window"] or 0)) for g in layer] for layer in layout]
 
 
 class _Attention(torch.nn.Module):
@@ -132,7 +141,8 @@ class Recognizer(torch.nn.Module):
     tokens hold symbol indices 0..|alphabet|-1 and EOS = |alphabet| at eos[b]; what follows a word's
     EOS is ignored (causal masks). A logit > 0 means "accepted"."""
 
-    def __init__(self, config: dict, num_symbols: int, positions: int = 0):
+    def __init__(self, config: dict, num_symbols: int, positions: int = 0, layout: Optional[list] = None):
+        """layout: run.json's "layout" (the head groups per layer); derived from config when None."""
         super().__init__()
         arch = str(config["arch"])
         self.num_symbols = num_symbols
@@ -146,10 +156,16 @@ class Recognizer(torch.nn.Module):
         kind, _, k = arch.partition("-")
         layers = 0 if self.is_lstm else int(config["layers"])
         heads = int(config.get("heads", 1))
+        if layout is None:
+            groups = [head_groups(kind, int(k or 0), heads, layer, bool(config.get("hybrid_by_layer", False)))
+                      for layer in range(layers)]
+        else:
+            groups = layout_groups(layout)
+            if len(groups) != layers:
+                raise ValueError(f"run.json's layout has {len(groups)} layers, the model {layers}")
         self.blocks = torch.nn.ModuleList([
-            _Block(d, heads, int(config["d_ff"]), head_groups(kind, int(k or 0), heads, layer,
-                                                              bool(config.get("hybrid_by_layer", False))),
-                   bool(config.get("strict", True)), self.pe == "rope", self.pre_ln)
+            _Block(d, heads, int(config["d_ff"]), groups[layer], bool(config.get("strict", True)),
+                   self.pe == "rope", self.pre_ln)
             for layer in range(layers)])
         hidden = int(config["lstm_hidden"]) if self.is_lstm else d
         # Modules a variant lacks are empty placeholders, so that TorchScript sees one type.
@@ -283,7 +299,8 @@ def load_recognizer(run_dir: str) -> LoadedRecognizer:
     config = _json.loads(archive.config)  # the checkpoint's own: the model it holds
     weights = {name: p.detach() for name, p in archive.model.named_parameters()}
     positions = weights["pos.weight"].size(0) if "pos.weight" in weights else 0
-    module = Recognizer(config, len(alphabet), positions)
+    # The head groups as the C++ model built them (run.json's "layout"; older folders lack it).
+    module = Recognizer(config, len(alphabet), positions, run.get("layout"))
     state = {}
     for name in module.state_dict():
         cpp = _cpp_name(name)

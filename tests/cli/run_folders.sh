@@ -14,7 +14,7 @@ set -u
 bin=$1
 src=$2
 source "$src/tests/cli/kill_lib.bash"
-rm -rf R D DR G err.txt
+rm -rf R D DR G err.txt old-run.json
 
 tiny=('Y a' --alphabet a,b --arch local-1 --layers 1 --d-model 16 --heads 2 --d-ff 32 --batch 16
       --train-lengths 1:10 --threads 1 --device cpu --quiet)
@@ -54,6 +54,25 @@ python3 -c "import json,sys; e=json.load(open('R/run.json'))['evaluations']; ass
     || fail "train's rewrite of run.json lost the eval records"
 [[ $(settings R/run.json) == "11 30 32 "* && $(settings R/run.json) == "$(settings R/result.json)" ]] \
     || fail "run.json after the third train: $(settings R/run.json)"
+
+# run.json records the model's head layout (Architecture::head_layout: one layer of two 1-local
+# heads); a folder written before it did (no "layout", valid checksum) is not rewritten by a rerun
+# with the same settings, and gets it with its next rewrite.
+python3 -c "import json; l=json.load(open('R/run.json'))['layout']; assert l==[[{'first':0,'count':2,'window':1}]], l" \
+    || fail "run.json's layout"
+python3 - R/run.json <<'PY' || fail "stripping the layout"
+import hashlib, json, sys
+j = json.load(open(sys.argv[1]))
+del j["layout"], j["sha256"]
+j["sha256"] = hashlib.sha256(json.dumps(j, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+open(sys.argv[1], "w").write(json.dumps(j, indent=2, ensure_ascii=False) + "\n")
+PY
+cp R/run.json old-run.json
+"$bin" train "${tiny[@]}" --steps 20 --test-lengths 11:30 --out R >/dev/null 2>err.txt || fail "train R, no layout: $(cat err.txt)"
+cmp -s R/run.json old-run.json || fail "a rerun with the same settings rewrote the run.json that had no layout"
+"$bin" train "${tiny[@]}" --steps 20 --test-lengths 11:20 --out R >/dev/null 2>err.txt || fail "train R, other lengths: $(cat err.txt)"
+python3 -c "import json; assert json.load(open('R/run.json'))['layout']==[[{'first':0,'count':2,'window':1}]]" \
+    || fail "run.json's rewrite did not record the layout"
 
 # 2 and 3. A 16-per-length dataset: train on it, eval on it; validation in metrics.jsonl.
 "$bin" generate 'Y a' --alphabet a,b --train-lengths 1:10 --test-lengths 41:80 --per-length 16 \

@@ -2,6 +2,7 @@
 // masks, hand-set weights, resume, learning, and the metrics of result.json.
 #include "fixtures.hh"  // torch before Catch2: glog defines CHECK
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
 
@@ -279,11 +280,96 @@ TEST_CASE("parse_architecture accepts global, local-K, hybrid-K, lstm and nothin
           Architecture{Architecture::Kind::Hybrid, 3});
     CHECK_FALSE(*parse_architecture("local-2") == *parse_architecture("hybrid-2"));
     // hybrid heads: ceil(h/2) global then floor(h/2) local; by layer: local first.
-    auto g = head_groups(*parse_architecture("hybrid-2"), 5, 0, false);
+    const Architecture hybrid2 = *parse_architecture("hybrid-2");
+    auto g = hybrid2.head_layout(1, 5).layers.at(0);
     REQUIRE(g.size() == 2);
-    CHECK((g[0].count == 3 && g[0].window == 0 && g[1].count == 2 && g[1].window == 2));
-    CHECK(head_groups(*parse_architecture("hybrid-2"), 4, 0, true)[0].window == 2);
-    CHECK(head_groups(*parse_architecture("hybrid-2"), 4, 1, true)[0].window == 0);
+    CHECK((g[0].count == 3 && g[0].window == 0 && g[1].first == 3 && g[1].count == 2 && g[1].window == 2));
+    CHECK((hybrid2.head_layout(1, 1).layers.at(0) == std::vector<HeadGroup>{{0, 1, 0}}));  // one head: global
+    const HeadLayout by_layer = hybrid2.head_layout(2, 4, HybridMode::Layers);
+    CHECK((by_layer.layers.at(0) == std::vector<HeadGroup>{{0, 4, 2}}));
+    CHECK((by_layer.layers.at(1) == std::vector<HeadGroup>{{0, 4, 0}}));
+    // The window at EOS: bounded for local-k only; the LSTM is no transformer and has no heads.
+    CHECK(parse_architecture("local-3")->eos_window() == 3);
+    for (const char* name : {"global", "hybrid-3", "lstm"}) {
+        INFO(name);
+        CHECK_FALSE(parse_architecture(name)->eos_window());
+        CHECK_FALSE(parse_architecture(name)->unbounded_reason().empty());
+    }
+    CHECK(parse_architecture("local-3")->unbounded_reason().empty());
+    CHECK_FALSE(parse_architecture("lstm")->is_transformer());
+    CHECK(parse_architecture("lstm")->head_layout(3, 4).layers.empty());
+}
+
+namespace {
+// The window of every head of one attention module, measured from its behaviour, not read from its
+// groups: with the values of all other heads zeroed, the last position's output depends on the
+// inputs at the positions the head sees (strict: the k before it, or all of them for a global head).
+std::vector<int> measured_windows(MultiHeadAttentionImpl& attn, int d_model, long n) {
+    torch::NoGradGuard outer;
+    const torch::Tensor w = attn.qkv->weight.clone(), b = attn.qkv->bias.clone();
+    std::vector<int> out;
+    for (int h = 0; h < attn.heads; ++h) {
+        for (int o = 0; o < attn.heads; ++o)
+            if (o != h) {  // value rows of head o: 2d + o*dh .. 2d + (o+1)*dh
+                attn.qkv->weight.narrow(0, 2 * d_model + o * attn.d_head, attn.d_head).zero_();
+                attn.qkv->bias.narrow(0, 2 * d_model + o * attn.d_head, attn.d_head).zero_();
+            }
+        auto x = torch::randn({1, n, d_model}).requires_grad_(true);
+        {
+            torch::AutoGradMode on(true);
+            attn.forward(x).select(1, n - 1).sum().backward();
+        }
+        auto moved = x.grad().select(0, 0).abs().sum(1).narrow(0, 0, n - 1).gt(0);  // positions before the last
+        const int seen = static_cast<int>(moved.sum().item<long>());
+        out.push_back(seen == n - 1 ? 0 : seen);
+        attn.qkv->weight.copy_(w);
+        attn.qkv->bias.copy_(b);
+    }
+    return out;
+}
+}  // namespace
+
+TEST_CASE("the head layout is the model's: each head's measured window equals its group's, random architectures",
+          "[neural][attention]") {
+    torch::manual_seed(5);
+    torch::set_num_threads(1);
+    std::mt19937 rng(17);
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    const std::vector<std::string> kinds{"global", "local-", "hybrid-", "lstm"};
+    for (int trial = 0; trial < 40; ++trial) {
+        Config c;
+        std::string name = kinds[static_cast<std::size_t>(pick(0, 3))];
+        if (name.back() == '-') name += std::to_string(pick(1, 4));
+        c.model.arch = *parse_architecture(name);
+        c.model.layers = pick(1, 4);
+        c.model.heads = pick(1, 5);
+        c.model.d_model = 4 * c.model.heads;
+        c.model.d_ff = 8;
+        c.model.lstm_hidden = 4;
+        c.model.hybrid_by_layer = pick(0, 1) == 1;
+        INFO(name << " layers " << c.model.layers << " heads " << c.model.heads << " by layer " << c.model.hybrid_by_layer);
+        const HeadLayout layout = head_layout(c.model);
+        auto model = make_recognizer(c, 2);
+        auto* t = dynamic_cast<TransformerRecognizer*>(model.get());
+        CHECK((t != nullptr) == c.model.arch.is_transformer());
+        if (!t) {
+            CHECK(layout.layers.empty());
+            continue;
+        }
+        REQUIRE(layout.layers.size() == t->blocks.size());
+        int global = 0;
+        for (std::size_t l = 0; l < t->blocks.size(); ++l) {
+            std::vector<int> want;
+            for (const auto& g : layout.layers[l])
+                for (int i = 0; i < g.count; ++i) want.push_back(g.window);
+            const auto got = measured_windows(*t->blocks[l]->attn, c.model.d_model, 12);
+            CHECK(got == want);
+            global += static_cast<int>(std::count(got.begin(), got.end(), 0));
+        }
+        CHECK(global == layout.heads_with_window(0));
+        CHECK(layout.heads_with_window(0) + (layout.local_window() ? layout.heads_with_window(layout.local_window()) : 0) ==
+              c.model.layers * c.model.heads);
+    }
 }
 
 TEST_CASE("success rules and devices are named as in the JSON and on the command line", "[neural]") {

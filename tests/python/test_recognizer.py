@@ -81,6 +81,31 @@ def test_python_and_torchscript_logits_equal_ltlkit_score(variant, runs, tmp_pat
     assert labels == [ltlkit.accepts("P(b & Y a)", w, alphabet="a,b") for w in WORDS]
 
 
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_layout_in_run_json_is_the_derived_one_and_older_folders_load_without_it(variant, runs, tmp_path):
+    """run.json's "layout" (written from Architecture::head_layout in C++) equals the head groups
+    Python derives from the config for folders without it, and such a folder scores the same."""
+    import shutil
+    from ltlkit import recognizer
+    run = runs[0][variant]
+    info = json.load(open(os.path.join(run, "run.json"), encoding="utf-8"))
+    config = info["config"]
+    layout = recognizer.layout_groups(info["layout"])
+    kind, _, k = config["arch"].partition("-")
+    layers = 0 if kind == "lstm" else config["layers"]
+    assert layout == [recognizer.head_groups(kind, int(k or 0), config["heads"], layer, config["hybrid_by_layer"])
+                      for layer in range(layers)]
+    for groups in layout:  # consecutive groups covering every head of the layer
+        assert [g[0] for g in groups] == [sum(g[1] for g in groups[:i]) for i in range(len(groups))]
+        assert sum(g[1] for g in groups) == config["heads"] and all(g[1] > 0 for g in groups)
+    old = str(tmp_path / "old")
+    shutil.copytree(run, old)
+    del info["layout"]
+    with open(os.path.join(old, "run.json"), "w", encoding="utf-8") as f:
+        json.dump(info, f)
+    assert torch.equal(ltlkit.load_recognizer(old)(WORDS), ltlkit.load_recognizer(run)(WORDS))
+
+
 def test_renamed_or_missing_parameters_are_refused(runs, tmp_path, monkeypatch):
     from ltlkit import recognizer
     run = runs[0]["global-learned"]
