@@ -569,7 +569,8 @@ Result<SweepReport> run_sweep(const SweepRequest& r, const std::string& dir, con
             break;
         }
         if (L + 1 < r.levels)
-            emit(hooks.log, "sweep: " + std::to_string(cells.size()) + " cells escalate to level " + std::to_string(L + 1));
+            emit(hooks.log, "sweep: " + std::to_string(cells.size()) + (cells.size() == 1 ? " cell escalates" : " cells escalate") +
+                                " to level " + std::to_string(L + 1));
     }
     return build_sweep_report(dir);
 }
