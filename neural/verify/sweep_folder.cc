@@ -1,6 +1,7 @@
 // The sweep folder read back (sweep.hh, sweep_internal.hh): its request, languages, levels and
 // their cells and verdicts. Torch-free, with profiles.cc and cells.cc, so that the Python module
 // rebuilds a sweep's report (build_sweep_report) without LibTorch.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -19,11 +20,21 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using nlohmann::ordered_json;
 
+// The strata a sweep draws when none is named: all but rt_definite. An R-trivial and definite
+// language is constant on the words of length >= its definite degree d (every word of length d
+// leads every state to one state, and those states reach each other, so in a partially ordered DFA
+// they are one state): it is finite or cofinite (docs/PROTOCOL.md "Sweeps"). The protocol trains on
+// the lengths that hold both labels, all below d, and its test lengths hold one label, so no run
+// can show a length generalization either way; `--strata rt_definite` still draws them.
+constexpr const char* kNotSweptByDefault[] = {"rt_definite"};
+
 std::vector<std::string> effective_strata(const SweepRequest& r) {
     if (!r.suite.empty()) return {"suite"};
     if (!r.strata.empty()) return r.strata;
     std::vector<std::string> all;
-    for (const auto& s : automata::algebra::prediction_strata()) all.push_back(s.name);
+    for (const auto& s : automata::algebra::prediction_strata())
+        if (std::find(std::begin(kNotSweptByDefault), std::end(kNotSweptByDefault), s.name) == std::end(kNotSweptByDefault))
+            all.push_back(s.name);
     return all;
 }
 
