@@ -6,10 +6,6 @@
 
 namespace ltlkit::automata {
 
-std::string window_class_id(bool hybrid, unsigned k) {
-    return std::string(hybrid ? "hybrid_k:" : "local_k:") + std::to_string(k);
-}
-
 std::string to_string(Answer a) {
     switch (a) {
         case Answer::Yes: return "yes";
@@ -39,6 +35,19 @@ constexpr std::array<std::pair<CertificateKind, const char*>, 16> kKindNames{{
     {CertificateKind::SearchExhausted, "search_exhausted"},
 }};
 
+constexpr std::array<std::pair<Identity, const char*>, 10> kIdentityNames{{
+    {Identity::XE, "x_e"},
+    {Identity::EX, "e_x"},
+    {Identity::EXE, "e_x_e"},
+    {Identity::RClass, "r_class"},
+    {Identity::LClass, "l_class"},
+    {Identity::RClassOmega, "r_class_omega"},
+    {Identity::Aperiodic, "aperiodic"},
+    {Identity::LocalR, "local_r"},
+    {Identity::LocalIdempotent, "local_idempotent"},
+    {Identity::LocalCommutative, "local_commutative"},
+}};
+
 const char* kMarkerText = "<e^r>";
 
 }  // namespace
@@ -52,6 +61,18 @@ std::string to_string(CertificateKind k) {
 std::optional<CertificateKind> parse_certificate_kind(const std::string& text) {
     for (const auto& [kind, name] : kKindNames)
         if (text == name) return kind;
+    return std::nullopt;
+}
+
+std::string to_string(Identity i) {
+    for (const auto& [identity, name] : kIdentityNames)
+        if (identity == i) return name;
+    return "";
+}
+
+std::optional<Identity> parse_identity(const std::string& text) {
+    for (const auto& [identity, name] : kIdentityNames)
+        if (text == name) return identity;
     return std::nullopt;
 }
 
@@ -182,7 +203,7 @@ Result<WordFamily> family_from_json(const nlohmann::json& j, const std::vector<s
 std::string certificate_to_json(const Certificate& cert, const Dfa& dfa) {
     nlohmann::ordered_json j;
     j["dfa"] = nlohmann::ordered_json::parse(to_json(dfa));
-    j["class"] = cert.class_id;
+    j["class"] = to_string(cert.class_id);
     j["member"] = cert.unknown ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cert.member);
     j["kind"] = to_string(cert.kind);
     j["fact"] = cert.fact;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "automata/class_id.hh"
 #include "automata/dfa.hh"
 
 namespace ltlkit::automata {
@@ -21,10 +23,6 @@ namespace ltlkit::automata {
 // The answer to a membership question that may stay open (the window classes).
 enum class Answer { Yes, No, Unknown };
 std::string to_string(Answer a);  // "yes" / "no" / "unknown"
-
-// The class id of a window class (docs/CLASSES.md §2): "local_k:K" for LTL[Y<=K], "hybrid_k:K" for
-// LTL[P,Y<=K] (the keys of `classes` and `certificates` in classify's JSON).
-std::string window_class_id(bool hybrid, unsigned k);
 
 // How a certificate proves its claim. The JSON spelling is to_string's (docs/CLASSES.md §3).
 enum class CertificateKind {
@@ -47,6 +45,24 @@ enum class CertificateKind {
 };
 std::string to_string(CertificateKind k);
 std::optional<CertificateKind> parse_certificate_kind(const std::string& text);
+
+// The semigroup identities whose violation (kind identity_violation, field "identity") refutes a
+// class; which classes each refutes is the class rows' `refuted_by` (algebra/classes.hh). e stands
+// for an idempotent (the ω-power of a word), x, y, s, t, u, v for words.
+enum class Identity : std::uint8_t {
+    XE,                // "x_e": x·e = e (definite)
+    EX,                // "e_x": e·x = e (reverse definite)
+    EXE,               // "e_x_e": e·x·e = e (generalized definite)
+    RClass,            // "r_class": distinct R-equivalent elements s, s·a
+    LClass,            // "l_class": distinct L-equivalent elements s, a·s
+    RClassOmega,       // "r_class_omega": (uv)^ω u = (uv)^ω
+    Aperiodic,         // "aperiodic": u^ω = u^(ω+1)
+    LocalR,            // "local_r": eSe R-trivial
+    LocalIdempotent,   // "local_idempotent": eSe idempotent
+    LocalCommutative,  // "local_commutative": eSe commutative
+};
+std::string to_string(Identity i);
+std::optional<Identity> parse_identity(const std::string& text);
 
 // The words x·pʳ·y and x·pʳ·z: membership differs for every r >= r_min, and the architecture /
 // fragment named by the certificate cannot separate them for large r. Build the words with at(),
@@ -84,7 +100,7 @@ Result<WordFamily> family_from_json(const nlohmann::json& j, const std::vector<s
 
 // A certificate as a value: the checker re-verifies it, the report prints it.
 struct Certificate {
-    std::string class_id;   // "definite", ..., or "local_k:2" / "hybrid_k:3"
+    ClassId class_id;       // written as to_string(class_id) (automata/class_id.hh)
     bool member = false;
     bool unknown = false;   // neither member nor non-member: written as "member": null
     CertificateKind kind = CertificateKind::DfaCriterion;
