@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -64,6 +65,51 @@ enum class Identity : std::uint8_t {
 std::string to_string(Identity i);
 std::optional<Identity> parse_identity(const std::string& text);
 
+// The kind-specific fields of a class certificate (docs/CLASSES.md §3), one small struct per shape.
+// certificate_to_json writes them with to_json (merged, in key order, into the certificate object);
+// fields_from_json reads them back. The window certificates' fields stay in Certificate::extra_json.
+struct DegreeFields {  // pair_graph_acyclic (definite): "degree"
+    std::size_t degree = 0;
+    bool operator==(const DegreeFields&) const = default;
+};
+struct ImpliedFields {  // implied: "by", the included class (re-checked by its DFA criterion)
+    ClassId by;
+    bool operator==(const ImpliedFields&) const = default;
+};
+struct ExcludedFields {  // excluded: "in" and "not_in" (re-checked by their DFA criteria)
+    ClassId in, not_in;
+    bool operator==(const ExcludedFields&) const = default;
+};
+struct ViolationFields {  // identity_violation: "identity" and "words" {name: word}
+    Identity identity = Identity::Aperiodic;
+    std::vector<std::pair<std::string, Word>> words;  // named as the identity names them (e, x, s, ...)
+    // The word named `name`; empty when the violation names none.
+    Word word(const std::string& name) const;
+    bool operator==(const ViolationFields&) const = default;
+};
+struct CNodeFields {  // dfa_criterion, not locally testable (Trahtman's condition 1): "states", "loop"
+    State p = 0, q = 0;
+    Word loop;
+    bool operator==(const CNodeFields&) const = default;
+};
+struct CNodeReachFields {  // dfa_criterion, not locally testable (Trahtman's condition 2): "q", "pair"
+    State q = 0, r = 0, t = 0;
+    bool operator==(const CNodeReachFields&) const = default;
+};
+struct ConfluenceFields {  // dfa_criterion, not piecewise testable (Klíma–Polák): "state", "letters"
+    State state = 0;
+    Symbol a = 0, b = 0;
+    bool operator==(const ConfluenceFields&) const = default;
+};
+using CertificateFields = std::variant<std::monostate, DegreeFields, ImpliedFields, ExcludedFields, ViolationFields,
+                                       CNodeFields, CNodeReachFields, ConfluenceFields>;
+// The fields as a JSON object (keys in order; {} for none), words written with `alphabet`.
+nlohmann::json to_json(const CertificateFields& f, const std::vector<std::string>& alphabet);
+// The typed fields of a class certificate's JSON object `j`, told apart by their keys (a definite
+// certificate keeps its "degree" when its kind becomes "formula"): monostate when it has none,
+// nullopt when one is missing a part or is malformed.
+std::optional<CertificateFields> fields_from_json(const nlohmann::json& j, const std::vector<std::string>& alphabet);
+
 // The words x·pʳ·y and x·pʳ·z: membership differs for every r >= r_min, and the architecture /
 // fragment named by the certificate cannot separate them for large r. Build the words with at(),
 // never by concatenating the fields.
@@ -109,7 +155,10 @@ struct Certificate {
     std::optional<std::string> formula_omitted;  // reason, when the formula exceeds the cap
     std::optional<WordFamily> family;            // non-member witness family
     std::vector<std::pair<Word, Word>> pairs;    // concrete [accepted, rejected] pairs
-    std::string extra_json = "{}";               // kind-specific fields, merged into the JSON object
+    CertificateFields fields;                    // the class certificates' kind-specific fields
+    // Other fields (the window certificates', and every untyped field certificate_from_json reads),
+    // merged into the JSON object.
+    std::string extra_json = "{}";
 };
 
 // Certificate JSON (docs/CLASSES.md §3) with the DFA embedded.

@@ -127,8 +127,8 @@ TEST_CASE("classify: the answers agree (local yes gives hybrid yes, hybrid no gi
         for (unsigned k = 2; k <= 3; ++k) {
             if (cl->local_k.at(k) == Answer::Yes) CHECK(cl->hybrid_k.at(k) == Answer::Yes);
             if (cl->hybrid_k.at(k) == Answer::No) CHECK(cl->local_k.at(k) == Answer::No);
-            for (const char* p : {"local_k:", "hybrid_k:"}) {
-                const Certificate& cert = cl->certificates.at(p + std::to_string(k));
+            for (bool hybrid : {false, true}) {
+                const Certificate& cert = cl->certificates.at(window_class_id(hybrid, k));
                 auto j = nlohmann::json::parse(certificate_to_json(cert, d));
                 if (cert.kind == CertificateKind::SearchExhausted) CHECK(j["member"].is_null());
                 else CHECK(j["member"].is_boolean());

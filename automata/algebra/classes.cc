@@ -66,7 +66,7 @@ ClassDecision definite_by_dfa(DfaAnalysis& A) {
                          "the graph on pairs of distinct states is acyclic (longest path " + std::to_string(lp.value_or(0)) +
                              " edges): membership of words of length ≥ " + std::to_string(degree) +
                              " depends only on their last " + std::to_string(degree) + " symbols");
-    c.extra_json = nlohmann::json{{"degree", degree}}.dump();
+    c.fields = DegreeFields{degree};
     return yes(c);
 }
 
@@ -74,7 +74,7 @@ ClassDecision definite_by_semigroup(const SemigroupAnalysis& S) {
     for (Element e : S.idempotents)
         for (std::size_t a = 0; a < S.s.num_generators(); ++a)
             if (S.s.left(e, Symbol(a)) != e)
-                return no(violation(S.dfa, ClassKind::Definite, Identity::XE, "x·e ≠ e for the idempotent e (identity x·y^ω = y^ω fails)",
+                return no(violation(ClassKind::Definite, Identity::XE, "x·e ≠ e for the idempotent e (identity x·y^ω = y^ω fails)",
                                     {{"e", S.s.word(e)}, {"x", Word{Symbol(a)}}}));
     return yes(base(ClassKind::Definite, true, CertificateKind::SemigroupIdentity, "x·e = e for every idempotent e of the syntactic semigroup"));
 }
@@ -134,10 +134,10 @@ std::optional<Certificate> r_class_violation(const SemigroupAnalysis& S, ClassKi
             std::reverse(back.begin(), back.end());
             if (left) std::reverse(back.begin(), back.end());  // left multiplications compose reversed
             if (!left)
-                return violation(S.dfa, id, Identity::RClass,
+                return violation(id, Identity::RClass,
                                  "s ≠ s·a but s·a·b = s: s and s·a are distinct R-equivalent elements",
                                  {{"s", S.s.word(x)}, {"a", Word{Symbol(a)}}, {"b", back}});
-            return violation(S.dfa, id, Identity::LClass, "s ≠ a·s but b·a·s = s: s and a·s are distinct L-equivalent elements",
+            return violation(id, Identity::LClass, "s ≠ a·s but b·a·s = s: s and a·s are distinct L-equivalent elements",
                              {{"s", S.s.word(x)}, {"a", Word{Symbol(a)}}, {"b", back}});
         }
     return std::nullopt;
@@ -214,7 +214,7 @@ ClassDecision lrt_by_semigroup(const SemigroupAnalysis& S) {
                 std::reverse(w.begin(), w.end());
                 return w;
             };
-            return no(violation(S.dfa, ClassKind::LocallyRTrivial, Identity::LocalR,
+            return no(violation(ClassKind::LocallyRTrivial, Identity::LocalR,
                                 "x ≠ x·(e s e) = y and y·(e t e) = x for x in eSe: eSe is not R-trivial",
                                 {{"e", S.s.word(e)}, {"x", S.s.word(x)}, {"s", walk(x, y)}, {"t", walk(y, x)}}));
         }
@@ -232,7 +232,7 @@ ClassDecision lt_by_dfa(DfaAnalysis& A) {
         Certificate c = base(ClassKind::LocallyTestable, false, CertificateKind::DfaCriterion,
                              "C-node (" + std::to_string(p) + "," + std::to_string(q) +
                                  ") of the pair graph with both states in one SCC (Trahtman's condition 1 fails)");
-        c.extra_json = nlohmann::json{{"states", {p, q}}, {"loop", fw(d, A.loop_word(p, q))}}.dump();
+        c.fields = CNodeFields{p, q, A.loop_word(p, q)};
         return no(c);
     }
     // Condition 2: for every C-node (p,q) with p ≥ q and every s: p·s ≥ q iff q·s ≥ q.
@@ -282,7 +282,7 @@ ClassDecision lt_by_dfa(DfaAnalysis& A) {
                                          " reaches the pair (" + std::to_string(r) + "," + std::to_string(t) +
                                          ") of which exactly one reaches " + std::to_string(q) +
                                          " (Trahtman's condition 2 fails)");
-                c.extra_json = nlohmann::json{{"q", q}, {"pair", {r, t}}}.dump();
+                c.fields = CNodeReachFields{q, r, t};
                 return no(c);
             }
             for (std::size_t a = 0; a < k; ++a) {
@@ -303,12 +303,12 @@ ClassDecision lt_by_semigroup(const SemigroupAnalysis& S) {
         auto M = S.local_monoid(e);
         for (Element x : M)
             if (S.s.product(x, x) != x)
-                return no(violation(S.dfa, ClassKind::LocallyTestable, Identity::LocalIdempotent, "(e s e)² ≠ e s e: eSe is not idempotent",
+                return no(violation(ClassKind::LocallyTestable, Identity::LocalIdempotent, "(e s e)² ≠ e s e: eSe is not idempotent",
                                     {{"e", S.s.word(e)}, {"s", S.s.word(x)}}));
         for (std::size_t i = 0; i < M.size(); ++i)
             for (std::size_t j = i + 1; j < M.size(); ++j)
                 if (S.s.product(M[i], M[j]) != S.s.product(M[j], M[i]))
-                    return no(violation(S.dfa, ClassKind::LocallyTestable, Identity::LocalCommutative,
+                    return no(violation(ClassKind::LocallyTestable, Identity::LocalCommutative,
                                         "(ese)(ete) ≠ (ete)(ese): eSe is not commutative",
                                         {{"e", S.s.word(e)}, {"s", S.s.word(M[i])}, {"t", S.s.word(M[j])}}));
     }
@@ -385,7 +385,7 @@ ClassDecision pt_by_dfa(DfaAnalysis& A) {
         // s = (uv)^m with (uv)^m idempotent; s·u ≠ s; s·u·(v (uv)^{m-1}) = s.
         Word uv = f.p, u(f.z.begin(), f.z.end() - std::ptrdiff_t(f.y.size()));
         Word v(uv.begin() + std::ptrdiff_t(u.size()), uv.end());
-        Certificate c = violation(d, ClassKind::PiecewiseTestable, Identity::RClassOmega,
+        Certificate c = violation(ClassKind::PiecewiseTestable, Identity::RClassOmega,
                                   "with e = (uv)^ω: e ≠ e·u and e·u·v·(uv)^{ω-1} = e, so the monoid is not R-trivial, hence not J-trivial",
                                   {{"u", u}, {"v", v}});
         return no(c);
@@ -403,7 +403,7 @@ ClassDecision pt_by_dfa(DfaAnalysis& A) {
                              "not locally confluent: from state " + std::to_string(q) + ", " +
                                  d.alphabet[a] + " and " + d.alphabet[b] + " lead to states with no common {" +
                                  d.alphabet[a] + "," + d.alphabet[b] + "}*-successor (Klíma–Polák)");
-        c.extra_json = nlohmann::json{{"state", q}, {"letters", {d.alphabet[a], d.alphabet[b]}}}.dump();
+        c.fields = ConfluenceFields{q, Symbol(a), Symbol(b)};
         return no(c);
     }
     return yes(base(ClassKind::PiecewiseTestable, true, CertificateKind::DfaCriterion,
@@ -422,7 +422,7 @@ ClassDecision star_free_by_semigroup(const SemigroupAnalysis& S) {
     for (Element x = 0; x < S.s.size(); ++x) {
         Element w = S.s.omega(x);
         if (S.s.product(w, x) != w)
-            return no(violation(S.dfa, ClassKind::StarFree, Identity::Aperiodic, "u^ω ≠ u^(ω+1): the syntactic monoid has a non-trivial group",
+            return no(violation(ClassKind::StarFree, Identity::Aperiodic, "u^ω ≠ u^(ω+1): the syntactic monoid has a non-trivial group",
                                 {{"u", S.s.word(x)}}));
     }
     return yes(base(ClassKind::StarFree, true, CertificateKind::SemigroupIdentity, "the syntactic monoid is aperiodic (Schützenberger)"));
@@ -442,7 +442,7 @@ ClassDecision rd_by_dfa(DfaAnalysis& A) {
                     auto back = A.path(d.next(q, Symbol(b)), q);
                     if (back) w = Word{Symbol(b)}, w.insert(w.end(), back->begin(), back->end());
                 }
-                return no(violation(d, ClassKind::ReverseDefinite, Identity::EX,
+                return no(violation(ClassKind::ReverseDefinite, Identity::EX,
                                     "state " + std::to_string(q) + " lies on a cycle but is not absorbing: e·x ≠ e for e = w^ω",
                                     {{"e", w}, {"x", Word{Symbol(a)}}}));
             }
@@ -454,7 +454,7 @@ ClassDecision rd_by_semigroup(const SemigroupAnalysis& S) {
     for (Element e : S.idempotents)
         for (std::size_t a = 0; a < S.s.num_generators(); ++a)
             if (S.s.right(e, Symbol(a)) != e)
-                return no(violation(S.dfa, ClassKind::ReverseDefinite, Identity::EX, "e·x ≠ e for the idempotent e",
+                return no(violation(ClassKind::ReverseDefinite, Identity::EX, "e·x ≠ e for the idempotent e",
                                     {{"e", S.s.word(e)}, {"x", Word{Symbol(a)}}}));
     return yes(base(ClassKind::ReverseDefinite, true, CertificateKind::SemigroupIdentity, "e·S = e for every idempotent e"));
 }
@@ -462,7 +462,6 @@ ClassDecision rd_by_semigroup(const SemigroupAnalysis& S) {
 // --- generalized definite
 
 ClassDecision gd_by_dfa(DfaAnalysis& A) {
-    const Dfa& d = A.dfa();
     auto cn = A.c_nodes([&](State p, State q) { return A.reaches(p, q) || A.reaches(q, p); }, true);
     if (cn.empty())
         return yes(base(ClassKind::GeneralizedDefinite, true, CertificateKind::DfaCriterion,
@@ -470,7 +469,7 @@ ClassDecision gd_by_dfa(DfaAnalysis& A) {
     auto [p, q] = cn[0];
     if (!A.reaches(p, q)) std::swap(p, q);
     Word w = A.loop_word(p, q), s = *A.path(p, q);
-    return no(violation(d, ClassKind::GeneralizedDefinite, Identity::EXE,
+    return no(violation(ClassKind::GeneralizedDefinite, Identity::EXE,
                         "states " + std::to_string(p) + " and " + std::to_string(q) + " share the loop w and " +
                             std::to_string(q) + " is reachable from " + std::to_string(p) + ": e·x·e ≠ e for e = w^ω",
                         {{"e", w}, {"x", s}}));
@@ -481,13 +480,13 @@ ClassDecision gd_by_semigroup(const SemigroupAnalysis& S) {
         if (S.green.j[e] != S.kernel) {
             Element k0 = 0;
             while (S.green.j[k0] != S.kernel) ++k0;
-            return no(violation(S.dfa, ClassKind::GeneralizedDefinite, Identity::EXE, "e·x·e ≠ e: the idempotent e is not in the minimal ideal",
+            return no(violation(ClassKind::GeneralizedDefinite, Identity::EXE, "e·x·e ≠ e: the idempotent e is not in the minimal ideal",
                                 {{"e", S.s.word(e)}, {"x", S.s.word(k0)}}));
         }
     for (Element e : S.idempotents)
         for (Element x = 0; x < S.s.size(); ++x)
             if (x != e && S.green.h[x] == S.green.h[e])
-                return no(violation(S.dfa, ClassKind::GeneralizedDefinite, Identity::EXE, "e·x·e = x ≠ e in the group H-class of e",
+                return no(violation(ClassKind::GeneralizedDefinite, Identity::EXE, "e·x·e = x ≠ e in the group H-class of e",
                                     {{"e", S.s.word(e)}, {"x", S.s.word(x)}}));
     return yes(base(ClassKind::GeneralizedDefinite, true, CertificateKind::SemigroupIdentity,
                     "every idempotent lies in the minimal ideal, which is H-trivial: eSe = e"));
@@ -509,18 +508,15 @@ void add_family_pairs(DfaAnalysis& A, ClassDecision& d) {
 void add_violation_pair(DfaAnalysis& A, ClassDecision& d) {
     if (d.member || d.certificate.kind != CertificateKind::IdentityViolation || !d.certificate.pairs.empty()) return;
     // A pair of words that the violated identity would make equal.
-    auto j = nlohmann::json::parse(d.certificate.extra_json);
+    const auto* v = std::get_if<ViolationFields>(&d.certificate.fields);
+    if (!v) return;
     const Dfa& dfa = A.dfa();
     // The pair costs runs of the words (up to 64 powers of them) from every state: skip it where that
     // exceeds 2·10^7 steps (the violation itself is checked on transformations, pair or not).
-    std::size_t letters_in_words = 0;
-    for (auto it = j["words"].begin(); it != j["words"].end(); ++it)
-        letters_in_words += it.value().get<std::string>().size();
+    std::size_t letters_in_words = 0;  // the length of the words as the certificate writes them
+    for (const auto& [name, w] : v->words) letters_in_words += format_word(dfa.alphabet, w).size();
     if (letters_in_words * dfa.num_states() > 20'000'000) return;
-    auto word = [&](const char* name) -> Word {
-        if (!j["words"].contains(name)) return {};
-        return *parse_word(dfa.alphabet, j["words"][name].get<std::string>());
-    };
+    auto word = [&](const char* name) { return v->word(name); };
     auto omega_word = [&](const Word& w) {
         // w^m with τ(w)^m idempotent (m ≤ a bound, else w itself); τ(w)^m by one composition per m
         const std::vector<State> t = transformation_of(dfa, w);
@@ -535,10 +531,8 @@ void add_violation_pair(DfaAnalysis& A, ClassDecision& d) {
         }
         return w;
     };
-    const std::optional<Identity> id = parse_identity(j["identity"].get<std::string>());
-    if (!id) return;
     Word a, b;
-    switch (*id) {
+    switch (v->identity) {
         case Identity::XE: { Word e = omega_word(word("e")), x = word("x"); a = cat({&x, &e}); b = e; break; }
         case Identity::EX: { Word e = omega_word(word("e")), x = word("x"); a = cat({&e, &x}); b = e; break; }
         case Identity::EXE: { Word e = omega_word(word("e")), x = word("x"); a = cat({&e, &x, &e}); b = e; break; }
@@ -727,7 +721,7 @@ std::optional<ClassDecision> decide_without_semigroup(ClassKind id, DfaAnalysis&
         if (it == decided.end() || it->second != true || !class_implies(from, id)) continue;
         Certificate c = base(id, true, CertificateKind::Implied, "in " + to_string(from) + ", which is included in " + name + ": " +
                                                       certificates.at(from).fact);
-        c.extra_json = nlohmann::json{{"by", to_string(from)}}.dump();
+        c.fields = ImpliedFields{from};
         return yes(c);
     }
     // R-trivial and not piecewise testable excludes L-trivial.
@@ -740,7 +734,7 @@ std::optional<ClassDecision> decide_without_semigroup(ClassKind id, DfaAnalysis&
                              "R-trivial (" + certificates.at(in).fact + ") but not piecewise testable (" +
                                  certificates.at(not_in).fact +
                                  "), and an R-trivial L-trivial monoid is J-trivial, i.e. piecewise testable (Simon)");
-        c.extra_json = nlohmann::json{{"in", to_string(in)}, {"not_in", to_string(not_in)}}.dump();
+        c.fields = ExcludedFields{in, not_in};
         return no(c);
     }
     if (id == ClassKind::LTrivial) {
@@ -749,7 +743,8 @@ std::optional<ClassDecision> decide_without_semigroup(ClassKind id, DfaAnalysis&
         auto cert = certificates.find(ClassKind::StarFree);
         if (it != decided.end() && it->second == false && cert != certificates.end() &&
             cert->second.kind == CertificateKind::IdentityViolation &&
-            cert->second.extra_json.find("\"" + to_string(Identity::Aperiodic) + "\"") != std::string::npos) {
+            std::get_if<ViolationFields>(&cert->second.fields) &&
+            std::get<ViolationFields>(cert->second.fields).identity == Identity::Aperiodic) {
             Certificate c = cert->second;
             c.class_id = id;
             c.fact = "not aperiodic, so not L-trivial: " + c.fact;
@@ -768,7 +763,7 @@ std::optional<ClassDecision> decide_without_semigroup(ClassKind id, DfaAnalysis&
             const bool cycle = state[x] == 1 && d.next(x, Symbol(a)) != x;
             for (State z : path) state[z] = 2;
             if (cycle)
-                return no(violation(d, id, Identity::Aperiodic,
+                return no(violation(id, Identity::Aperiodic,
                                     "the letter " + d.alphabet[a] + " permutes a cycle of states (through state " +
                                         std::to_string(x) + "): u^ω ≠ u^(ω+1) for u = " + d.alphabet[a] +
                                         ", a non-trivial group in the syntactic monoid",

@@ -27,8 +27,8 @@ ojson classification_to_json(const Classification& c, const Dfa& dfa, const Clas
     ojson lk = ojson::object(), hk = ojson::object();
     for (const auto& [k, v] : c.local_k) lk[std::to_string(k)] = to_string(v);
     for (const auto& [k, v] : c.hybrid_k) hk[std::to_string(k)] = to_string(v);
-    j["local_k"] = lk;
-    j["hybrid_k"] = hk;
+    j[class_name(ClassKind::LocalK)] = lk;  // the window answers by k: "local_k", "hybrid_k"
+    j[class_name(ClassKind::HybridK)] = hk;
     ojson pred, reasons, witnesses = ojson::object();
     for (const auto& arch : predicted_architectures(context.max_k)) {
         const ArchPrediction p = predict(c, arch);
