@@ -51,31 +51,26 @@ constexpr std::array<std::pair<Identity, const char*>, 10> kIdentityNames{{
 
 const char* kMarkerText = "<e^r>";
 
+// An enum's name in its table of names, and back (nullopt for an unknown name).
+template <class E, std::size_t N>
+std::string name_in(const std::array<std::pair<E, const char*>, N>& names, E value) {
+    for (const auto& [v, name] : names)
+        if (v == value) return name;
+    return "";
+}
+template <class E, std::size_t N>
+std::optional<E> value_in(const std::array<std::pair<E, const char*>, N>& names, const std::string& text) {
+    for (const auto& [v, name] : names)
+        if (text == name) return v;
+    return std::nullopt;
+}
+
 }  // namespace
 
-std::string to_string(CertificateKind k) {
-    for (const auto& [kind, name] : kKindNames)
-        if (kind == k) return name;
-    return "";
-}
-
-std::optional<CertificateKind> parse_certificate_kind(const std::string& text) {
-    for (const auto& [kind, name] : kKindNames)
-        if (text == name) return kind;
-    return std::nullopt;
-}
-
-std::string to_string(Identity i) {
-    for (const auto& [identity, name] : kIdentityNames)
-        if (identity == i) return name;
-    return "";
-}
-
-std::optional<Identity> parse_identity(const std::string& text) {
-    for (const auto& [identity, name] : kIdentityNames)
-        if (text == name) return identity;
-    return std::nullopt;
-}
+std::string to_string(CertificateKind k) { return name_in(kKindNames, k); }
+std::optional<CertificateKind> parse_certificate_kind(const std::string& text) { return value_in(kKindNames, text); }
+std::string to_string(Identity i) { return name_in(kIdentityNames, i); }
+std::optional<Identity> parse_identity(const std::string& text) { return value_in(kIdentityNames, text); }
 
 Word ViolationFields::word(const std::string& name) const {
     for (const auto& [n, w] : words)

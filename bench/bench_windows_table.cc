@@ -352,7 +352,7 @@ int main(int argc, char** argv) {
                 for (bool hybrid : {false, true}) {
                     WindowDecision w;
                     w.answer = hybrid ? c->hybrid_k.at(k) : c->local_k.at(k);
-                    w.certificate = c->certificates.at(automata::window_class_id(hybrid, k));
+                    w.certificate = c->certificates.at(window_class_id(hybrid, k));
                     if (hybrid || def) answers[{hybrid, k}] = w;
                     const bool asked = hybrid ? c->local_k.at(k) != Answer::Yes : def;
                     if (asked && q < costs.size()) record(r, hybrid, k, w, costs[q++]);
