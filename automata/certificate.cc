@@ -1,14 +1,11 @@
 #include "automata/certificate.hh"
 
+#include <algorithm>
 #include <array>
 
 #include "automata/dfa_json.hh"
 
 namespace ltlkit::automata {
-
-std::string window_class_id(bool hybrid, unsigned k) {
-    return std::string(hybrid ? "hybrid_k:" : "local_k:") + std::to_string(k);
-}
 
 std::string to_string(Answer a) {
     switch (a) {
@@ -39,20 +36,141 @@ constexpr std::array<std::pair<CertificateKind, const char*>, 16> kKindNames{{
     {CertificateKind::SearchExhausted, "search_exhausted"},
 }};
 
+constexpr std::array<std::pair<Identity, const char*>, 10> kIdentityNames{{
+    {Identity::XE, "x_e"},
+    {Identity::EX, "e_x"},
+    {Identity::EXE, "e_x_e"},
+    {Identity::RClass, "r_class"},
+    {Identity::LClass, "l_class"},
+    {Identity::RClassOmega, "r_class_omega"},
+    {Identity::Aperiodic, "aperiodic"},
+    {Identity::LocalR, "local_r"},
+    {Identity::LocalIdempotent, "local_idempotent"},
+    {Identity::LocalCommutative, "local_commutative"},
+}};
+
 const char* kMarkerText = "<e^r>";
+
+// An enum's name in its table of names, and back (nullopt for an unknown name).
+template <class E, std::size_t N>
+std::string name_in(const std::array<std::pair<E, const char*>, N>& names, E value) {
+    for (const auto& [v, name] : names)
+        if (v == value) return name;
+    return "";
+}
+template <class E, std::size_t N>
+std::optional<E> value_in(const std::array<std::pair<E, const char*>, N>& names, const std::string& text) {
+    for (const auto& [v, name] : names)
+        if (text == name) return v;
+    return std::nullopt;
+}
 
 }  // namespace
 
-std::string to_string(CertificateKind k) {
-    for (const auto& [kind, name] : kKindNames)
-        if (kind == k) return name;
-    return "";
+std::string to_string(CertificateKind k) { return name_in(kKindNames, k); }
+std::optional<CertificateKind> parse_certificate_kind(const std::string& text) { return value_in(kKindNames, text); }
+std::string to_string(Identity i) { return name_in(kIdentityNames, i); }
+std::optional<Identity> parse_identity(const std::string& text) { return value_in(kIdentityNames, text); }
+
+Word ViolationFields::word(const std::string& name) const {
+    for (const auto& [n, w] : words)
+        if (n == name) return w;
+    return {};
 }
 
-std::optional<CertificateKind> parse_certificate_kind(const std::string& text) {
-    for (const auto& [kind, name] : kKindNames)
-        if (text == name) return kind;
-    return std::nullopt;
+namespace {
+std::string loop_text(const std::vector<std::string>& alphabet, const Word& w) {
+    return w.empty() ? std::string("ε") : format_word(alphabet, w);
+}
+}  // namespace
+
+nlohmann::json to_json(const CertificateFields& f, const std::vector<std::string>& alphabet) {
+    nlohmann::json j = nlohmann::json::object();
+    if (auto* x = std::get_if<DegreeFields>(&f)) j = {{"degree", x->degree}};
+    else if (auto* x = std::get_if<ImpliedFields>(&f)) j = {{"by", to_string(x->by)}};
+    else if (auto* x = std::get_if<ExcludedFields>(&f)) j = {{"in", to_string(x->in)}, {"not_in", to_string(x->not_in)}};
+    else if (auto* x = std::get_if<ViolationFields>(&f)) {
+        nlohmann::json w = nlohmann::json::object();
+        for (const auto& [name, word] : x->words) w[name] = format_word(alphabet, word);
+        j = {{"identity", to_string(x->identity)}, {"words", w}};
+    } else if (auto* x = std::get_if<CNodeFields>(&f)) j = {{"states", {x->p, x->q}}, {"loop", loop_text(alphabet, x->loop)}};
+    else if (auto* x = std::get_if<CNodeReachFields>(&f)) j = {{"q", x->q}, {"pair", {x->r, x->t}}};
+    else if (auto* x = std::get_if<ConfluenceFields>(&f)) j = {{"state", x->state}, {"letters", {alphabet.at(x->a), alphabet.at(x->b)}}};
+    return j;
+}
+
+std::optional<CertificateFields> fields_from_json(const nlohmann::json& j, const std::vector<std::string>& alphabet) {
+    if (!j.is_object()) return std::nullopt;
+    auto state = [&](const nlohmann::json& v) -> std::optional<State> {
+        if (!v.is_number_unsigned()) return std::nullopt;
+        return State(v.get<std::size_t>());
+    };
+    auto cls = [&](const char* key) -> std::optional<ClassId> {
+        if (!j.contains(key) || !j[key].is_string()) return std::nullopt;
+        return parse_class_id(j[key].get<std::string>());
+    };
+    auto pair_of_states = [&](const char* key) -> std::optional<std::pair<State, State>> {
+        if (!j.contains(key) || !j[key].is_array() || j[key].size() != 2) return std::nullopt;
+        auto a = state(j[key][0]), b = state(j[key][1]);
+        if (!a || !b) return std::nullopt;
+        return std::pair{*a, *b};
+    };
+    auto letter = [&](const nlohmann::json& v) -> std::optional<Symbol> {
+        if (!v.is_string()) return std::nullopt;
+        auto it = std::find(alphabet.begin(), alphabet.end(), v.get<std::string>());
+        if (it == alphabet.end()) return std::nullopt;
+        return Symbol(it - alphabet.begin());
+    };
+    if (j.contains("degree")) {
+        if (!j["degree"].is_number_unsigned()) return std::nullopt;
+        return DegreeFields{j["degree"].get<std::size_t>()};
+    }
+    if (j.contains("by")) {
+        auto by = cls("by");
+        if (!by) return std::nullopt;
+        return ImpliedFields{*by};
+    }
+    if (j.contains("in") || j.contains("not_in")) {
+        auto in = cls("in"), not_in = cls("not_in");
+        if (!in || !not_in) return std::nullopt;
+        return ExcludedFields{*in, *not_in};
+    }
+    if (j.contains("identity") || j.contains("words")) {
+        if (!j.contains("identity") || !j["identity"].is_string() || !j.contains("words") || !j["words"].is_object())
+            return std::nullopt;
+        auto identity = parse_identity(j["identity"].get<std::string>());
+        if (!identity) return std::nullopt;
+        ViolationFields v{*identity, {}};
+        for (auto it = j["words"].begin(); it != j["words"].end(); ++it) {
+            if (!it.value().is_string()) return std::nullopt;
+            auto w = parse_word(alphabet, it.value().get<std::string>());
+            if (!w) return std::nullopt;
+            v.words.emplace_back(it.key(), *w);
+        }
+        return v;
+    }
+    if (j.contains("states") || j.contains("loop")) {
+        auto pq = pair_of_states("states");
+        if (!pq || !j.contains("loop") || !j["loop"].is_string()) return std::nullopt;
+        const std::string text = j["loop"].get<std::string>();
+        auto w = text == "ε" ? Result<Word>(Word{}) : parse_word(alphabet, text);
+        if (!w) return std::nullopt;
+        return CNodeFields{pq->first, pq->second, *w};
+    }
+    if (j.contains("pair")) {
+        auto rt = pair_of_states("pair");
+        auto q = j.contains("q") ? state(j["q"]) : std::nullopt;
+        if (!rt || !q) return std::nullopt;
+        return CNodeReachFields{*q, rt->first, rt->second};
+    }
+    if (j.contains("state") || j.contains("letters")) {
+        auto q = j.contains("state") ? state(j["state"]) : std::nullopt;
+        if (!q || !j.contains("letters") || !j["letters"].is_array() || j["letters"].size() != 2) return std::nullopt;
+        auto a = letter(j["letters"][0]), b = letter(j["letters"][1]);
+        if (!a || !b) return std::nullopt;
+        return ConfluenceFields{*q, *a, *b};
+    }
+    return CertificateFields{};
 }
 
 std::pair<Word, Word> WordFamily::at(std::size_t r) const {
@@ -182,7 +300,7 @@ Result<WordFamily> family_from_json(const nlohmann::json& j, const std::vector<s
 std::string certificate_to_json(const Certificate& cert, const Dfa& dfa) {
     nlohmann::ordered_json j;
     j["dfa"] = nlohmann::ordered_json::parse(to_json(dfa));
-    j["class"] = cert.class_id;
+    j["class"] = to_string(cert.class_id);
     j["member"] = cert.unknown ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cert.member);
     j["kind"] = to_string(cert.kind);
     j["fact"] = cert.fact;
@@ -194,7 +312,19 @@ std::string certificate_to_json(const Certificate& cert, const Dfa& dfa) {
         for (const auto& [a, b] : cert.pairs) pairs.push_back({format_word(dfa.alphabet, a), format_word(dfa.alphabet, b)});
         j["pairs"] = pairs;
     }
-    if (!cert.extra_json.empty() && cert.extra_json != "{}") {
+    if (!std::holds_alternative<std::monostate>(cert.fields)) {
+        // The typed fields and the others in one object in key order, as the one extra object was.
+        nlohmann::json typed = to_json(cert.fields, dfa.alphabet);
+        if (!cert.extra_json.empty() && cert.extra_json != "{}") {
+            auto extra = nlohmann::json::parse(cert.extra_json, nullptr, false);
+            if (extra.is_object())
+                for (auto it = extra.begin(); it != extra.end(); ++it)
+                    if (!typed.contains(it.key())) typed[it.key()] = it.value();
+        }
+        const auto merged = nlohmann::ordered_json::parse(typed.dump());
+        for (auto it = merged.begin(); it != merged.end(); ++it)
+            if (!j.contains(it.key())) j[it.key()] = it.value();
+    } else if (!cert.extra_json.empty() && cert.extra_json != "{}") {
         auto extra = nlohmann::ordered_json::parse(cert.extra_json, nullptr, false);
         if (extra.is_object())
             for (auto it = extra.begin(); it != extra.end(); ++it)

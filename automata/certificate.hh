@@ -7,13 +7,16 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "automata/class_id.hh"
 #include "automata/dfa.hh"
 
 namespace ltlkit::automata {
@@ -21,10 +24,6 @@ namespace ltlkit::automata {
 // The answer to a membership question that may stay open (the window classes).
 enum class Answer { Yes, No, Unknown };
 std::string to_string(Answer a);  // "yes" / "no" / "unknown"
-
-// The class id of a window class (docs/CLASSES.md §2): "local_k:K" for LTL[Y<=K], "hybrid_k:K" for
-// LTL[P,Y<=K] (the keys of `classes` and `certificates` in classify's JSON).
-std::string window_class_id(bool hybrid, unsigned k);
 
 // How a certificate proves its claim. The JSON spelling is to_string's (docs/CLASSES.md §3).
 enum class CertificateKind {
@@ -47,6 +46,69 @@ enum class CertificateKind {
 };
 std::string to_string(CertificateKind k);
 std::optional<CertificateKind> parse_certificate_kind(const std::string& text);
+
+// The semigroup identities whose violation (kind identity_violation, field "identity") refutes a
+// class; which classes each refutes is the class rows' `refuted_by` (algebra/classes.hh). e stands
+// for an idempotent (the ω-power of a word), x, y, s, t, u, v for words.
+enum class Identity : std::uint8_t {
+    XE,                // "x_e": x·e = e (definite)
+    EX,                // "e_x": e·x = e (reverse definite)
+    EXE,               // "e_x_e": e·x·e = e (generalized definite)
+    RClass,            // "r_class": distinct R-equivalent elements s, s·a
+    LClass,            // "l_class": distinct L-equivalent elements s, a·s
+    RClassOmega,       // "r_class_omega": (uv)^ω u = (uv)^ω
+    Aperiodic,         // "aperiodic": u^ω = u^(ω+1)
+    LocalR,            // "local_r": eSe R-trivial
+    LocalIdempotent,   // "local_idempotent": eSe idempotent
+    LocalCommutative,  // "local_commutative": eSe commutative
+};
+std::string to_string(Identity i);
+std::optional<Identity> parse_identity(const std::string& text);
+
+// The kind-specific fields of a class certificate (docs/CLASSES.md §3), one small struct per shape.
+// certificate_to_json writes them with to_json (merged, in key order, into the certificate object);
+// fields_from_json reads them back. The window certificates' fields stay in Certificate::extra_json.
+struct DegreeFields {  // pair_graph_acyclic (definite): "degree"
+    std::size_t degree = 0;
+    bool operator==(const DegreeFields&) const = default;
+};
+struct ImpliedFields {  // implied: "by", the included class (re-checked by its DFA criterion)
+    ClassId by;
+    bool operator==(const ImpliedFields&) const = default;
+};
+struct ExcludedFields {  // excluded: "in" and "not_in" (re-checked by their DFA criteria)
+    ClassId in, not_in;
+    bool operator==(const ExcludedFields&) const = default;
+};
+struct ViolationFields {  // identity_violation: "identity" and "words" {name: word}
+    Identity identity = Identity::Aperiodic;
+    std::vector<std::pair<std::string, Word>> words;  // named as the identity names them (e, x, s, ...)
+    // The word named `name`; empty when the violation names none.
+    Word word(const std::string& name) const;
+    bool operator==(const ViolationFields&) const = default;
+};
+struct CNodeFields {  // dfa_criterion, not locally testable (Trahtman's condition 1): "states", "loop"
+    State p = 0, q = 0;
+    Word loop;
+    bool operator==(const CNodeFields&) const = default;
+};
+struct CNodeReachFields {  // dfa_criterion, not locally testable (Trahtman's condition 2): "q", "pair"
+    State q = 0, r = 0, t = 0;
+    bool operator==(const CNodeReachFields&) const = default;
+};
+struct ConfluenceFields {  // dfa_criterion, not piecewise testable (Klíma–Polák): "state", "letters"
+    State state = 0;
+    Symbol a = 0, b = 0;
+    bool operator==(const ConfluenceFields&) const = default;
+};
+using CertificateFields = std::variant<std::monostate, DegreeFields, ImpliedFields, ExcludedFields, ViolationFields,
+                                       CNodeFields, CNodeReachFields, ConfluenceFields>;
+// The fields as a JSON object (keys in order; {} for none), words written with `alphabet`.
+nlohmann::json to_json(const CertificateFields& f, const std::vector<std::string>& alphabet);
+// The typed fields of a class certificate's JSON object `j`, told apart by their keys (a definite
+// certificate keeps its "degree" when its kind becomes "formula"): monostate when it has none,
+// nullopt when one is missing a part or is malformed.
+std::optional<CertificateFields> fields_from_json(const nlohmann::json& j, const std::vector<std::string>& alphabet);
 
 // The words x·pʳ·y and x·pʳ·z: membership differs for every r >= r_min, and the architecture /
 // fragment named by the certificate cannot separate them for large r. Build the words with at(),
@@ -84,7 +146,7 @@ Result<WordFamily> family_from_json(const nlohmann::json& j, const std::vector<s
 
 // A certificate as a value: the checker re-verifies it, the report prints it.
 struct Certificate {
-    std::string class_id;   // "definite", ..., or "local_k:2" / "hybrid_k:3"
+    ClassId class_id;       // written as to_string(class_id) (automata/class_id.hh)
     bool member = false;
     bool unknown = false;   // neither member nor non-member: written as "member": null
     CertificateKind kind = CertificateKind::DfaCriterion;
@@ -93,7 +155,10 @@ struct Certificate {
     std::optional<std::string> formula_omitted;  // reason, when the formula exceeds the cap
     std::optional<WordFamily> family;            // non-member witness family
     std::vector<std::pair<Word, Word>> pairs;    // concrete [accepted, rejected] pairs
-    std::string extra_json = "{}";               // kind-specific fields, merged into the JSON object
+    CertificateFields fields;                    // the class certificates' kind-specific fields
+    // Other fields (the window certificates', and every untyped field certificate_from_json reads),
+    // merged into the JSON object.
+    std::string extra_json = "{}";
 };
 
 // Certificate JSON (docs/CLASSES.md §3) with the DFA embedded.

@@ -100,7 +100,7 @@ void run(const char* name, const Dfa& d) {
                 (resident_bytes() - rss0) >> 20, t_classify);
     if (c)
         for (const auto& [id, v] : c->classes)
-            std::printf("| %s = %s (%s) | | | |\n", id.c_str(), v ? (*v ? "yes" : "no") : "null",
+            std::printf("| %s = %s (%s) | | | |\n", to_string(id).c_str(), v ? (*v ? "yes" : "no") : "null",
                         c->certificates.count(id) ? to_string(c->certificates.at(id).kind).c_str() : "-");
     if (classify_only) return;
     // Definiteness: merging vs Tarjan on the pair graph.

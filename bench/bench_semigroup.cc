@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
 
     std::printf("\n## Polynomial DFA class tests, random minimal DFAs over 3 letters\n\n| states | ");
     for (const auto& row : class_table())
-        if (row.by_dfa) std::printf("%s s | ", row.id.c_str());
+        if (row.by_dfa) std::printf("%s s | ", to_string(row.id()).c_str());
     std::printf("total s |\n|---|");
     for (const auto& row : class_table())
         if (row.by_dfa) std::printf("---|");

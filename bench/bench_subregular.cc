@@ -28,16 +28,19 @@ int main(int argc, char** argv) {
     std::map<std::string, int> yes;
     for (int i = 0; i < count; ++i) {
         const Dfa d = minimize(ltlkit::testing::random_shaped_dfa(rng, 1 + rng.below(states), letters));
-        for (const auto& id : subregular_class_ids()) {
+        for (const auto& cid : subregular_class_ids()) {
+            const std::string id = to_string(cid);
             const auto t0 = std::chrono::steady_clock::now();
-            auto r = decide_subregular(id, d);
+            auto r = decide_subregular(cid, d);
             const double t = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             ms[id] += t, worst[id] = std::max(worst[id], t), yes[id] += r->member == true;
         }
     }
     std::printf("%d random minimal DFAs (<= %zu states, %zu letters): mean / max ms per DFA, members\n", count, states, letters);
-    for (const auto& id : subregular_class_ids())
+    for (const auto& cid : subregular_class_ids()) {
+        const std::string id = to_string(cid);
         std::printf("  %-22s %8.3f %9.3f  %d\n", id.c_str(), ms[id] / count, worst[id], yes[id]);
+    }
     if (large == 0) return 0;
     // A large random DFA (uniform shape), minimized; the DFA-criterion classes only.
     Dfa big;
@@ -52,7 +55,7 @@ int main(int argc, char** argv) {
         const auto t0 = std::chrono::steady_clock::now();
         SubregularOptions o;
         o.max_pair_states = 20'000;  // above the default 4,000 (32 MB), to time the pair graph
-        auto r = decide_subregular(id, big, o);
+        auto r = decide_subregular(*parse_class_id(id), big, o);
         const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("  %-22s %8.3f s  %s\n", id, t, r->member ? (*r->member ? "member" : "not a member") : "undecided");
     }
@@ -78,7 +81,7 @@ int main(int argc, char** argv) {
     o.max_pair_states = 20'000;
     for (const char* cid : {"SL", "TSL", "SP", "LT", "LTT"}) {
         const auto t0 = std::chrono::steady_clock::now();
-        auto r = decide_subregular(cid, sh, o);
+        auto r = decide_subregular(*parse_class_id(cid), sh, o);
         const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const auto t1 = std::chrono::steady_clock::now();
         std::string why;

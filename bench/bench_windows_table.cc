@@ -282,7 +282,7 @@ int main(int argc, char** argv) {
             // A yes whose formula is over --formula-cap (decide() kept it after no later route
             // gave one within the cap): nothing to re-verify, counted apart from the failures.
             ++over_cap;
-            std::cerr << "certificate not re-verifiable: " << describe(d) << " " << w.certificate.class_id << ": "
+            std::cerr << "certificate not re-verifiable: " << describe(d) << " " << to_string(w.certificate.class_id) << ": "
                       << w.certificate.formula_omitted.value_or("no formula") << "\n";
             return;
         }
@@ -290,7 +290,7 @@ int main(int argc, char** argv) {
         auto ok = check_window_certificate(cert_json(w.certificate, d), &why);
         if (!ok || !*ok) {
             ++bad;
-            std::cerr << "certificate failed: " << describe(d) << " " << w.certificate.class_id << ": "
+            std::cerr << "certificate failed: " << describe(d) << " " << to_string(w.certificate.class_id) << ": "
                       << (ok ? why : ok.error().message) << "\n";
         }
     };
@@ -352,7 +352,7 @@ int main(int argc, char** argv) {
                 for (bool hybrid : {false, true}) {
                     WindowDecision w;
                     w.answer = hybrid ? c->hybrid_k.at(k) : c->local_k.at(k);
-                    w.certificate = c->certificates.at(automata::window_class_id(hybrid, k));
+                    w.certificate = c->certificates.at(window_class_id(hybrid, k));
                     if (hybrid || def) answers[{hybrid, k}] = w;
                     const bool asked = hybrid ? c->local_k.at(k) != Answer::Yes : def;
                     if (asked && q < costs.size()) record(r, hybrid, k, w, costs[q++]);

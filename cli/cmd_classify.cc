@@ -42,8 +42,8 @@ struct ClassifyArgs {
     std::string input;
 };
 
-std::string file_name(const std::string& id) {
-    std::string s = id;
+std::string file_name(const automata::ClassId& id) {
+    std::string s = to_string(id);
     for (char& c : s)
         if (c == ':') c = '-';
     return s + ".json";
@@ -76,7 +76,7 @@ std::string render_subregular_text(const std::vector<SubregularDecision>& ds, st
     for (const auto& d : ds) {
         std::string ps;
         for (auto& [k, v] : d.params.items()) ps += (ps.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
-        rows.push_back({d.id + (ps.empty() ? "" : " (" + ps + ")"), &d});
+        rows.push_back({to_string(d.id) + (ps.empty() ? "" : " (" + ps + ")"), &d});
         label_width = std::max(label_width, display_width(rows.back().first));
     }
     std::string out = "subregular classes (docs/SUBREGULAR.md):\n";
@@ -101,15 +101,14 @@ std::string render_text(const Classification& c, const automata::Language& L, co
     out += "\nclasses:\n";
     std::vector<std::array<std::string, 3>> rows;  // mark, label, evidence
     for (const auto& row : class_table()) {
-        auto v = c.classes.at(row.id);
-        std::string label = row.id;
-        if (row.id == "definite" && c.definite_degree) label += " (degree " + std::to_string(*c.definite_degree) + ")";
-        rows.push_back({mark(v), label, v ? c.certificates.at(row.id).fact : c.null_reasons.at(row.id)});
+        auto v = c.classes.at(row.id());
+        std::string label = to_string(row.id());
+        if (row.kind == automata::ClassKind::Definite && c.definite_degree) label += " (degree " + std::to_string(*c.definite_degree) + ")";
+        rows.push_back({mark(v), label, v ? c.certificates.at(row.id()).fact : c.null_reasons.at(row.id())});
     }
-    for (const auto& [k, v] : c.local_k)
-        rows.push_back({mark(v), window_class_id(false, k), c.certificates.at(window_class_id(false, k)).fact});
-    for (const auto& [k, v] : c.hybrid_k)
-        rows.push_back({mark(v), window_class_id(true, k), c.certificates.at(window_class_id(true, k)).fact});
+    for (bool hybrid : {false, true})
+        for (const auto& [k, v] : hybrid ? c.hybrid_k : c.local_k)
+            rows.push_back({mark(v), to_string(window_class_id(hybrid, k)), c.certificates.at(window_class_id(hybrid, k)).fact});
     std::size_t label_width = 0;
     for (const auto& r : rows) label_width = std::max(label_width, display_width(r[1]));
     for (const auto& r : rows)
@@ -238,7 +237,7 @@ LTLKIT_COMMAND(CommandDef{
                 for (const auto& d : sub[i]) {
                     std::filesystem::path dir(a->certificates);
                     if (!a->input.empty()) dir /= std::to_string(i + 1);
-                    take(write_output_file((dir / (d.id + ".json")).string(), subregular_certificate_json(d, langs[i].dfa) + "\n"));
+                    take(write_output_file((dir / (to_string(d.id) + ".json")).string(), subregular_certificate_json(d, langs[i].dfa) + "\n"));
                 }
             std::string out;
             for (std::size_t i = 0; i < langs.size(); ++i) {

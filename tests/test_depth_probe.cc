@@ -80,7 +80,7 @@ TEST_CASE("Depth probe vs the window decisions on random DFAs: a yes of depth D 
             for (bool hybrid : {false, true}) {
                 if (!hybrid && !def) continue;
                 WindowDecision w = hybrid ? decide_hybrid_k(d, k) : decide_local_k(d, k);
-                INFO(w.certificate.class_id << " " << to_string(w.answer) << ": " << w.certificate.fact);
+                INFO(to_string(w.certificate.class_id) << " " << to_string(w.answer) << ": " << w.certificate.fact);
                 if (w.answer == Answer::Yes && w.certificate.formula) {
                     auto g = ltl::parse_formula(*w.certificate.formula);
                     REQUIRE(g.ok());
@@ -115,7 +115,7 @@ TEST_CASE("Families from the probe's conflicts: H(Y a -> P(b & Y Y c)) is not in
     REQUIRE(fam);
     CHECK(fam->y.size() + fam->z.size() > 6);
     CHECK(family_eos_bisimilar(fam->p, fam->y, fam->z, 3, true));
-    Certificate c = window_certificate("hybrid_k:3", false, CertificateKind::HybridBisimulation);
+    Certificate c = window_certificate(window_class_id(true, 3), false, CertificateKind::HybridBisimulation);
     c.family = *fam;
     CHECK(reverifies(c, d));
     auto [u, v] = fam->at(8);

@@ -128,7 +128,7 @@ TEST_CASE("Alternating families: a 6-state 3-letter language is not in LTL[P,Y<=
     CHECK(alternating_eos_bisimilar(f.p, f.q, f.y, f.z, 2, true));
     CHECK(!alternating_eos_bisimilar(f.p, f.q, f.y, f.z, 1, true));  // a window of 1 tells the periods apart
     REQUIRE(alternating_differs_from(d, f.x, f.p, f.q, f.y, f.z) == std::optional<std::size_t>(1));
-    Certificate c = window_certificate("hybrid_k:2", false, CertificateKind::HybridBisimulation);
+    Certificate c = window_certificate(window_class_id(true, 2), false, CertificateKind::HybridBisimulation);
     c.family = f;
     CHECK(reverifies(c, d));
     auto [u, v] = f.at(6);

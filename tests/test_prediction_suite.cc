@@ -25,37 +25,37 @@ using namespace ltlkit::automata::algebra;
 
 namespace {
 
-ClassRef cls(const std::string& t) {
-    auto r = ClassRef::parse(t);
+ClassId cls(const std::string& t) {
+    auto r = parse_suite_class(t);
     REQUIRE(r.ok());
     return *r;
 }
 
 // The answer for `c` by a route other than the draw's: the class row's semigroup identity, the
 // certificate checker on classify's window certificate, or the subregular decision.
-Answer independent_answer(const Dfa& d, const ClassRef& c) {
+Answer independent_answer(const Dfa& d, const ClassId& c) {
     switch (c.family()) {
-        case ClassRef::Family::Table: {
+        case ClassFamily::Table: {
             auto S = SemigroupAnalysis::of(d, 1'000'000);
             REQUIRE(S.ok());
-            return find_class(c.id())->by_semigroup(**S).member ? Answer::Yes : Answer::No;
+            return find_class(c)->by_semigroup(**S).member ? Answer::Yes : Answer::No;
         }
-        case ClassRef::Family::Subregular: {
-            auto dec = decide_subregular(c.id(), d);
+        case ClassFamily::Subregular: {
+            auto dec = decide_subregular(c, d);
             REQUIRE(dec);
             return !dec->member ? Answer::Unknown : *dec->member ? Answer::Yes : Answer::No;
         }
         default: {
             ClassifyOptions o;
-            o.max_k = c.k();
+            o.max_k = c.k;
             auto cl = classify(d, o);
             REQUIRE(cl.ok());
-            const std::string id = window_class_id(c.family() == ClassRef::Family::HybridK, c.k());
-            const Answer a = (c.family() == ClassRef::Family::HybridK ? cl->hybrid_k : cl->local_k).at(c.k());
+            const ClassId id = c;
+            const Answer a = (c.hybrid() ? cl->hybrid_k : cl->local_k).at(c.k);
             if (a == Answer::Unknown) return a;
             std::string why;
             auto held = check_certificate_json(certificate_to_json(cl->certificates.at(id), d), &why);
-            INFO(id << ": " << why);
+            INFO(to_string(id) << ": " << why);
             REQUIRE(held.ok());
             REQUIRE(*held);
             return a;
@@ -207,13 +207,13 @@ TEST_CASE("Contradictory constraints, bad names and bad windows are refused befo
     CHECK(close_constraints({{cls("local_k:2"), true}, {cls("local_k:4"), false}}).ok());
     CHECK(close_constraints({{cls("definite"), true}, {cls("r_trivial"), false}, {cls("local_k:2"), false}}).ok());
     for (const char* bad : {"definit", "local_k:1", "local_k:", "hybrid_k:x", "local_k:65", "local_k:2x", "none"}) {
-        auto p = ClassRef::parse(bad);
+        auto p = parse_suite_class(bad);
         INFO(bad);
         REQUIRE(!p.ok());
         CHECK(p.error().message.find(bad) != std::string::npos);
     }
-    CHECK(cls("hybrid_k:12").k() == 12);
-    CHECK(cls("hybrid_k:12").text() == "hybrid_k:12");
+    CHECK(cls("hybrid_k:12").k == 12);
+    CHECK(to_string(cls("hybrid_k:12")) == "hybrid_k:12");
     PredictionSuiteRequest r;
     r.constraints = {{cls("local_k:3"), true}};
     r.alphabet = {"a", "b"};
@@ -224,9 +224,9 @@ TEST_CASE("Contradictory constraints, bad names and bad windows are refused befo
 TEST_CASE("The closure's inclusions hold on random DFAs and include classes.hh's class_implies", "[prediction_suite]") {
     // Every fact the closure derives from one class answer of a random DFA is classify's answer.
     Rng rng(3);
-    std::vector<ClassRef> all;
-    for (const auto& row : class_table()) all.push_back(cls(row.id));
-    for (const auto& id : subregular_class_ids()) all.push_back(cls(id));
+    std::vector<ClassId> all;
+    for (const auto& row : class_table()) all.push_back(cls(to_string(row.id())));
+    for (const auto& id : subregular_class_ids()) all.push_back(cls(to_string(id)));
     for (const char* w : {"local_k:2", "hybrid_k:2", "local_k:4", "hybrid_k:4"}) all.push_back(cls(w));
     std::size_t derived = 0;
     for (int trial = 0; trial < 60; ++trial) {
@@ -258,10 +258,10 @@ TEST_CASE("The closure's inclusions hold on random DFAs and include classes.hh's
     CHECK(derived > 1000);
     for (const auto& a : class_table())
         for (const auto& b : class_table())
-            if (class_implies(a.id, b.id)) {
-                auto c = close_constraints({{cls(a.id), true}});
+            if (class_implies(a.id(), b.id())) {
+                auto c = close_constraints({{a.id(), true}});
                 REQUIRE(c.ok());
-                CHECK(c->of(cls(b.id)) == true);
+                CHECK(c->of(b.id()) == true);
             }
 }
 
@@ -273,7 +273,7 @@ TEST_CASE("The rt_definite languages are the finite and cofinite ones (docs/SUBR
         REQUIRE(s.ok());
         for (const Dfa& d : s->dfas) {
             INFO(to_json(d));
-            const bool finite = *decide_subregular("finite", d)->member, cofinite = *decide_subregular("cofinite", d)->member;
+            const bool finite = *decide_subregular(ClassKind::Finite, d)->member, cofinite = *decide_subregular(ClassKind::Cofinite, d)->member;
             CHECK((finite || cofinite));
         }
     }
@@ -284,8 +284,8 @@ TEST_CASE("The rt_definite languages are the finite and cofinite ones (docs/SUBR
     check_draw(r, *s);
     for (const Dfa& d : s->dfas) {
         DfaAnalysis A(d);
-        CHECK(find_class("r_trivial")->by_dfa(A).member);
-        CHECK(find_class("definite")->by_dfa(A).member);
+        CHECK(find_class(ClassKind::RTrivial)->by_dfa(A).member);
+        CHECK(find_class(ClassKind::Definite)->by_dfa(A).member);
     }
 }
 
@@ -346,9 +346,9 @@ TEST_CASE("Random definite DFAs are definite and partially ordered ones R-trivia
     for (int i = 0; i < 40; ++i) {
         Dfa d = minimize(random_definite_dfa(rng, 1 + unsigned(rng.below(3)), {"a", "b", "c"}));
         DfaAnalysis A(d);
-        CHECK(find_class("definite")->by_dfa(A).member);
+        CHECK(find_class(ClassKind::Definite)->by_dfa(A).member);
         auto po = minimize(random_shaped_dfa(rng, 1 + rng.below(6), {"a", "b"}, 1));
         DfaAnalysis B(po);
-        CHECK(find_class("r_trivial")->by_dfa(B).member);
+        CHECK(find_class(ClassKind::RTrivial)->by_dfa(B).member);
     }
 }

@@ -37,7 +37,7 @@ std::vector<Word> words_up_to(std::size_t ns, std::size_t len) {
 
 std::map<std::string, SubregularDecision> by_id(const std::vector<SubregularDecision>& v) {
     std::map<std::string, SubregularDecision> m;
-    for (const auto& d : v) m.emplace(d.id, d);
+    for (const auto& d : v) m.emplace(to_string(d.id), d);
     return m;
 }
 
@@ -49,7 +49,7 @@ void check_all_certificates(const Dfa& d, const std::vector<SubregularDecision>&
         if (!x.member) continue;
         std::string why;
         auto r = check_subregular_certificate(nlohmann::json::parse(subregular_certificate_json(x, d)), &why);
-        INFO(x.id << ": " << x.fact << " / " << why << "\n" << subregular_certificate_json(x, d));
+        INFO(to_string(x.id) << ": " << x.fact << " / " << why << "\n" << subregular_certificate_json(x, d));
         REQUIRE(r.ok());
         CHECK(*r);
     }
@@ -80,7 +80,7 @@ TEST_CASE("subregular classes agree with a second route on random minimal DFAs",
         check_all_certificates(d, all);
         const auto words = words_up_to(k, k == 2 ? 7 : 5);
         DfaAnalysis A(d);
-        auto table = [&](const char* id) { return find_class(id)->by_dfa(A).member; };
+        auto table = [&](const char* id) { return find_class(*parse_class_id(id))->by_dfa(A).member; };
 
         // finite / cofinite: pumping (an infinite set has a word of length in [n, 2n)).
         for (bool co : {false, true}) {
@@ -258,7 +258,7 @@ TEST_CASE("forged subregular certificates are refused, genuine ones hold, over r
         }
         const auto all = classify_subregular(d);
         std::map<std::string, nlohmann::json> truth;
-        for (const auto& x : all) truth[x.id] = claim_of(x);
+        for (const auto& x : all) truth[to_string(x.id)] = claim_of(x);
         auto claim_true = [&](const nlohmann::json& f) {
             if (!f.contains("class") || !f["class"].is_string() || !truth.count(f["class"].get<std::string>())) return false;
             return truth.at(f["class"]) == nlohmann::json{{"member", f["member"]}, {"params", f.value("params", nlohmann::json())}};
@@ -266,17 +266,17 @@ TEST_CASE("forged subregular certificates are refused, genuine ones hold, over r
         for (const auto& x : all) {
             if (!x.member) continue;
             const auto j = nlohmann::json::parse(subregular_certificate_json(x, d));
-            INFO("iteration " << iter << " " << x.id << ": " << j.dump());
+            INFO("iteration " << iter << " " << to_string(x.id) << ": " << j.dump());
             std::string why;
             CHECK_FALSE(refused(j, &why));
             INFO("genuine: " << why);
-            ++genuine[x.id + (*x.member ? "/yes" : "/no")];
+            ++genuine[to_string(x.id) + (*x.member ? "/yes" : "/no")];
             std::vector<std::pair<std::string, nlohmann::json>> claims, evidence;
             auto f = j;
             f["member"] = !*x.member;
             claims.push_back({"member", f});
             for (const auto& id : subregular_class_ids())
-                if (id != x.id) f = j, f["class"] = id, claims.push_back({"class->" + id, f});
+                if (id != x.id) f = j, f["class"] = to_string(id), claims.push_back({"class->" + to_string(id), f});
             for (const auto& [key, value] : j["params"].items()) {
                 f = j, f["params"].erase(key), claims.push_back({"drop params." + key, f});
                 if (value.is_number_unsigned()) {
@@ -331,7 +331,7 @@ TEST_CASE("forged subregular certificates are refused, genuine ones hold, over r
                 INFO("forged dfa: " << f.dump());
                 if (!same) {
                     CHECK(refused(f));
-                    ++forged[x.id + "/dfa"];
+                    ++forged[to_string(x.id) + "/dfa"];
                     break;
                 }
             }
@@ -342,14 +342,14 @@ TEST_CASE("forged subregular certificates are refused, genuine ones hold, over r
                 CHECK(refused(c, &w));
                 INFO("checker: " << w);
                 const bool delta = what.size() > 2 && (what.substr(what.size() - 2) == "+1" || what.substr(what.size() - 2) == "-1");
-                ++forged[x.id + "/" + (delta ? what.substr(0, what.size() - 2) : what)];
+                ++forged[to_string(x.id) + "/" + (delta ? what.substr(0, what.size() - 2) : what)];
             }
             for (const auto& [what, c] : evidence) {
                 INFO("forged " << what << ": " << c.dump());
                 std::string w;
                 CHECK(refused(c, &w));
                 INFO("checker: " << w);
-                ++forged[x.id + "/" + what];
+                ++forged[to_string(x.id) + "/" + what];
             }
         }
     }
@@ -399,7 +399,7 @@ TEST_CASE("reported parameters never contradict the class inclusions", "[subregu
             const auto all = classify_subregular(d, o);
             const auto m = by_id(all);
             INFO("iteration " << iter << ": " << to_json(d) << "\nmax_k " << o.max_k << " max_type_states " << o.max_type_states);
-            for (const auto& x : all) INFO(x.id << ": " << x.params.dump() << " " << x.fact);
+            for (const auto& x : all) INFO(to_string(x.id) << ": " << x.params.dump() << " " << x.fact);
             check_all_certificates(d, all);
             auto yes = [&](const char* id) { return m.at(id).member == true; };
             auto p = [&](const char* id) { return m.at(id).params; };

@@ -62,14 +62,14 @@ void check_suite(const std::string& file) {
         REQUIRE(c.ok());
         for (const auto& [cls, want] : it->second) {
             INFO("class " << cls);
-            REQUIRE(c->classes.at(cls).has_value());
-            CHECK(*c->classes.at(cls) == want);
+            REQUIRE(c->classes.at(*parse_class_id(cls)).has_value());
+            CHECK(*c->classes.at(*parse_class_id(cls)) == want);
         }
         // The architecture predictions follow the classes (docs/CLASSES.md §4).
-        CHECK((predict(*c, *parse_architecture("global")).prediction == Prediction::Recognizes) == (c->classes.at("r_trivial") == true));
-        CHECK((predict(*c, *parse_architecture("local-1")).prediction == Prediction::Recognizes) == (c->classes.at("definite") == true));
+        CHECK((predict(*c, *parse_architecture("global")).prediction == Prediction::Recognizes) == (c->classes.at(ClassKind::RTrivial) == true));
+        CHECK((predict(*c, *parse_architecture("local-1")).prediction == Prediction::Recognizes) == (c->classes.at(ClassKind::Definite) == true));
         CHECK((predict(*c, *parse_architecture("hybrid-1")).prediction == Prediction::Recognizes) ==
-              (c->classes.at("locally_r_trivial") == true));
+              (c->classes.at(ClassKind::LocallyRTrivial) == true));
         if (predict(*c, *parse_architecture("global")).prediction == Prediction::Fails) CHECK(predict(*c, *parse_architecture("global")).witness.has_value());
     }
 }

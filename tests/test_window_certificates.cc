@@ -34,7 +34,7 @@ TEST_CASE("LC26: Σ*a (Y a) is not in LTL[Y<=k] nor LTL[P,Y<=k] for k = 2, 3, 4,
             WindowDecision w = hybrid ? decide_hybrid_k(d, k) : decide_local_k(d, k);
             INFO("k = " << k << (hybrid ? " hybrid" : " local") << ": " << w.certificate.fact);
             REQUIRE(w.answer == Answer::No);
-            CHECK(w.certificate.class_id == (hybrid ? "hybrid_k:" : "local_k:") + std::to_string(k));
+            CHECK(to_string(w.certificate.class_id) == (hybrid ? "hybrid_k:" : "local_k:") + std::to_string(k));
             REQUIRE(w.certificate.family);
             CHECK(reverifies(w.certificate, d));
             for (const auto& [acc, rej] : w.certificate.pairs) {
@@ -73,7 +73,7 @@ TEST_CASE("Random small DFAs: every window certificate re-verifies, no families 
                 if (!w) continue;
                 ++total;
                 const bool hybrid = w == &hyb;
-                INFO(w->certificate.class_id << ": " << w->certificate.fact);
+                INFO(to_string(w->certificate.class_id) << ": " << w->certificate.fact);
                 if (w->answer == Answer::Unknown) {
                     ++unknown;
                     continue;
@@ -114,16 +114,16 @@ TEST_CASE("The window certificate checker rejects tampered certificates and malf
     bad.family = WordFamily{{}, {0, 1}, {}, {0, 1}, 1, std::nullopt, {}, {}};
     CHECK(!reverifies(bad, d));
     // a "yes" with a formula outside the fragment, or defining another language
-    Certificate yes = window_certificate("local_k:2", true, CertificateKind::Formula);
+    Certificate yes = window_certificate(window_class_id(false, 2), true, CertificateKind::Formula);
     yes.formula = "Y a";
     CHECK(!reverifies(yes, d));  // LTL[Y], not LTL[Y<=2]
     yes.formula = "Y<=2 a";
     CHECK(!reverifies(yes, d));  // another language
     Dfa e = dfa_of("Y<=2 a");
     CHECK(reverifies(yes, e));
-    yes.class_id = "local_k:3";
+    yes.class_id = window_class_id(false, 3);
     CHECK(!reverifies(yes, e));  // Y<=2 is not in LTL[Y<=3] syntactically
-    yes.class_id = "hybrid_k:2";
+    yes.class_id = window_class_id(true, 2);
     CHECK(reverifies(yes, e));
     std::string why;
     CHECK(!check_window_certificate("{not json", &why).ok());
@@ -139,7 +139,7 @@ TEST_CASE("The window certificate checker rejects tampered certificates and malf
 TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the depth bound and the exploration", "[windows]") {
     // δ = 12,11,31,00, F = {1}: "the word leaves (ba(a|b))*" (docs/WINDOWS.md §7), hybrid_k:2.
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 1, 0, 0}, {1, 2, 1, 1, 3, 1, 0, 0});
-    Certificate u = window_certificate("hybrid_k:2", false, CertificateKind::SearchExhausted);
+    Certificate u = window_certificate(window_class_id(true, 2), false, CertificateKind::SearchExhausted);
     u.unknown = true;
     u.pairs = {{*parse_word(AB, "baababa"), *parse_word(AB, "baabab")}};
     u.extra_json = R"({"k": 2, "depth_lower_bound": 2})";
@@ -153,7 +153,7 @@ TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the dept
     CHECK(!reverifies(u, d));
     // A "yes" by exhaustive exploration: Y<=2 (a & Y<=2 b) has depth 2, so depth 2 separates and 1 does not.
     Dfa e = dfa_of("Y<=2 (a & Y<=2 b)");
-    Certificate y = window_certificate("local_k:2", true, CertificateKind::DepthTypes);
+    Certificate y = window_certificate(window_class_id(false, 2), true, CertificateKind::DepthTypes);
     y.extra_json = R"({"k": 2, "depth": 2})";
     CHECK(reverifies(y, e));
     y.extra_json = R"({"k": 2, "depth": 1})";

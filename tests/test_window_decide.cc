@@ -69,7 +69,7 @@ TEST_CASE("δ=12,30,22,20 F={2} has an LTL[P,Y<=2] formula of depth 3 and is ans
     // back, and the decision finds one of its own (the language is "the run reaches the sink", so
     // the sink-state strategy of §3c answers it).
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 2, 3, 0, 2, 2, 2, 0});
-    Certificate y = window_certificate("hybrid_k:2", true, CertificateKind::Formula);
+    Certificate y = window_certificate(window_class_id(true, 2), true, CertificateKind::Formula);
     y.formula = "P(b & !P true) | P(a & !Y<=2 !a & Y<=2 Y<=2 true) | P(!Y<=2 !b & Y<=2 Y<=2 true) | (!Y<=2 !b & Y<=2 Y<=2 true)";
     CHECK(reverifies(y, d));
     auto f = ltl::parse_formula(*y.formula);
@@ -127,8 +127,8 @@ TEST_CASE("classify: the answers agree (local yes gives hybrid yes, hybrid no gi
         for (unsigned k = 2; k <= 3; ++k) {
             if (cl->local_k.at(k) == Answer::Yes) CHECK(cl->hybrid_k.at(k) == Answer::Yes);
             if (cl->hybrid_k.at(k) == Answer::No) CHECK(cl->local_k.at(k) == Answer::No);
-            for (const char* p : {"local_k:", "hybrid_k:"}) {
-                const Certificate& cert = cl->certificates.at(p + std::to_string(k));
+            for (bool hybrid : {false, true}) {
+                const Certificate& cert = cl->certificates.at(window_class_id(hybrid, k));
                 auto j = nlohmann::json::parse(certificate_to_json(cert, d));
                 if (cert.kind == CertificateKind::SearchExhausted) CHECK(j["member"].is_null());
                 else CHECK(j["member"].is_boolean());
@@ -204,7 +204,6 @@ TEST_CASE("Across windows: a yes at 2k gives a yes at k and a no at k a no at 2k
         INFO(to_json(d));
         for (bool hybrid : {false, true}) {
             if (!hybrid && !definite) continue;
-            const char* prefix = hybrid ? "hybrid_k:" : "local_k:";
             std::map<unsigned, WindowDecision> direct;
             for (unsigned k : {2u, 4u}) direct[k] = hybrid ? decide_hybrid_k(d, k) : decide_local_k(d, k);
             const Answer a2 = direct[2].answer, a4 = direct[4].answer;
@@ -216,14 +215,14 @@ TEST_CASE("Across windows: a yes at 2k gives a yes at k and a no at k a no at 2k
                 std::map<unsigned, Answer>& answers = hybrid ? c.hybrid_k : c.local_k;
                 answers[from] = direct[from].answer;
                 answers[to] = Answer::Unknown;
-                c.certificates[prefix + std::to_string(from)] = direct[from].certificate;
+                c.certificates[window_class_id(hybrid, from)] = direct[from].certificate;
                 Certificate unknown;
-                unknown.class_id = prefix + std::to_string(to);
+                unknown.class_id = window_class_id(hybrid, to);
                 unknown.unknown = true;
                 unknown.kind = CertificateKind::SearchExhausted;
                 c.certificates[unknown.class_id] = unknown;
                 apply_window_inclusions(d, 4, 200'000, c);
-                return std::make_pair(answers[to], c.certificates[prefix + std::to_string(to)]);
+                return std::make_pair(answers[to], c.certificates[window_class_id(hybrid, to)]);
             };
             if (a4 == Answer::Yes && direct[4].certificate.formula) {
                 auto [answer, cert] = derive(4, 2);

@@ -68,7 +68,7 @@ TEST_CASE("Ordered past features: (b|ab)*aab* needs P(a & P M) and is a yes for 
     // of its own (with types of every level under P, and ordered pairs of types when single
     // occurrences do not suffice); both compile back to the language.
     Dfa d = ltlkit::testing::make_dfa(AB, 0, {0, 0, 1, 0}, {1, 0, 2, 0, 3, 2, 3, 3});
-    Certificate y = window_certificate("hybrid_k:2", true, CertificateKind::Formula);
+    Certificate y = window_certificate(window_class_id(true, 2), true, CertificateKind::Formula);
     const std::string M = "(b & !Y<=2 b & Y<=2 Y<=2 true)", A3 = "(a & !Y<=2 b & Y<=2 Y<=2 true)",
                       end = "(!Y<=2 b & Y<=2 Y<=2 true)";
     y.formula = "(P " + M + " | " + end + ") & !P " + A3 + " & !P(a & P " + M + ")";

@@ -88,19 +88,16 @@ struct Checker {
     }
 };
 
-// The fragment kinds a member formula of a class may use.
-bool formula_fits(const std::string& cls, ltl::Formula f) {
+// The fragment kinds a member formula of a class may use: none, or the row's fragment.
+bool formula_fits(const ClassRow& row, ltl::Formula f) {
+    if (!row.formula_fragment) return false;
     auto k = ltl::fragment_of(f).kind;
-    using K = ltl::FragmentKind;
-    if (cls == "r_trivial") return k == K::None || k == K::P;
-    if (cls == "definite") return k == K::None || k == K::Y;
-    return false;
+    return k == ltl::FragmentKind::None || k == *row.formula_fragment;
 }
 
 // Re-decides a class by every route available (DFA criterion, and the semigroup identity when the
 // semigroup has at most 50,000 elements); all must agree with `member`.
-Result<bool> redecide(const Dfa& d, const std::string& cls, bool member, std::string* why) {
-    const ClassRow* row = find_class(cls);
+Result<bool> redecide(const Dfa& d, const ClassRow* row, const std::string& cls, bool member, std::string* why) {
     if (!row) return make_error("unknown class '" + cls + "'");
     std::string routes;
     if (row->by_dfa) {
@@ -127,10 +124,6 @@ Result<bool> redecide(const Dfa& d, const std::string& cls, bool member, std::st
     return true;
 }
 
-bool class_allows(const std::string& cls, const std::string& base) {
-    return cls == base;
-}
-
 }  // namespace
 
 Result<bool> check_certificate_json(const std::string& text, std::string* explanation) {
@@ -145,10 +138,12 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     auto read = certificate_from_json(text);
     if (!read.ok()) return read.error();
     const Certificate& cert = read->certificate;
-    const std::string& cls = cert.class_id;
+    const std::string& cls = read->class_text;  // as written, in every verdict
     const std::string kind = to_string(cert.kind);
     const CertificateKind K = cert.kind;
-    const bool window = cls.rfind("local_k:", 0) == 0 || cls.rfind("hybrid_k:", 0) == 0;
+    // A window stem with any number: the window checker judges the number.
+    const std::optional<ClassKind> stem = window_stem_of(cls);
+    const bool window = stem.has_value();
     if (window && K == CertificateKind::SearchExhausted) return check_window_certificate(text, explanation);
     if (cert.unknown) return make_error("\"member\" must be a boolean");
     const bool member = cert.member;
@@ -159,15 +154,19 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     const Dfa& d = read->dfa;
     Checker C{d, explanation};
     if (!is_minimal(d)) return C.say("the embedded DFA is not minimal", false);
-    std::string base = cls;
-    if (window) base = cls.rfind("local_k:", 0) == 0 ? "definite" : "locally_r_trivial";
-    if (!window && !find_class(cls)) return make_error("unknown class '" + cls + "'");
+    // The table class whose refutations refute the class: itself, or the class that includes the
+    // window classes (LTL[Y<=k] ⊆ LTL[Y], LTL[P,Y<=k] ⊆ LTL[P,Y]).
+    const ClassRow* row = window ? nullptr : read->class_id ? find_class(*read->class_id) : nullptr;
+    if (!window && !row) return make_error("unknown class '" + cls + "'");
+    const ClassRow* base_row = window ? find_class(*stem == ClassKind::LocalK ? ClassKind::Definite : ClassKind::LocallyRTrivial) : row;
+    const std::string base = to_string(base_row->id());
     if (K == CertificateKind::Implied) {
         if (!j.contains("by") || !j["by"].is_string()) return make_error("an implied membership needs \"by\"");
         const std::string by = j["by"];
+        const std::optional<ClassId> by_id = parse_class_id(by);
         if (!member) return C.say("an inclusion proves membership, not its absence", false);
-        if (window || !class_implies(by, cls)) return C.say(by + " is not known to be included in " + cls, false);
-        const ClassRow* from = find_class(by);
+        if (window || !by_id || !class_implies(*by_id, row->id())) return C.say(by + " is not known to be included in " + cls, false);
+        const ClassRow* from = find_class(*by_id);
         if (!from || !from->by_dfa) return C.say(by + " has no DFA criterion to re-check", false);
         DfaAnalysis A(d);
         if (!from->by_dfa(A).member) return C.say("the DFA criterion says the language is not in " + by, false);
@@ -177,10 +176,12 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
         if (!j.contains("in") || !j["in"].is_string() || !j.contains("not_in") || !j["not_in"].is_string())
             return make_error("an excluded membership needs \"in\" and \"not_in\"");
         const std::string in = j["in"], not_in = j["not_in"];
+        const std::optional<ClassId> in_id = parse_class_id(in), not_in_id = parse_class_id(not_in);
         if (member) return C.say("an exclusion proves non-membership, not membership", false);
-        if (window || !class_excludes(in, not_in, cls)) return C.say(in + " without " + not_in + " is not known to exclude " + cls, false);
-        const ClassRow* a = find_class(in);
-        const ClassRow* b = find_class(not_in);
+        if (window || !in_id || !not_in_id || !class_excludes(*in_id, *not_in_id, row->id()))
+            return C.say(in + " without " + not_in + " is not known to exclude " + cls, false);
+        const ClassRow* a = find_class(*in_id);
+        const ClassRow* b = find_class(*not_in_id);
         if (!a || !b || !a->by_dfa || !b->by_dfa) return C.say("no DFA criteria to re-check " + in + " and " + not_in, false);
         DfaAnalysis A(d);
         if (!a->by_dfa(A).member) return C.say("the DFA criterion says the language is not in " + in, false);
@@ -195,7 +196,7 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
         if (cert.formula) {
             auto f = ltl::parse_formula(*cert.formula);
             if (!f) return f.error();
-            if (!formula_fits(cls, *f))
+            if (!formula_fits(*row, *f))
                 return C.say("the formula is in " + ltl::fragment_of(*f).name() + ", not in the fragment of " + cls, false);
             auto alpha = formula_alphabet(*f, d.alphabet);
             if (!alpha) return C.say("the formula does not fit the DFA's alphabet: " + alpha.error().message, false);
@@ -205,13 +206,12 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
                 return C.say("the formula and the DFA differ on '" + format_word(d.alphabet, *w) + "'", false);
             return C.say("the formula (" + ltl::fragment_of(*f).name() + ") compiles to the embedded DFA's language", true);
         }
-        return redecide(d, cls, true, explanation);
+        return redecide(d, row, cls, true, explanation);
     }
 
     // Non-members.
     if (K == CertificateKind::SuffixFamily || K == CertificateKind::RFamily || K == CertificateKind::LrtFamily) {
-        const std::string expect = K == CertificateKind::SuffixFamily ? "definite" : K == CertificateKind::RFamily ? "r_trivial" : "locally_r_trivial";
-        if (!class_allows(base, expect)) return C.say("a " + kind + " does not refute " + cls, false);
+        if (base_row->refuting_family != K) return C.say("a " + kind + " does not refute " + cls, false);
         if (!cert.family) return make_error("a word family certificate needs \"family\"");
         const WordFamily& f = *cert.family;
         auto has_marker = [](const Word& w) { return std::find(w.begin(), w.end(), WordFamily::kLoopMarker) != w.end(); };
@@ -286,23 +286,10 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
             if (!o) return make_error("cannot compute the idempotent power of " + std::string(name));
             return *o;
         };
-        static const std::map<std::string, std::vector<std::string>> allowed = {
-            {"x_e", {"definite"}},
-            {"e_x", {"reverse_definite"}},
-            {"e_x_e", {"generalized_definite"}},
-            {"r_class", {"r_trivial", "piecewise_testable"}},
-            {"l_class", {"l_trivial", "piecewise_testable"}},
-            {"r_class_omega", {"r_trivial", "piecewise_testable"}},
-            {"aperiodic",
-             {"star_free", "definite", "r_trivial", "locally_r_trivial", "locally_testable", "piecewise_testable",
-              "reverse_definite", "generalized_definite", "l_trivial"}},
-            {"local_r", {"locally_r_trivial"}},
-            {"local_idempotent", {"locally_testable"}},
-            {"local_commutative", {"locally_testable"}},
-        };
-        auto it = allowed.find(id);
-        if (it == allowed.end()) return make_error("unknown identity '" + id + "'");
-        if (std::find(it->second.begin(), it->second.end(), base) == it->second.end())
+        const std::optional<Identity> identity = parse_identity(id);
+        if (!identity) return make_error("unknown identity '" + id + "'");
+        const auto& refuting = base_row->refuted_by;
+        if (std::find(refuting.begin(), refuting.end(), *identity) == refuting.end())
             return C.say("a violation of '" + id + "' does not refute " + cls, false);
 #define TAKE(var, expr)            \
     auto var##_r = (expr);         \
@@ -310,32 +297,32 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     const T& var = *var##_r;
         bool holds = false;
         std::string what;
-        if (id == "x_e") {
+        if (*identity == Identity::XE) {
             TAKE(e, om("e"));
             TAKE(x, tw("x"));
             holds = !j["words"]["x"].get<std::string>().empty() && compose(x, e) != e;
             what = "x·e ≠ e for the idempotent e = w^ω";
-        } else if (id == "e_x") {
+        } else if (*identity == Identity::EX) {
             TAKE(e, om("e"));
             TAKE(x, tw("x"));
             holds = !j["words"]["x"].get<std::string>().empty() && compose(e, x) != e;
             what = "e·x ≠ e for the idempotent e";
-        } else if (id == "e_x_e") {
+        } else if (*identity == Identity::EXE) {
             TAKE(e, om("e"));
             TAKE(x, tw("x"));
             holds = !j["words"]["x"].get<std::string>().empty() && compose(compose(e, x), e) != e;
             what = "e·x·e ≠ e for the idempotent e";
-        } else if (id == "r_class" || id == "l_class") {
+        } else if (*identity == Identity::RClass || *identity == Identity::LClass) {
             TAKE(s, tw("s"));
             TAKE(a, tw("a"));
             TAKE(b, tw("b"));
-            const bool right = id == "r_class";
+            const bool right = *identity == Identity::RClass;
             const T sa = right ? compose(s, a) : compose(a, s);
             const T back = right ? compose(sa, b) : compose(b, sa);
             holds = !j["words"]["s"].get<std::string>().empty() && sa != s && back == s;
             what = right ? "s ≠ s·a and s·a·b = s (distinct R-equivalent elements)"
                          : "s ≠ a·s and b·a·s = s (distinct L-equivalent elements)";
-        } else if (id == "r_class_omega") {
+        } else if (*identity == Identity::RClassOmega) {
             TAKE(u, tw("u"));
             TAKE(v, tw("v"));
             const T uv = compose(u, v);
@@ -347,13 +334,13 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
             const T eu = compose(e, u);
             holds = compose(e, e) == e && eu != e && compose(eu, compose(v, pw)) == e;
             what = "e = (uv)^ω ≠ e·u while e·u·v·(uv)^(ω-1) = e (distinct R-equivalent elements)";
-        } else if (id == "aperiodic") {
+        } else if (*identity == Identity::Aperiodic) {
             TAKE(u, tw("u"));
             auto e = omega_of(u);
             if (!e) return make_error("cannot compute u^ω");
             holds = compose(*e, u) != *e;
             what = "u^ω ≠ u^(ω+1) (a non-trivial group in the syntactic monoid)";
-        } else if (id == "local_r") {
+        } else if (*identity == Identity::LocalR) {
             TAKE(e, om("e"));
             TAKE(x0, tw("x"));
             TAKE(s, tw("s"));
@@ -362,13 +349,13 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
             const T y = compose(x, compose(compose(e, s), e));
             holds = x != y && compose(y, compose(compose(e, t), e)) == x;
             what = "x = exe and y = x·ese are distinct and y·ete = x: eSe is not R-trivial";
-        } else if (id == "local_idempotent") {
+        } else if (*identity == Identity::LocalIdempotent) {
             TAKE(e, om("e"));
             TAKE(s, tw("s"));
             const T x = compose(compose(e, s), e);
             holds = compose(x, x) != x;
             what = "(ese)² ≠ ese: eSe is not idempotent";
-        } else if (id == "local_commutative") {
+        } else if (*identity == Identity::LocalCommutative) {
             TAKE(e, om("e"));
             TAKE(s, tw("s"));
             TAKE(t, tw("t"));
@@ -382,7 +369,7 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     }
     if (window) return C.say("kind '" + kind + "' cannot refute " + cls, false);
     // dfa_criterion / semigroup_identity non-members: re-decide by every route.
-    return redecide(d, cls, false, explanation);
+    return redecide(d, row, cls, false, explanation);
 }
 
 }  // namespace ltlkit::automata::algebra

@@ -40,7 +40,9 @@ Result<CertificateWithDfa> certificate_from_json(const std::string& text) {
     if (!dfa.ok()) return field_error("dfa", "is not a DFA: " + dfa.error().one_line());
     out.dfa = std::move(dfa).value();
     if (!j["class"].is_string()) return field_error("class", "must be a string");
-    c.class_id = j["class"].get<std::string>();
+    out.class_text = j["class"].get<std::string>();
+    out.class_id = parse_class_id(out.class_text);
+    if (out.class_id) c.class_id = *out.class_id;
     if (j["member"].is_boolean())
         c.member = j["member"].get<bool>();
     else if (j["member"].is_null())

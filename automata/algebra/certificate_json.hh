@@ -4,6 +4,7 @@
 // format and reader.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "automata/certificate.hh"
@@ -12,10 +13,13 @@
 
 namespace ltlkit::automata::algebra {
 
-// A certificate and the DFA it embeds.
+// A certificate and the DFA it embeds. "class" is kept as written: certificate.class_id is its
+// parse (automata/class_id.hh) when it names a class, and the checker names the text in its verdicts.
 struct CertificateWithDfa {
     Certificate certificate;
     Dfa dfa;
+    std::string class_text;
+    std::optional<ClassId> class_id;  // parse_class_id(class_text)
 };
 
 // Reads certificate_to_json's object: "dfa", "class", "member" (true, false or null: unknown) and

@@ -23,7 +23,7 @@ inline Word cat(std::initializer_list<const Word*> parts) {
     return w;
 }
 
-inline Certificate base(const std::string& id, bool member, CertificateKind kind, const std::string& fact) {
+inline Certificate base(const ClassId& id, bool member, CertificateKind kind, const std::string& fact) {
     Certificate c;
     c.class_id = id;
     c.member = member;
@@ -34,13 +34,10 @@ inline Certificate base(const std::string& id, bool member, CertificateKind kind
 
 // An identity violation: words named in `words` (e-words stand for the ω-power of their
 // transformation), re-checked by the certificate checker on transformations.
-inline Certificate violation(const Dfa& d, const std::string& id, const std::string& identity, const std::string& fact,
+inline Certificate violation(const ClassId& id, Identity identity, const std::string& fact,
                       const std::vector<std::pair<std::string, Word>>& words) {
     Certificate c = base(id, false, CertificateKind::IdentityViolation, fact);
-    nlohmann::json w = nlohmann::json::object();
-    for (const auto& [name, word] : words) w[name] = format_word(d.alphabet, word);
-    nlohmann::json extra = {{"identity", identity}, {"words", w}};
-    c.extra_json = extra.dump();
+    c.fields = ViolationFields{identity, words};
     return c;
 }
 

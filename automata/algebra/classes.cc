@@ -52,7 +52,7 @@ ClassDecision definite_by_dfa(DfaAnalysis& A) {
         auto [p, q] = cn[0];
         Word w = A.loop_word(p, q);
         WordFamily f = definite_family(A, p, q, w);
-        Certificate c = base("definite", false, CertificateKind::SuffixFamily,
+        Certificate c = base(ClassKind::Definite, false, CertificateKind::SuffixFamily,
                              "states " + std::to_string(p) + " and " + std::to_string(q) + " share the loop " + fw(d, w) +
                                  ", so x·p^r·y and x2·p^r·y (x, x2 reach them, y separates them) end in the same " +
                                  "r·|p|+|y| symbols yet differ in membership for every r: no definite language (of any " +
@@ -62,11 +62,11 @@ ClassDecision definite_by_dfa(DfaAnalysis& A) {
     }
     auto lp = A.pair_graph_longest_path();
     const std::size_t degree = A.n() <= 1 ? 0 : 1 + *lp;
-    Certificate c = base("definite", true, CertificateKind::PairGraphAcyclic,
+    Certificate c = base(ClassKind::Definite, true, CertificateKind::PairGraphAcyclic,
                          "the graph on pairs of distinct states is acyclic (longest path " + std::to_string(lp.value_or(0)) +
                              " edges): membership of words of length ≥ " + std::to_string(degree) +
                              " depends only on their last " + std::to_string(degree) + " symbols");
-    c.extra_json = nlohmann::json{{"degree", degree}}.dump();
+    c.fields = DegreeFields{degree};
     return yes(c);
 }
 
@@ -74,9 +74,9 @@ ClassDecision definite_by_semigroup(const SemigroupAnalysis& S) {
     for (Element e : S.idempotents)
         for (std::size_t a = 0; a < S.s.num_generators(); ++a)
             if (S.s.left(e, Symbol(a)) != e)
-                return no(violation(S.dfa, "definite", "x_e", "x·e ≠ e for the idempotent e (identity x·y^ω = y^ω fails)",
+                return no(violation(ClassKind::Definite, Identity::XE, "x·e ≠ e for the idempotent e (identity x·y^ω = y^ω fails)",
                                     {{"e", S.s.word(e)}, {"x", Word{Symbol(a)}}}));
-    return yes(base("definite", true, CertificateKind::SemigroupIdentity, "x·e = e for every idempotent e of the syntactic semigroup"));
+    return yes(base(ClassKind::Definite, true, CertificateKind::SemigroupIdentity, "x·e = e for every idempotent e of the syntactic semigroup"));
 }
 
 // --- r_trivial
@@ -96,7 +96,7 @@ ClassDecision r_trivial_by_dfa(DfaAnalysis& A) {
                 f.p = cat({&u, &v});
                 f.y = A.separator(s, t);
                 f.z = cat({&u, &f.y});
-                Certificate c = base("r_trivial", false, CertificateKind::RFamily,
+                Certificate c = base(ClassKind::RTrivial, false, CertificateKind::RFamily,
                                      "states " + std::to_string(s) + " and " + std::to_string(t) +
                                          " lie in one SCC (u = " + fw(d, u) + ", v = " + fw(d, v) +
                                          "): x(uv)^r y and x(uv)^r u y differ in membership for every r, while " +
@@ -104,11 +104,11 @@ ClassDecision r_trivial_by_dfa(DfaAnalysis& A) {
                 c.family = f;
                 return no(c);
             }
-    return yes(base("r_trivial", true, CertificateKind::PartiallyOrdered, "every SCC of the minimal DFA is a single state (partially ordered)"));
+    return yes(base(ClassKind::RTrivial, true, CertificateKind::PartiallyOrdered, "every SCC of the minimal DFA is a single state (partially ordered)"));
 }
 
 // R-class witness s R s·a (s·a·b = s, s·a ≠ s) from the right Cayley graph.
-std::optional<Certificate> r_class_violation(const SemigroupAnalysis& S, const std::string& id, bool left) {
+std::optional<Certificate> r_class_violation(const SemigroupAnalysis& S, ClassKind id, bool left) {
     const auto& cls = left ? S.green.l : S.green.r;
     const std::size_t k = S.s.num_generators();
     for (Element x = 0; x < S.s.size(); ++x)
@@ -134,23 +134,23 @@ std::optional<Certificate> r_class_violation(const SemigroupAnalysis& S, const s
             std::reverse(back.begin(), back.end());
             if (left) std::reverse(back.begin(), back.end());  // left multiplications compose reversed
             if (!left)
-                return violation(S.dfa, id, "r_class",
+                return violation(id, Identity::RClass,
                                  "s ≠ s·a but s·a·b = s: s and s·a are distinct R-equivalent elements",
                                  {{"s", S.s.word(x)}, {"a", Word{Symbol(a)}}, {"b", back}});
-            return violation(S.dfa, id, "l_class", "s ≠ a·s but b·a·s = s: s and a·s are distinct L-equivalent elements",
+            return violation(id, Identity::LClass, "s ≠ a·s but b·a·s = s: s and a·s are distinct L-equivalent elements",
                              {{"s", S.s.word(x)}, {"a", Word{Symbol(a)}}, {"b", back}});
         }
     return std::nullopt;
 }
 
 ClassDecision r_trivial_by_semigroup(const SemigroupAnalysis& S) {
-    if (auto v = r_class_violation(S, "r_trivial", false)) return no(*v);
-    return yes(base("r_trivial", true, CertificateKind::SemigroupIdentity, "the syntactic monoid is R-trivial"));
+    if (auto v = r_class_violation(S, ClassKind::RTrivial, false)) return no(*v);
+    return yes(base(ClassKind::RTrivial, true, CertificateKind::SemigroupIdentity, "the syntactic monoid is R-trivial"));
 }
 
 ClassDecision l_trivial_by_semigroup(const SemigroupAnalysis& S) {
-    if (auto v = r_class_violation(S, "l_trivial", true)) return no(*v);
-    return yes(base("l_trivial", true, CertificateKind::SemigroupIdentity, "the syntactic monoid is L-trivial"));
+    if (auto v = r_class_violation(S, ClassKind::LTrivial, true)) return no(*v);
+    return yes(base(ClassKind::LTrivial, true, CertificateKind::SemigroupIdentity, "the syntactic monoid is L-trivial"));
 }
 
 // --- locally R-trivial
@@ -159,7 +159,7 @@ ClassDecision lrt_by_dfa(DfaAnalysis& A) {
     const Dfa& d = A.dfa();
     auto cn = A.c_nodes([&](State p, State q) { return A.scc(p) == A.scc(q); }, true);
     if (cn.empty())
-        return yes(base("locally_r_trivial", true, CertificateKind::NoCommonLoopInScc,
+        return yes(base(ClassKind::LocallyRTrivial, true, CertificateKind::NoCommonLoopInScc,
                         "no two distinct states of one SCC share a common non-empty loop word"));
     auto [p, q] = cn[0];
     Word w = A.loop_word(p, q), u = *A.path(p, q), v = *A.path(q, p);
@@ -177,7 +177,7 @@ ClassDecision lrt_by_dfa(DfaAnalysis& A) {
     f.z.insert(f.z.end(), u.begin(), u.end());
     f.z.push_back(M);
     f.z.insert(f.z.end(), f.y.begin(), f.y.end());
-    Certificate c = base("locally_r_trivial", false, CertificateKind::LrtFamily,
+    Certificate c = base(ClassKind::LocallyRTrivial, false, CertificateKind::LrtFamily,
                          "states " + std::to_string(p) + " and " + std::to_string(q) + " of one SCC share the loop w = " +
                              fw(d, w) + " (u = " + fw(d, u) + " leads from the first to the second, v = " + fw(d, v) +
                              " back); with E = w^r, x(EuEvE)^r y and x(EuEvE)^r EuE y differ for every r, while " +
@@ -214,12 +214,12 @@ ClassDecision lrt_by_semigroup(const SemigroupAnalysis& S) {
                 std::reverse(w.begin(), w.end());
                 return w;
             };
-            return no(violation(S.dfa, "locally_r_trivial", "local_r",
+            return no(violation(ClassKind::LocallyRTrivial, Identity::LocalR,
                                 "x ≠ x·(e s e) = y and y·(e t e) = x for x in eSe: eSe is not R-trivial",
                                 {{"e", S.s.word(e)}, {"x", S.s.word(x)}, {"s", walk(x, y)}, {"t", walk(y, x)}}));
         }
     }
-    return yes(base("locally_r_trivial", true, CertificateKind::SemigroupIdentity, "eSe is R-trivial for every idempotent e"));
+    return yes(base(ClassKind::LocallyRTrivial, true, CertificateKind::SemigroupIdentity, "eSe is R-trivial for every idempotent e"));
 }
 
 // --- locally testable (Trahtman's theorem on the pair graph; Brzozowski–Simon identity)
@@ -229,10 +229,10 @@ ClassDecision lt_by_dfa(DfaAnalysis& A) {
     auto cn = A.c_nodes([&](State p, State q) { return A.scc(p) == A.scc(q); }, true);
     if (!cn.empty()) {
         auto [p, q] = cn[0];
-        Certificate c = base("locally_testable", false, CertificateKind::DfaCriterion,
+        Certificate c = base(ClassKind::LocallyTestable, false, CertificateKind::DfaCriterion,
                              "C-node (" + std::to_string(p) + "," + std::to_string(q) +
                                  ") of the pair graph with both states in one SCC (Trahtman's condition 1 fails)");
-        c.extra_json = nlohmann::json{{"states", {p, q}}, {"loop", fw(d, A.loop_word(p, q))}}.dump();
+        c.fields = CNodeFields{p, q, A.loop_word(p, q)};
         return no(c);
     }
     // Condition 2: for every C-node (p,q) with p ≥ q and every s: p·s ≥ q iff q·s ≥ q.
@@ -277,12 +277,12 @@ ClassDecision lt_by_dfa(DfaAnalysis& A) {
             queue.pop_front();
             State r = State(v / n), t = State(v % n);
             if (to_q[r] != to_q[t]) {
-                Certificate c = base("locally_testable", false, CertificateKind::DfaCriterion,
+                Certificate c = base(ClassKind::LocallyTestable, false, CertificateKind::DfaCriterion,
                                      "a C-node (p," + std::to_string(q) + ") with p ≥ " + std::to_string(q) +
                                          " reaches the pair (" + std::to_string(r) + "," + std::to_string(t) +
                                          ") of which exactly one reaches " + std::to_string(q) +
                                          " (Trahtman's condition 2 fails)");
-                c.extra_json = nlohmann::json{{"q", q}, {"pair", {r, t}}}.dump();
+                c.fields = CNodeReachFields{q, r, t};
                 return no(c);
             }
             for (std::size_t a = 0; a < k; ++a) {
@@ -293,7 +293,7 @@ ClassDecision lt_by_dfa(DfaAnalysis& A) {
             }
         }
     }
-    return yes(base("locally_testable", true, CertificateKind::DfaCriterion,
+    return yes(base(ClassKind::LocallyTestable, true, CertificateKind::DfaCriterion,
                     "Trahtman's conditions hold: every C-node (p,q) of the pair graph with p ≥ q has p = q when p ~ q, "
                     "and p·s ≥ q iff q·s ≥ q for all s"));
 }
@@ -303,16 +303,16 @@ ClassDecision lt_by_semigroup(const SemigroupAnalysis& S) {
         auto M = S.local_monoid(e);
         for (Element x : M)
             if (S.s.product(x, x) != x)
-                return no(violation(S.dfa, "locally_testable", "local_idempotent", "(e s e)² ≠ e s e: eSe is not idempotent",
+                return no(violation(ClassKind::LocallyTestable, Identity::LocalIdempotent, "(e s e)² ≠ e s e: eSe is not idempotent",
                                     {{"e", S.s.word(e)}, {"s", S.s.word(x)}}));
         for (std::size_t i = 0; i < M.size(); ++i)
             for (std::size_t j = i + 1; j < M.size(); ++j)
                 if (S.s.product(M[i], M[j]) != S.s.product(M[j], M[i]))
-                    return no(violation(S.dfa, "locally_testable", "local_commutative",
+                    return no(violation(ClassKind::LocallyTestable, Identity::LocalCommutative,
                                         "(ese)(ete) ≠ (ete)(ese): eSe is not commutative",
                                         {{"e", S.s.word(e)}, {"s", S.s.word(M[i])}, {"t", S.s.word(M[j])}}));
     }
-    return yes(base("locally_testable", true, CertificateKind::SemigroupIdentity,
+    return yes(base(ClassKind::LocallyTestable, true, CertificateKind::SemigroupIdentity,
                     "eSe is idempotent and commutative for every idempotent e (Brzozowski–Simon)"));
 }
 
@@ -385,7 +385,7 @@ ClassDecision pt_by_dfa(DfaAnalysis& A) {
         // s = (uv)^m with (uv)^m idempotent; s·u ≠ s; s·u·(v (uv)^{m-1}) = s.
         Word uv = f.p, u(f.z.begin(), f.z.end() - std::ptrdiff_t(f.y.size()));
         Word v(uv.begin() + std::ptrdiff_t(u.size()), uv.end());
-        Certificate c = violation(d, "piecewise_testable", "r_class_omega",
+        Certificate c = violation(ClassKind::PiecewiseTestable, Identity::RClassOmega,
                                   "with e = (uv)^ω: e ≠ e·u and e·u·v·(uv)^{ω-1} = e, so the monoid is not R-trivial, hence not J-trivial",
                                   {{"u", u}, {"v", v}});
         return no(c);
@@ -399,21 +399,21 @@ ClassDecision pt_by_dfa(DfaAnalysis& A) {
                 first = std::tuple{*q, a, b};
     if (first) {
         const auto [q, a, b] = *first;
-        Certificate c = base("piecewise_testable", false, CertificateKind::DfaCriterion,
+        Certificate c = base(ClassKind::PiecewiseTestable, false, CertificateKind::DfaCriterion,
                              "not locally confluent: from state " + std::to_string(q) + ", " +
                                  d.alphabet[a] + " and " + d.alphabet[b] + " lead to states with no common {" +
                                  d.alphabet[a] + "," + d.alphabet[b] + "}*-successor (Klíma–Polák)");
-        c.extra_json = nlohmann::json{{"state", q}, {"letters", {d.alphabet[a], d.alphabet[b]}}}.dump();
+        c.fields = ConfluenceFields{q, Symbol(a), Symbol(b)};
         return no(c);
     }
-    return yes(base("piecewise_testable", true, CertificateKind::DfaCriterion,
+    return yes(base(ClassKind::PiecewiseTestable, true, CertificateKind::DfaCriterion,
                     "the minimal DFA is partially ordered and locally confluent (Klíma–Polák)"));
 }
 
 ClassDecision pt_by_semigroup(const SemigroupAnalysis& S) {
-    if (auto v = r_class_violation(S, "piecewise_testable", false)) return no(*v);
-    if (auto v = r_class_violation(S, "piecewise_testable", true)) return no(*v);
-    return yes(base("piecewise_testable", true, CertificateKind::SemigroupIdentity, "the syntactic monoid is J-trivial (Simon)"));
+    if (auto v = r_class_violation(S, ClassKind::PiecewiseTestable, false)) return no(*v);
+    if (auto v = r_class_violation(S, ClassKind::PiecewiseTestable, true)) return no(*v);
+    return yes(base(ClassKind::PiecewiseTestable, true, CertificateKind::SemigroupIdentity, "the syntactic monoid is J-trivial (Simon)"));
 }
 
 // --- star-free
@@ -422,10 +422,10 @@ ClassDecision star_free_by_semigroup(const SemigroupAnalysis& S) {
     for (Element x = 0; x < S.s.size(); ++x) {
         Element w = S.s.omega(x);
         if (S.s.product(w, x) != w)
-            return no(violation(S.dfa, "star_free", "aperiodic", "u^ω ≠ u^(ω+1): the syntactic monoid has a non-trivial group",
+            return no(violation(ClassKind::StarFree, Identity::Aperiodic, "u^ω ≠ u^(ω+1): the syntactic monoid has a non-trivial group",
                                 {{"u", S.s.word(x)}}));
     }
-    return yes(base("star_free", true, CertificateKind::SemigroupIdentity, "the syntactic monoid is aperiodic (Schützenberger)"));
+    return yes(base(ClassKind::StarFree, true, CertificateKind::SemigroupIdentity, "the syntactic monoid is aperiodic (Schützenberger)"));
 }
 
 // --- reverse definite
@@ -442,35 +442,34 @@ ClassDecision rd_by_dfa(DfaAnalysis& A) {
                     auto back = A.path(d.next(q, Symbol(b)), q);
                     if (back) w = Word{Symbol(b)}, w.insert(w.end(), back->begin(), back->end());
                 }
-                return no(violation(d, "reverse_definite", "e_x",
+                return no(violation(ClassKind::ReverseDefinite, Identity::EX,
                                     "state " + std::to_string(q) + " lies on a cycle but is not absorbing: e·x ≠ e for e = w^ω",
                                     {{"e", w}, {"x", Word{Symbol(a)}}}));
             }
     }
-    return yes(base("reverse_definite", true, CertificateKind::DfaCriterion, "every state on a cycle is absorbing (all letters loop)"));
+    return yes(base(ClassKind::ReverseDefinite, true, CertificateKind::DfaCriterion, "every state on a cycle is absorbing (all letters loop)"));
 }
 
 ClassDecision rd_by_semigroup(const SemigroupAnalysis& S) {
     for (Element e : S.idempotents)
         for (std::size_t a = 0; a < S.s.num_generators(); ++a)
             if (S.s.right(e, Symbol(a)) != e)
-                return no(violation(S.dfa, "reverse_definite", "e_x", "e·x ≠ e for the idempotent e",
+                return no(violation(ClassKind::ReverseDefinite, Identity::EX, "e·x ≠ e for the idempotent e",
                                     {{"e", S.s.word(e)}, {"x", Word{Symbol(a)}}}));
-    return yes(base("reverse_definite", true, CertificateKind::SemigroupIdentity, "e·S = e for every idempotent e"));
+    return yes(base(ClassKind::ReverseDefinite, true, CertificateKind::SemigroupIdentity, "e·S = e for every idempotent e"));
 }
 
 // --- generalized definite
 
 ClassDecision gd_by_dfa(DfaAnalysis& A) {
-    const Dfa& d = A.dfa();
     auto cn = A.c_nodes([&](State p, State q) { return A.reaches(p, q) || A.reaches(q, p); }, true);
     if (cn.empty())
-        return yes(base("generalized_definite", true, CertificateKind::DfaCriterion,
+        return yes(base(ClassKind::GeneralizedDefinite, true, CertificateKind::DfaCriterion,
                         "no C-node (p,q), p ≠ q, of the pair graph has q reachable from p"));
     auto [p, q] = cn[0];
     if (!A.reaches(p, q)) std::swap(p, q);
     Word w = A.loop_word(p, q), s = *A.path(p, q);
-    return no(violation(d, "generalized_definite", "e_x_e",
+    return no(violation(ClassKind::GeneralizedDefinite, Identity::EXE,
                         "states " + std::to_string(p) + " and " + std::to_string(q) + " share the loop w and " +
                             std::to_string(q) + " is reachable from " + std::to_string(p) + ": e·x·e ≠ e for e = w^ω",
                         {{"e", w}, {"x", s}}));
@@ -481,15 +480,15 @@ ClassDecision gd_by_semigroup(const SemigroupAnalysis& S) {
         if (S.green.j[e] != S.kernel) {
             Element k0 = 0;
             while (S.green.j[k0] != S.kernel) ++k0;
-            return no(violation(S.dfa, "generalized_definite", "e_x_e", "e·x·e ≠ e: the idempotent e is not in the minimal ideal",
+            return no(violation(ClassKind::GeneralizedDefinite, Identity::EXE, "e·x·e ≠ e: the idempotent e is not in the minimal ideal",
                                 {{"e", S.s.word(e)}, {"x", S.s.word(k0)}}));
         }
     for (Element e : S.idempotents)
         for (Element x = 0; x < S.s.size(); ++x)
             if (x != e && S.green.h[x] == S.green.h[e])
-                return no(violation(S.dfa, "generalized_definite", "e_x_e", "e·x·e = x ≠ e in the group H-class of e",
+                return no(violation(ClassKind::GeneralizedDefinite, Identity::EXE, "e·x·e = x ≠ e in the group H-class of e",
                                     {{"e", S.s.word(e)}, {"x", S.s.word(x)}}));
-    return yes(base("generalized_definite", true, CertificateKind::SemigroupIdentity,
+    return yes(base(ClassKind::GeneralizedDefinite, true, CertificateKind::SemigroupIdentity,
                     "every idempotent lies in the minimal ideal, which is H-trivial: eSe = e"));
 }
 
@@ -509,18 +508,15 @@ void add_family_pairs(DfaAnalysis& A, ClassDecision& d) {
 void add_violation_pair(DfaAnalysis& A, ClassDecision& d) {
     if (d.member || d.certificate.kind != CertificateKind::IdentityViolation || !d.certificate.pairs.empty()) return;
     // A pair of words that the violated identity would make equal.
-    auto j = nlohmann::json::parse(d.certificate.extra_json);
+    const auto* v = std::get_if<ViolationFields>(&d.certificate.fields);
+    if (!v) return;
     const Dfa& dfa = A.dfa();
     // The pair costs runs of the words (up to 64 powers of them) from every state: skip it where that
     // exceeds 2·10^7 steps (the violation itself is checked on transformations, pair or not).
-    std::size_t letters_in_words = 0;
-    for (auto it = j["words"].begin(); it != j["words"].end(); ++it)
-        letters_in_words += it.value().get<std::string>().size();
+    std::size_t letters_in_words = 0;  // the length of the words as the certificate writes them
+    for (const auto& [name, w] : v->words) letters_in_words += format_word(dfa.alphabet, w).size();
     if (letters_in_words * dfa.num_states() > 20'000'000) return;
-    auto word = [&](const char* name) -> Word {
-        if (!j["words"].contains(name)) return {};
-        return *parse_word(dfa.alphabet, j["words"][name].get<std::string>());
-    };
+    auto word = [&](const char* name) { return v->word(name); };
     auto omega_word = [&](const Word& w) {
         // w^m with τ(w)^m idempotent (m ≤ a bound, else w itself); τ(w)^m by one composition per m
         const std::vector<State> t = transformation_of(dfa, w);
@@ -535,19 +531,19 @@ void add_violation_pair(DfaAnalysis& A, ClassDecision& d) {
         }
         return w;
     };
-    const std::string id = j["identity"];
     Word a, b;
-    if (id == "x_e") { Word e = omega_word(word("e")), x = word("x"); a = cat({&x, &e}); b = e; }
-    else if (id == "e_x") { Word e = omega_word(word("e")), x = word("x"); a = cat({&e, &x}); b = e; }
-    else if (id == "e_x_e") { Word e = omega_word(word("e")), x = word("x"); a = cat({&e, &x, &e}); b = e; }
-    else if (id == "r_class") { Word s = word("s"), x = word("a"); a = s; b = cat({&s, &x}); }
-    else if (id == "l_class") { Word s = word("s"), x = word("a"); a = s; b = cat({&x, &s}); }
-    else if (id == "aperiodic") { Word u = omega_word(word("u")); Word u1 = word("u"); a = u; b = cat({&u, &u1}); }
-    else if (id == "r_class_omega") { Word u = word("u"), v = word("v"); Word uv = cat({&u, &v}); Word e = omega_word(uv); a = e; b = cat({&e, &u}); }
-    else if (id == "local_r") { Word e = omega_word(word("e")), x = word("x"), s = word("s"); a = x; b = cat({&x, &e, &s, &e}); }
-    else if (id == "local_idempotent") { Word e = omega_word(word("e")), s = word("s"); Word x = cat({&e, &s, &e}); a = x; b = cat({&x, &x}); }
-    else if (id == "local_commutative") { Word e = omega_word(word("e")), s = word("s"), t = word("t"); Word x = cat({&e, &s, &e}), y = cat({&e, &t, &e}); a = cat({&x, &y}); b = cat({&y, &x}); }
-    else return;
+    switch (v->identity) {
+        case Identity::XE: { Word e = omega_word(word("e")), x = word("x"); a = cat({&x, &e}); b = e; break; }
+        case Identity::EX: { Word e = omega_word(word("e")), x = word("x"); a = cat({&e, &x}); b = e; break; }
+        case Identity::EXE: { Word e = omega_word(word("e")), x = word("x"); a = cat({&e, &x, &e}); b = e; break; }
+        case Identity::RClass: { Word s = word("s"), x = word("a"); a = s; b = cat({&s, &x}); break; }
+        case Identity::LClass: { Word s = word("s"), x = word("a"); a = s; b = cat({&x, &s}); break; }
+        case Identity::Aperiodic: { Word u = omega_word(word("u")); Word u1 = word("u"); a = u; b = cat({&u, &u1}); break; }
+        case Identity::RClassOmega: { Word u = word("u"), v = word("v"); Word uv = cat({&u, &v}); Word e = omega_word(uv); a = e; b = cat({&e, &u}); break; }
+        case Identity::LocalR: { Word e = omega_word(word("e")), x = word("x"), s = word("s"); a = x; b = cat({&x, &e, &s, &e}); break; }
+        case Identity::LocalIdempotent: { Word e = omega_word(word("e")), s = word("s"); Word x = cat({&e, &s, &e}); a = x; b = cat({&x, &x}); break; }
+        case Identity::LocalCommutative: { Word e = omega_word(word("e")), s = word("s"), t = word("t"); Word x = cat({&e, &s, &e}), y = cat({&e, &t, &e}); a = cat({&x, &y}); b = cat({&y, &x}); break; }
+    }
     if (auto p = separating_context(dfa, a, b)) d.certificate.pairs.push_back(*p);
 }
 
@@ -592,75 +588,170 @@ void certify_r_trivial(DfaAnalysis& A, ClassDecision& d, std::size_t formula_cap
 }  // namespace
 
 const std::vector<ClassRow>& class_table() {
+    using A = Architecture;
+    using F = ltl::FragmentKind;
+    using I = Identity;
     static const std::vector<ClassRow> rows = {
-        {"definite", "definite", "syntactic semigroup satisfies x·y^ω = y^ω; pair graph on distinct states acyclic",
-         "LTL[Y]", "local-1", definite_by_dfa, definite_by_semigroup, certify_definite},
-        {"r_trivial", "left-deterministic polynomial", "R-trivial syntactic monoid; minimal DFA partially ordered",
-         "LTL[P]", "global", r_trivial_by_dfa, r_trivial_by_semigroup, certify_r_trivial},
-        {"locally_r_trivial", "locally R-trivial",
-         "eSe R-trivial for every idempotent e; no two distinct states of one SCC share a non-empty loop word",
-         "LTL[P,Y]", "hybrid-1", lrt_by_dfa, lrt_by_semigroup, certify_common},
-        {"locally_testable", "locally testable", "eSe idempotent and commutative (Brzozowski–Simon); Trahtman's DFA test",
-         "⊂ LTL[P,Y]", "", lt_by_dfa, lt_by_semigroup, certify_common},
-        {"piecewise_testable", "piecewise testable", "J-trivial (Simon); partially ordered + locally confluent (Klíma–Polák)",
-         "⊂ LTL[P]", "", pt_by_dfa, pt_by_semigroup, certify_common},
-        {"star_free", "star-free", "aperiodic syntactic monoid (Schützenberger)", "LTL[S]", "", nullptr,
-         star_free_by_semigroup, certify_common},
-        {"reverse_definite", "reverse definite", "e·S = e; every state on a cycle is absorbing", "", "", rd_by_dfa,
-         rd_by_semigroup, certify_common},
-        {"generalized_definite", "generalized definite", "eSe = e; no C-node (p,q), p ≠ q, with q reachable from p", "", "",
-         gd_by_dfa, gd_by_semigroup, certify_common},
-        {"l_trivial", "L-trivial", "L-trivial syntactic monoid", "", "", nullptr, l_trivial_by_semigroup, certify_common},
+        {.kind = ClassKind::Definite, .name = "definite", .phrase = "definite",
+         .characterization = "syntactic semigroup satisfies x·y^ω = y^ω; pair graph on distinct states acyclic",
+         .logic = "LTL[Y]", .arch = A{A::Kind::Local, 1}, .refuted_by = {I::XE, I::Aperiodic},
+         .refuting_family = CertificateKind::SuffixFamily, .formula_fragment = F::Y,
+         .by_dfa = definite_by_dfa, .by_semigroup = definite_by_semigroup, .certify = certify_definite},
+        {.kind = ClassKind::RTrivial, .name = "left-deterministic polynomial", .phrase = "R-trivial",
+         .characterization = "R-trivial syntactic monoid; minimal DFA partially ordered",
+         .logic = "LTL[P]", .arch = A{A::Kind::Global, 0}, .refuted_by = {I::RClass, I::RClassOmega, I::Aperiodic},
+         .refuting_family = CertificateKind::RFamily, .formula_fragment = F::P,
+         .by_dfa = r_trivial_by_dfa, .by_semigroup = r_trivial_by_semigroup, .certify = certify_r_trivial},
+        {.kind = ClassKind::LocallyRTrivial, .name = "locally R-trivial", .phrase = "locally R-trivial",
+         .characterization = "eSe R-trivial for every idempotent e; no two distinct states of one SCC share a non-empty loop word",
+         .logic = "LTL[P,Y]", .arch = A{A::Kind::Hybrid, 1}, .refuted_by = {I::LocalR, I::Aperiodic},
+         .refuting_family = CertificateKind::LrtFamily,
+         .by_dfa = lrt_by_dfa, .by_semigroup = lrt_by_semigroup, .certify = certify_common},
+        {.kind = ClassKind::LocallyTestable, .name = "locally testable", .phrase = "locally testable",
+         .characterization = "eSe idempotent and commutative (Brzozowski–Simon); Trahtman's DFA test",
+         .logic = "⊂ LTL[P,Y]", .refuted_by = {I::LocalIdempotent, I::LocalCommutative, I::Aperiodic},
+         .by_dfa = lt_by_dfa, .by_semigroup = lt_by_semigroup, .certify = certify_common},
+        {.kind = ClassKind::PiecewiseTestable, .name = "piecewise testable", .phrase = "piecewise testable",
+         .characterization = "J-trivial (Simon); partially ordered + locally confluent (Klíma–Polák)",
+         .logic = "⊂ LTL[P]", .refuted_by = {I::RClass, I::LClass, I::RClassOmega, I::Aperiodic},
+         .by_dfa = pt_by_dfa, .by_semigroup = pt_by_semigroup, .certify = certify_common},
+        {.kind = ClassKind::StarFree, .name = "star-free", .phrase = "star-free",
+         .characterization = "aperiodic syntactic monoid (Schützenberger)", .logic = "LTL[S]", .refuted_by = {I::Aperiodic},
+         .by_semigroup = star_free_by_semigroup, .certify = certify_common},
+        {.kind = ClassKind::ReverseDefinite, .name = "reverse definite", .phrase = "reverse definite",
+         .characterization = "e·S = e; every state on a cycle is absorbing", .refuted_by = {I::EX, I::Aperiodic},
+         .by_dfa = rd_by_dfa, .by_semigroup = rd_by_semigroup, .certify = certify_common},
+        {.kind = ClassKind::GeneralizedDefinite, .name = "generalized definite", .phrase = "generalized definite",
+         .characterization = "eSe = e; no C-node (p,q), p ≠ q, with q reachable from p", .refuted_by = {I::EXE, I::Aperiodic},
+         .by_dfa = gd_by_dfa, .by_semigroup = gd_by_semigroup, .certify = certify_common},
+        {.kind = ClassKind::LTrivial, .name = "L-trivial", .phrase = "L-trivial", .characterization = "L-trivial syntactic monoid",
+         .refuted_by = {I::LClass, I::Aperiodic}, .by_semigroup = l_trivial_by_semigroup, .certify = certify_common},
     };
     return rows;
 }
 
-bool class_implies(const std::string& from, const std::string& to) {
-    // LTL[P,Y] ⊆ LTL[S] (Schützenberger: star-free = aperiodic); x·e = e for every idempotent e
-    // gives y·(xy)^ω = (xy)^ω, the identity of L-trivial monoids.
-    // J-trivial (piecewise testable, Simon) is R-trivial and L-trivial.
-    return (from == "locally_r_trivial" && to == "star_free") || (from == "definite" && to == "l_trivial") ||
-           (from == "piecewise_testable" && to == "l_trivial");
+const ClassRow* find_class(const ClassId& id) {
+    for (const auto& r : class_table())
+        if (r.id() == id) return &r;
+    return nullptr;
 }
 
-bool class_excludes(const std::string& in, const std::string& not_in, const std::string& cls) {
-    // R-trivial and L-trivial is J-trivial, i.e. piecewise testable (Simon).
-    return cls == "l_trivial" && in == "r_trivial" && not_in == "piecewise_testable";
+const std::vector<Inclusion>& class_inclusions() {
+    using K = ClassKind;
+    // Read in this order by the closure of prediction_suite.hh (its contradiction messages name the first rule that fires).
+    static const std::vector<Inclusion> all = {
+        // docs/CLASSES.md §2 (LC25, LC26; Pin, Varieties of Formal Languages)
+        {{K::Definite}, K::LocallyRTrivial, "LTL[Y] ⊆ LTL[P,Y]"},
+        {{K::RTrivial}, K::LocallyRTrivial, "LTL[P] ⊆ LTL[P,Y]"},
+        {{K::LocallyTestable}, K::LocallyRTrivial, "eSe a semilattice is R-trivial"},
+        {{K::PiecewiseTestable}, K::RTrivial, "J-trivial is R-trivial"},
+        // LTL[P,Y] ⊆ LTL[S] (Schützenberger: star-free = aperiodic).
+        {{K::LocallyRTrivial}, K::StarFree, "LTL[P,Y] ⊆ LTL[S] (Schützenberger)", true},
+        // x·e = e for every idempotent e gives y·(xy)^ω = (xy)^ω, the identity of L-trivial monoids.
+        {{K::Definite}, K::LTrivial, "x·e = e gives y·(xy)^ω = (xy)^ω", true},
+        {{K::PiecewiseTestable}, K::LTrivial, "J-trivial is L-trivial", true},
+        {{K::LTrivial}, K::StarFree, "an L-trivial monoid is aperiodic"},
+        {{K::Definite}, K::GeneralizedDefinite, "x·e = e gives e·s·e = e"},
+        {{K::ReverseDefinite}, K::GeneralizedDefinite, "e·s = e gives e·s·e = e"},
+        {{K::ReverseDefinite}, K::RTrivial, "every state on a cycle absorbing: partially ordered"},
+        {{K::GeneralizedDefinite}, K::LocallyTestable, "eSe = {e} is idempotent and commutative"},
+        // R-trivial and L-trivial is J-trivial, i.e. piecewise testable (Simon): kind "excluded".
+        {{K::RTrivial, K::LTrivial}, K::PiecewiseTestable, "R- and L-trivial is J-trivial (Simon)", true},
+        // docs/SUBREGULAR.md §1
+        {{K::Finite}, K::Definite, "docs/SUBREGULAR.md §3"},
+        {{K::Cofinite}, K::Definite, "docs/SUBREGULAR.md §3"},
+        {{K::Finite}, K::SL, "finite ⊆ SL-(longest+2)"},
+        {{K::Definite}, K::SL, "degree d: forbid s⋉ for the rejected suffixes s of length d and the rejected ⋊w⋉, |w| < d (SL-(d+1))"},
+        {{K::ReverseDefinite}, K::SL, "degree d: forbid ⋊p for the rejected prefixes p of length d and the rejected ⋊w⋉, |w| < d"},
+        {{K::SL}, K::LT, "SL-k ⊆ LT-k"},
+        {{K::LT}, K::LTT, "LT-k ⊆ LTT-(k,1)"},
+        {{K::SL}, K::TSL, "SL-k ⊆ TSL-k on the tier Σ"},
+        {{K::SP}, K::PT, "SP-k ⊆ PT-k"},
+        {{K::PT}, K::DA, "PT ⊆ DA"},
+        {{K::AperiodicCommutative}, K::PT, "aperiodic commutative ⊆ PT"},
+        {{K::LTT}, K::StarFree, "LTT ⊆ star-free"},
+        {{K::DA}, K::StarFree, "DA ⊆ star-free"},
+        {{K::RTrivial}, K::DA, "R-trivial monoids lie in DA (Tesson–Thérien 2002)"},
+        {{K::LTrivial}, K::DA, "L-trivial monoids lie in DA (Tesson–Thérien 2002)"},
+        // one class under two names: LT = locally_testable, PT = piecewise_testable
+        {{K::LT}, K::LocallyTestable, "the same class"},
+        {{K::LocallyTestable}, K::LT, "the same class"},
+        {{K::PT}, K::PiecewiseTestable, "the same class (Simon)"},
+        {{K::PiecewiseTestable}, K::PT, "the same class (Simon)"},
+    };
+    return all;
 }
 
-std::optional<ClassDecision> decide_without_semigroup(const std::string& id, DfaAnalysis& A,
-                                                      const std::map<std::string, std::optional<bool>>& decided,
-                                                      const std::map<std::string, Certificate>& certificates) {
-    for (const char* from : {"locally_r_trivial", "definite", "piecewise_testable"}) {
+std::vector<Inclusion> window_inclusions(const std::vector<unsigned>& ks) {
+    std::vector<Inclusion> r;
+    for (unsigned k : ks) {
+        const ClassId lk = window_class_id(false, k), hk = window_class_id(true, k);
+        r.push_back({{lk}, ClassKind::Definite, "local_k implies definite (LTL[Y<=k] ⊆ LTL[Y])"});
+        r.push_back({{hk}, ClassKind::LocallyRTrivial, "hybrid_k implies locally R-trivial"});
+        r.push_back({{lk}, hk, "LTL[Y<=k] ⊆ LTL[P,Y<=k]"});
+        r.push_back({{ClassKind::RTrivial}, hk, "LTL[P] ⊆ LTL[P,Y<=k]"});
+        for (unsigned m : ks)
+            if (m != k && m % k == 0) {
+                r.push_back({{window_class_id(false, m)}, lk, "LTL[Y<=qk] ⊆ LTL[Y<=k]"});
+                r.push_back({{window_class_id(true, m)}, hk, "LTL[P,Y<=qk] ⊆ LTL[P,Y<=k]"});
+            }
+    }
+    return r;
+}
+
+bool class_implies(const ClassId& from, const ClassId& to) {
+    for (const Inclusion& i : class_inclusions())
+        if (i.certifies && i.if_all.size() == 1 && i.if_all[0] == from && i.then == to) return true;
+    return false;
+}
+
+bool class_excludes(const ClassId& in, const ClassId& not_in, const ClassId& cls) {
+    // {in, cls} ⊆ not_in: in without not_in leaves no room for cls.
+    for (const Inclusion& i : class_inclusions())
+        if (i.certifies && i.if_all.size() == 2 && i.if_all[0] == in && i.if_all[1] == cls && i.then == not_in) return true;
+    return false;
+}
+
+std::optional<ClassDecision> decide_without_semigroup(ClassKind id, DfaAnalysis& A, const ClassMap<std::optional<bool>>& decided,
+                                                      const ClassMap<Certificate>& certificates) {
+    const std::string name = to_string(id);
+    // The sources tried in this order: the classes with a DFA criterion that a certifying inclusion leaves.
+    for (ClassKind from : {ClassKind::LocallyRTrivial, ClassKind::Definite, ClassKind::PiecewiseTestable}) {
         auto it = decided.find(from);
         if (it == decided.end() || it->second != true || !class_implies(from, id)) continue;
-        Certificate c = base(id, true, CertificateKind::Implied, std::string("in ") + from + ", which is included in " + id + ": " +
+        Certificate c = base(id, true, CertificateKind::Implied, "in " + to_string(from) + ", which is included in " + name + ": " +
                                                       certificates.at(from).fact);
-        c.extra_json = nlohmann::json{{"by", from}}.dump();
+        c.fields = ImpliedFields{from};
         return yes(c);
     }
-    if (id == "l_trivial" && decided.count("r_trivial") && decided.at("r_trivial") == true &&
-        decided.count("piecewise_testable") && decided.at("piecewise_testable") == false) {
+    // R-trivial and not piecewise testable excludes L-trivial.
+    for (const Inclusion& i : class_inclusions()) {
+        if (!i.certifies || i.if_all.size() != 2 || i.if_all[1] != id) continue;
+        const ClassId in = i.if_all[0], not_in = i.then;
+        auto a = decided.find(in), b = decided.find(not_in);
+        if (a == decided.end() || a->second != true || b == decided.end() || b->second != false) continue;
         Certificate c = base(id, false, CertificateKind::Excluded,
-                             "R-trivial (" + certificates.at("r_trivial").fact + ") but not piecewise testable (" +
-                                 certificates.at("piecewise_testable").fact +
+                             "R-trivial (" + certificates.at(in).fact + ") but not piecewise testable (" +
+                                 certificates.at(not_in).fact +
                                  "), and an R-trivial L-trivial monoid is J-trivial, i.e. piecewise testable (Simon)");
-        c.extra_json = nlohmann::json{{"in", "r_trivial"}, {"not_in", "piecewise_testable"}}.dump();
+        c.fields = ExcludedFields{in, not_in};
         return no(c);
     }
-    if (id == "l_trivial") {
+    if (id == ClassKind::LTrivial) {
         // Not aperiodic, so not L-trivial (an L-trivial monoid is aperiodic): star_free's violation.
-        auto it = decided.find("star_free");
-        auto cert = certificates.find("star_free");
+        auto it = decided.find(ClassKind::StarFree);
+        auto cert = certificates.find(ClassKind::StarFree);
         if (it != decided.end() && it->second == false && cert != certificates.end() &&
-            cert->second.kind == CertificateKind::IdentityViolation && cert->second.extra_json.find("\"aperiodic\"") != std::string::npos) {
+            cert->second.kind == CertificateKind::IdentityViolation &&
+            std::get_if<ViolationFields>(&cert->second.fields) &&
+            std::get<ViolationFields>(cert->second.fields).identity == Identity::Aperiodic) {
             Certificate c = cert->second;
             c.class_id = id;
             c.fact = "not aperiodic, so not L-trivial: " + c.fact;
             return no(c);
         }
     }
-    if (id != "star_free" && id != "l_trivial") return std::nullopt;
+    if (find_class(id)->by_dfa) return std::nullopt;
     const Dfa& d = A.dfa();
     const std::size_t n = A.n();
     for (std::size_t a = 0; a < d.num_symbols(); ++a) {
@@ -672,7 +763,7 @@ std::optional<ClassDecision> decide_without_semigroup(const std::string& id, Dfa
             const bool cycle = state[x] == 1 && d.next(x, Symbol(a)) != x;
             for (State z : path) state[z] = 2;
             if (cycle)
-                return no(violation(d, id, "aperiodic",
+                return no(violation(id, Identity::Aperiodic,
                                     "the letter " + d.alphabet[a] + " permutes a cycle of states (through state " +
                                         std::to_string(x) + "): u^ω ≠ u^(ω+1) for u = " + d.alphabet[a] +
                                         ", a non-trivial group in the syntactic monoid",
@@ -682,10 +773,5 @@ std::optional<ClassDecision> decide_without_semigroup(const std::string& id, Dfa
     return std::nullopt;
 }
 
-const ClassRow* find_class(const std::string& id) {
-    for (const auto& r : class_table())
-        if (r.id == id) return &r;
-    return nullptr;
-}
 
 }  // namespace ltlkit::automata::algebra

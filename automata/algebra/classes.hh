@@ -15,9 +15,12 @@
 
 #include "automata/algebra/green.hh"
 #include "automata/algebra/semigroup.hh"
+#include "automata/architecture.hh"
 #include "automata/certificate.hh"
+#include "automata/class_id.hh"
 #include "automata/dfa.hh"
 #include "ltl/formula.hh"
+#include "ltl/fragment.hh"
 
 namespace ltlkit::automata::algebra {
 
@@ -99,35 +102,63 @@ struct ClassDecision {
     Certificate certificate;
 };
 
+// One class of the table. Its id (the enumerator; the name string is class_id.cc's) and everything
+// the classifier, the predictor, the checker and the suites ask of it; adding a class is adding a
+// ClassKind, a row here, its decision functions and its tests (docs/ARCHITECTURE.md).
 struct ClassRow {
-    std::string id;
-    std::string name;
+    ClassKind kind = ClassKind::Definite;
+    std::string name;              // what a table calls it ("left-deterministic polynomial")
+    std::string phrase;            // what a sentence calls it ("the language is R-trivial")
     std::string characterization;  // algebraic / automaton description
-    std::string logic;             // e.g. "LTL[Y]", "" when none
-    std::string arch;              // prediction arch it decides ("global", "local-1", "hybrid-1", "")
+    std::string logic{};           // e.g. "LTL[Y]", "" when none
+    // The architecture whose prediction the class decides (global, local-1, hybrid-1), if any.
+    std::optional<Architecture> arch{};
+    // The semigroup identities whose violation refutes membership (the checker's table).
+    std::vector<Identity> refuted_by{};
+    // The word-family kind that refutes membership (suffix_family, r_family, lrt_family), if any.
+    std::optional<CertificateKind> refuting_family{};
+    // The fragment a member formula is written in (compiled back by the checker), if any.
+    std::optional<ltl::FragmentKind> formula_fragment{};
     // Polynomial DFA decision (nullptr when there is none: star_free, l_trivial).
     ClassDecision (*by_dfa)(DfaAnalysis&) = nullptr;
     // Decision by the semigroup identity (always present).
     ClassDecision (*by_semigroup)(const SemigroupAnalysis&) = nullptr;
     // Completes a certificate after the decision (member formulas, concrete pairs); may be null.
     void (*certify)(DfaAnalysis&, ClassDecision&, std::size_t formula_cap) = nullptr;
+    ClassId id() const { return kind; }
 };
 
 const std::vector<ClassRow>& class_table();
+// The row of a table class; nullptr for a subregular or window class.
+const ClassRow* find_class(const ClassId& id);
+
+// One inclusion (docs/CLASSES.md §2, docs/SUBREGULAR.md §1, docs/WINDOWS.md): membership in every
+// class of `if_all` implies membership in `then`. `certifies` marks the ones classify proves
+// memberships by (kind "implied": one premise; kind "excluded": R- and L-trivial is J-trivial), which
+// the checker accepts; the others serve the constraint closure of prediction_suite.hh.
+struct Inclusion {
+    std::vector<ClassId> if_all;
+    ClassId then;
+    const char* why = "";
+    bool certifies = false;
+};
+// The inclusions between the table classes and the subregular classes, in one place.
+const std::vector<Inclusion>& class_inclusions();
+// The inclusions of the window classes of the windows `ks` (LTL[Y<=k] ⊆ LTL[Y], LTL[Y<=qk] ⊆
+// LTL[Y<=k], LTL[Y<=k] ⊆ LTL[P,Y<=k], LTL[P] ⊆ LTL[P,Y<=k], ...).
+std::vector<Inclusion> window_inclusions(const std::vector<unsigned>& ks);
 
 // Classes without a polynomial DFA criterion (star_free, l_trivial), decided where possible without
 // the syntactic semigroup: by an inclusion from a class already decided (`decided`, `certificates`;
 // kind "implied", field "by", re-checked by that class's DFA criterion), or refuted by a letter whose
 // map has a cycle of length >= 2 (a non-trivial group: the "aperiodic" identity fails). nullopt
 // when only the semigroup can tell.
-std::optional<ClassDecision> decide_without_semigroup(const std::string& id, DfaAnalysis& A,
-                                                      const std::map<std::string, std::optional<bool>>& decided,
-                                                      const std::map<std::string, Certificate>& certificates);
-// Does membership in `from` imply membership in `to` (the inclusions behind kind "implied")?
-bool class_implies(const std::string& from, const std::string& to);
+std::optional<ClassDecision> decide_without_semigroup(ClassKind id, DfaAnalysis& A, const ClassMap<std::optional<bool>>& decided,
+                                                      const ClassMap<Certificate>& certificates);
+// Does membership in `from` imply membership in `to` by a certifying inclusion (kind "implied")?
+bool class_implies(const ClassId& from, const ClassId& to);
 // Do membership in `in` and non-membership in `not_in` imply non-membership in `cls` (kind "excluded")?
-bool class_excludes(const std::string& in, const std::string& not_in, const std::string& cls);
-const ClassRow* find_class(const std::string& id);
+bool class_excludes(const ClassId& in, const ClassId& not_in, const ClassId& cls);
 
 // Member formulas (compiled back in tests and by the checker).
 // LC25 Lemma C.1: an LTL[P] formula for a partially ordered DFA (state q is current iff q was

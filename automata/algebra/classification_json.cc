@@ -21,14 +21,14 @@ ojson classification_to_json(const Classification& c, const Dfa& dfa, const Clas
     j["fragment"] = or_null(context.fragment);
     j["states"] = c.states;
     ojson cls;
-    for (const auto& row : class_table()) cls[row.id] = or_null(c.classes.at(row.id));
+    for (const auto& row : class_table()) cls[to_string(row.id())] = or_null(c.classes.at(row.id()));
     j["classes"] = cls;
     j["definite_degree"] = or_null(c.definite_degree);
     ojson lk = ojson::object(), hk = ojson::object();
     for (const auto& [k, v] : c.local_k) lk[std::to_string(k)] = to_string(v);
     for (const auto& [k, v] : c.hybrid_k) hk[std::to_string(k)] = to_string(v);
-    j["local_k"] = lk;
-    j["hybrid_k"] = hk;
+    j[class_name(ClassKind::LocalK)] = lk;  // the window answers by k: "local_k", "hybrid_k"
+    j[class_name(ClassKind::HybridK)] = hk;
     ojson pred, reasons, witnesses = ojson::object();
     for (const auto& arch : predicted_architectures(context.max_k)) {
         const ArchPrediction p = predict(c, arch);
@@ -42,8 +42,8 @@ ojson classification_to_json(const Classification& c, const Dfa& dfa, const Clas
     j["prediction_reasons"] = reasons;
     j["witnesses"] = witnesses;
     ojson certs = ojson::object();
-    for (const auto& [id, cert] : c.certificates) certs[id] = ojson::parse(certificate_to_json(cert, dfa));
-    for (const auto& [id, why] : c.null_reasons) certs[id] = {{"class", id}, {"member", nullptr}, {"reason", why}};
+    for (const auto& [id, cert] : c.certificates) certs[to_string(id)] = ojson::parse(certificate_to_json(cert, dfa));
+    for (const auto& [id, why] : c.null_reasons) certs[to_string(id)] = {{"class", to_string(id)}, {"member", nullptr}, {"reason", why}};
     j["certificates"] = certs;
     if (context.subregular) j["subregular"] = subregular_summary_json(*context.subregular);
     return j;

@@ -46,7 +46,7 @@ Result<std::unique_ptr<SemigroupAnalysis>> detail::classify_semigroup(const Dfa&
 
 namespace {
 
-Certificate relabel(const Certificate& c, const std::string& id, const std::string& why) {
+Certificate relabel(const Certificate& c, const ClassId& id, const std::string& why) {
     Certificate r = c;
     r.class_id = id;
     r.fact = why + ": " + c.fact;
@@ -144,13 +144,13 @@ void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t for
             };
             for (unsigned k = 2; k <= max_k; ++k)
                 for (unsigned m = 2 * k; m <= max_k; m += k) {
-                    const std::string kid = window_class_id(hybrid, k), mid = window_class_id(hybrid, m);
+                    const ClassId kid = window_class_id(hybrid, k), mid = window_class_id(hybrid, m);
                     if (answer(m) == Answer::Yes && answer(k) == Answer::Unknown && out.certificates[mid].formula) {
                         auto f = ltl::parse_formula(*out.certificates[mid].formula);
                         if (!f) continue;
                         auto w = window_yes_by_formula(
                             minimal, unfold_windows(*f, k), k, hybrid, options,
-                            "in " + fragment_name(hybrid, m) + " ⊆ " + fragment_name(hybrid, k) + ": the " + mid +
+                            "in " + fragment_name(hybrid, m) + " ⊆ " + fragment_name(hybrid, k) + ": the " + to_string(mid) +
                                 " formula with each Y<=" + std::to_string(m) + " written as " + std::to_string(m / k) +
                                 " nested Y<=" + std::to_string(k),
                             "unfolded_from_k_" + std::to_string(m));
@@ -222,23 +222,23 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
         ClassDecision d;
         if (row.by_dfa) {
             d = row.by_dfa(A);
-        } else if (auto quick = decide_without_semigroup(row.id, A, out.classes, out.certificates)) {
+        } else if (auto quick = decide_without_semigroup(row.kind, A, out.classes, out.certificates)) {
             d = std::move(*quick);
         } else {
             auto have = need_semigroup();
             if (!have) return have.error();
             if (!*have) {
-                out.classes[row.id] = std::nullopt;
-                out.null_reasons[row.id] = "decided only through the syntactic semigroup: " + semigroup_reason;
+                out.classes[row.id()] = std::nullopt;
+                out.null_reasons[row.id()] = "decided only through the syntactic semigroup: " + semigroup_reason;
                 continue;
             }
             d = row.by_semigroup(*S);
         }
         if (row.certify) row.certify(A, d, options.formula_cap);
-        out.classes[row.id] = d.member;
-        out.certificates[row.id] = d.certificate;
+        out.classes[row.id()] = d.member;
+        out.certificates[row.id()] = d.certificate;
     }
-    if (out.classes["definite"] == true) {
+    if (out.classes[ClassKind::Definite] == true) {
         auto lp = A.pair_graph_longest_path();
         out.definite_degree = minimal.num_states() <= 1 ? 0 : 1 + lp.value_or(0);
     }
@@ -252,9 +252,9 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     const auto window_start = SearchBudget::Clock::now();
     const std::uint64_t window_work_start = budget_work_done();
     std::size_t questions_left = 0;
-    for (const char* id : {"definite", "locally_r_trivial"})
+    for (ClassKind id : {ClassKind::Definite, ClassKind::LocallyRTrivial})
         if (out.classes[id] != false) questions_left += options.max_k >= 2 ? options.max_k - 1 : 0;
-    auto ask = [&](const std::string& id, bool hybrid, unsigned k) {
+    auto ask = [&](const ClassId& id, bool hybrid, unsigned k) {
         if (options.window_time_s > 0) {
             const double used = std::chrono::duration<double>(SearchBudget::Clock::now() - window_start).count();
             wo.time_limit_s = std::max(options.window_time_s - used, 1e-3) / double(std::max<std::size_t>(questions_left, 1));
@@ -265,7 +265,7 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
                             std::max<std::size_t>(questions_left, 1);
             wo.work_limit = std::max<std::uint64_t>(wo.work_limit, 1);
         }
-        if (options.progress) wo.progress = [&](double sec, std::size_t rss) { options.progress(id, sec, rss); };
+        if (options.progress) wo.progress = [&](double sec, std::size_t rss) { options.progress(to_string(id), sec, rss); };
         WindowDecision w = hybrid ? decide_hybrid_k(minimal, k, wo) : decide_local_k(minimal, k, wo);
         release_free_memory();
         return w;
@@ -286,11 +286,11 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
         return std::nullopt;
     };
     for (unsigned k = 2; k <= options.max_k; ++k) {
-        const std::string lid = window_class_id(false, k), hid = window_class_id(true, k);
+        const ClassId lid = window_class_id(false, k), hid = window_class_id(true, k);
         const std::string ks = std::to_string(k);
-        if (out.classes["definite"] == false) {
+        if (out.classes[ClassKind::Definite] == false) {
             out.local_k[k] = Answer::No;
-            out.certificates[lid] = relabel(out.certificates["definite"], lid,
+            out.certificates[lid] = relabel(out.certificates[ClassKind::Definite], lid,
                                             "not definite, and LTL[Y<=" + ks + "] ⊆ LTL[Y]");
         } else {
             auto own = own_formula(false, k);
@@ -299,14 +299,14 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
             out.certificates[lid] = w.certificate;
             --questions_left;
         }
-        if (out.classes["locally_r_trivial"] == false) {
+        if (out.classes[ClassKind::LocallyRTrivial] == false) {
             out.hybrid_k[k] = Answer::No;
-            out.certificates[hid] = relabel(out.certificates["locally_r_trivial"], hid,
+            out.certificates[hid] = relabel(out.certificates[ClassKind::LocallyRTrivial], hid,
                                             "not locally R-trivial, and LTL[P,Y<=" + ks + "] ⊆ LTL[P,Y]");
         } else if (out.local_k[k] == Answer::Yes) {
             out.hybrid_k[k] = Answer::Yes;
             out.certificates[hid] = local_yes_as_hybrid(out.certificates[lid], k);
-        } else if (auto derived = out.local_k[k] == Answer::No && out.classes["definite"] == true
+        } else if (auto derived = out.local_k[k] == Answer::No && out.classes[ClassKind::Definite] == true
                                       ? definite_local_no_as_hybrid(minimal, out.certificates[lid], k)
                                       : std::nullopt) {
             out.hybrid_k[k] = Answer::No;
@@ -317,7 +317,7 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
             out.hybrid_k[k] = w.answer;
             out.certificates[hid] = w.certificate;
         }
-        if (out.classes["locally_r_trivial"] != false) --questions_left;
+        if (out.classes[ClassKind::LocallyRTrivial] != false) --questions_left;
     }
     // A hybrid no gives an unknown local answer its family, and the inclusions across k apply.
     apply_window_inclusions(minimal, options.max_k, options.formula_cap, out);
@@ -325,17 +325,30 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     return out;
 }
 
+std::optional<ClassId> predicting_class(const Architecture& arch) {
+    for (const ClassRow& row : class_table())
+        if (row.arch && *row.arch == arch) return row.id();
+    const bool window = arch.kind == Architecture::Kind::Local || arch.kind == Architecture::Kind::Hybrid;
+    if (window && arch.k >= 2) return window_class_id(arch.kind == Architecture::Kind::Hybrid, unsigned(arch.k));
+    return std::nullopt;
+}
+
 ArchPrediction predict(const Classification& c, const Architecture& arch) {
     ArchPrediction p;
     p.arch = arch;
-    const std::string name = to_string(arch);
-    auto from_class = [&](const std::string& id) {
-        auto it = c.classes.find(id);
+    const std::optional<ClassId> cls = predicting_class(arch);
+    if (!cls) {
+        p.reason = "unknown architecture '" + to_string(arch) + "'";
+        return p;
+    }
+    const std::string id = to_string(*cls);
+    auto cert = c.certificates.find(*cls);
+    if (!cls->is_window()) {
+        auto it = c.classes.find(*cls);
         if (it == c.classes.end() || !it->second) {
             p.reason = id + " undecided";
-            return;
+            return p;
         }
-        auto cert = c.certificates.find(id);
         if (*it->second) {
             p.prediction = Prediction::Recognizes;
             p.reason = id + (cert != c.certificates.end() ? ": " + cert->second.fact : "");
@@ -344,65 +357,40 @@ ArchPrediction predict(const Classification& c, const Architecture& arch) {
             p.reason = "not " + id + (cert != c.certificates.end() ? ": " + cert->second.fact : "");
             if (cert != c.certificates.end()) p.witness = cert->second.family;
         }
-    };
-    auto from_window = [&](const std::map<unsigned, Answer>& m, bool hybrid, unsigned k) {
-        auto it = m.find(k);
-        const std::string id = window_class_id(hybrid, k);
-        if (it == m.end()) {
-            p.reason = "window " + std::to_string(k) + " above --max-k";
-            return;
-        }
-        auto cert = c.certificates.find(id);
-        const std::string fact = cert != c.certificates.end() ? cert->second.fact : "";
-        if (it->second == Answer::Yes) p.prediction = Prediction::Recognizes, p.reason = id + ": " + fact;
-        else if (it->second == Answer::No) {
-            p.prediction = Prediction::Fails;
-            p.reason = "not " + id + ": " + fact;
-            if (cert != c.certificates.end()) p.witness = cert->second.family;
-        } else p.reason = id + " unknown: " + fact;
-    };
-    for (const ClassRow& row : class_table())
-        if (!row.arch.empty() && row.arch == name) {
-            from_class(row.id);
-            return p;
-        }
-    const bool window = arch.kind == Architecture::Kind::Local || arch.kind == Architecture::Kind::Hybrid;
-    if (window && arch.k >= 2) {
-        const bool hybrid = arch.kind == Architecture::Kind::Hybrid;
-        from_window(hybrid ? c.hybrid_k : c.local_k, hybrid, unsigned(arch.k));
-    } else
-        p.reason = "unknown architecture '" + name + "'";
+        return p;
+    }
+    const auto& m = cls->hybrid() ? c.hybrid_k : c.local_k;
+    auto it = m.find(cls->k);
+    if (it == m.end()) {
+        p.reason = "window " + std::to_string(cls->k) + " above --max-k";
+        return p;
+    }
+    const std::string fact = cert != c.certificates.end() ? cert->second.fact : "";
+    if (it->second == Answer::Yes) p.prediction = Prediction::Recognizes, p.reason = id + ": " + fact;
+    else if (it->second == Answer::No) {
+        p.prediction = Prediction::Fails;
+        p.reason = "not " + id + ": " + fact;
+        if (cert != c.certificates.end()) p.witness = cert->second.family;
+    } else p.reason = id + " unknown: " + fact;
     return p;
 }
 
-namespace {
-// What a class is called in a sentence ("the language is R-trivial").
-std::string class_phrase(const std::string& id) {
-    if (id == "r_trivial") return "R-trivial";
-    const ClassRow* row = find_class(id);
-    return row ? row->name : id;
-}
-
-}  // namespace
-
 std::string explain_prediction(const Classification& c, const ArchPrediction& p, const Dfa* dfa) {
-    const std::string arch = to_string(p.arch);
-    for (const ClassRow& row : class_table()) {
-        if (row.arch != arch) continue;
-        const std::string name = class_phrase(row.id);
+    const std::optional<ClassId> cls = predicting_class(p.arch);
+    if (const ClassRow* row = cls ? find_class(*cls) : nullptr) {
         switch (p.prediction) {
-            case Prediction::Recognizes: return "the language is " + name + " (" + row.logic + ")";
-            case Prediction::Fails: return "the language is not " + name + ", so no " + row.logic + " formula defines it";
+            case Prediction::Recognizes: return "the language is " + row->phrase + " (" + row->logic + ")";
+            case Prediction::Fails: return "the language is not " + row->phrase + ", so no " + row->logic + " formula defines it";
             case Prediction::Unknown: {
-                auto why = c.null_reasons.find(row.id);
-                return row.id + " is undecided" + (why != c.null_reasons.end() ? ": " + why->second : std::string());
+                auto why = c.null_reasons.find(row->id());
+                return to_string(row->id()) + " is undecided" + (why != c.null_reasons.end() ? ": " + why->second : std::string());
             }
         }
     }
     const bool local = p.arch.kind == Architecture::Kind::Local;
     const std::string k = std::to_string(p.arch.k);
     const std::string logic = local ? "LTL[Y<=" + k + "]" : "LTL[P,Y<=" + k + "]";
-    const std::string id = window_class_id(!local, unsigned(p.arch.k));
+    const std::string id = to_string(window_class_id(!local, unsigned(p.arch.k)));
     switch (p.prediction) {
         case Prediction::Recognizes: return "an " + logic + " formula defines the language (" + id + ": yes)";
         case Prediction::Fails: {

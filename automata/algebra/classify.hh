@@ -16,6 +16,7 @@
 #include "automata/algebra/certificate_check.hh"
 #include "automata/architecture.hh"
 #include "automata/certificate.hh"
+#include "automata/class_id.hh"
 #include "automata/dfa.hh"
 #include "ltl/formula.hh"
 
@@ -48,13 +49,14 @@ struct ClassifyOptions {
 struct Classification {
     std::vector<std::string> alphabet;
     std::size_t states = 0;  // minimal complete DFA, sink included
-    // class id -> membership; nullopt when only decidable through a semigroup over max_elements.
-    std::map<std::string, std::optional<bool>> classes;
-    std::map<std::string, std::string> null_reasons;
+    // table class -> membership; nullopt when only decidable through a semigroup over max_elements.
+    // Keyed by ClassId in the order of their names (class_id.hh), as the JSON lists them.
+    ClassMap<std::optional<bool>> classes;
+    ClassMap<std::string> null_reasons;
     std::optional<std::size_t> definite_degree;
     std::map<unsigned, Answer> local_k;   // k = 2..max_k
     std::map<unsigned, Answer> hybrid_k;  // k = 2..max_k
-    std::map<std::string, Certificate> certificates;  // class id (or "local_k:K") -> certificate
+    ClassMap<Certificate> certificates;  // table and window class -> certificate
 };
 
 Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& options = {});
@@ -73,9 +75,11 @@ struct ArchPrediction {
     std::optional<WordFamily> witness;  // for Fails: the family that should expose the failure
 };
 
-// global <-> r_trivial; local-1 <-> definite; local-K <-> local_k[K]; hybrid-1 <->
-// locally_r_trivial; hybrid-K <-> hybrid_k[K]. Unknown for an architecture the theory does not
-// cover (lstm) or a K above max_k.
+// The class whose membership an architecture's prediction is: the table row naming it (global <->
+// r_trivial, local-1 <-> definite, hybrid-1 <-> locally_r_trivial), else local-K <-> local_k:K and
+// hybrid-K <-> hybrid_k:K for K >= 2; nullopt for an architecture the theory does not cover (lstm).
+std::optional<ClassId> predicting_class(const Architecture& arch);
+// The prediction from that class's answer; Unknown for an architecture without one or a K above max_k.
 ArchPrediction predict(const Classification& c, const Architecture& arch);
 
 // Why `p` (= predict(c, p.arch)) follows, as one sentence naming the class or window answer and

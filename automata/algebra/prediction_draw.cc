@@ -74,8 +74,7 @@ const char* gen_name(Gen g) {
 }
 
 std::vector<Gen> generators_for(const ConstraintClosure& c) {
-    auto of = [&](const char* id) { return c.of(ClassRef::parse(id).value()); };
-    const auto definite = of("definite"), rt = of("r_trivial"), lrt = of("locally_r_trivial");
+    const auto definite = c.of(ClassKind::Definite), rt = c.of(ClassKind::RTrivial), lrt = c.of(ClassKind::LocallyRTrivial);
     if (definite == true) return {Gen::Definite};
     if (rt == true) return {Gen::PartiallyOrdered};
     if (lrt == true) {
@@ -146,7 +145,7 @@ Result<PredictionSuiteDraw> draw_prediction_suite(const PredictionSuiteRequest& 
                           closure.error().message);
     unsigned named = 1;
     for (const auto& c : facts)
-        if (c.cls.is_window()) named = std::max(named, c.cls.k());
+        if (c.cls.is_window()) named = std::max(named, c.cls.k);
     PredictionSuiteDraw out;
     out.max_k = r.max_k ? r.max_k : named;
     if (out.max_k < named)
@@ -158,14 +157,12 @@ Result<PredictionSuiteDraw> draw_prediction_suite(const PredictionSuiteRequest& 
     // The cheap DFA criteria first: every class-table row the closure decides and that has one.
     std::vector<std::pair<const ClassRow*, bool>> quick;
     for (const auto& k : closure->known)
-        if (k.cls.family() == ClassRef::Family::Table)
-            if (const ClassRow* row = find_class(k.cls.id()); row && row->by_dfa) quick.push_back({row, k.member});
+        if (const ClassRow* row = find_class(k.cls); row && row->by_dfa) quick.push_back({row, k.member});
     // What is recorded per DFA: the constraints, then the three rows behind the 1-window predictions.
-    std::vector<ClassRef> recorded;
+    std::vector<ClassId> recorded;
     for (const auto& c : facts)
         if (std::find(recorded.begin(), recorded.end(), c.cls) == recorded.end()) recorded.push_back(c.cls);
-    for (const char* id : {"definite", "r_trivial", "locally_r_trivial"}) {
-        const ClassRef c = ClassRef::parse(id).value();
+    for (const ClassId c : {ClassKind::Definite, ClassKind::RTrivial, ClassKind::LocallyRTrivial}) {
         if (std::find(recorded.begin(), recorded.end(), c) == recorded.end()) recorded.push_back(c);
     }
     const std::vector<Gen> gens = generators_for(*closure);

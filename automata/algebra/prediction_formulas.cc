@@ -24,13 +24,13 @@ Result<ltl::Fragment> parse_suite_fragment(const std::string& text) {
 }
 
 ClassConstraint fragment_class(const ltl::Fragment& f) {
-    auto c = [](const std::string& id) { return ClassConstraint{ClassRef::parse(id).value(), true}; };
+    auto c = [](ClassId id) { return ClassConstraint{id, true}; };
     switch (f.kind) {
-        case ltl::FragmentKind::P: return c("r_trivial");
-        case ltl::FragmentKind::Y: return c("definite");
-        case ltl::FragmentKind::YLeqK: return c("local_k:" + std::to_string(f.k));
-        case ltl::FragmentKind::PYLeqK: return c("hybrid_k:" + std::to_string(f.k));
-        default: return c("locally_r_trivial");
+        case ltl::FragmentKind::P: return c(ClassKind::RTrivial);
+        case ltl::FragmentKind::Y: return c(ClassKind::Definite);
+        case ltl::FragmentKind::YLeqK: return c(window_class_id(false, unsigned(f.k)));
+        case ltl::FragmentKind::PYLeqK: return c(window_class_id(true, unsigned(f.k)));
+        default: return c(ClassKind::LocallyRTrivial);
     }
 }
 

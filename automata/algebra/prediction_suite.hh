@@ -25,32 +25,15 @@
 
 namespace ltlkit::automata::algebra {
 
-// A class named once, parsed from text: a class-table row, a subregular class, or a window class.
-class ClassRef {
-public:
-    enum class Family { Table, Subregular, LocalK, HybridK };
-    // "definite", "r_trivial", ... (class_table()), "SL", "DA", ... (subregular_class_ids()),
-    // "local_k:K" or "hybrid_k:K" with 2 <= K <= 64. The error names the text and what is allowed.
-    static Result<ClassRef> parse(const std::string& text);
-    Family family() const { return family_; }
-    const std::string& id() const { return id_; }  // the table / subregular id; "local_k" / "hybrid_k"
-    unsigned k() const { return k_; }               // the window, 0 for the other families
-    std::string text() const;                       // as parsed: "definite", "local_k:2"
-    bool is_window() const { return family_ == Family::LocalK || family_ == Family::HybridK; }
-    friend bool operator==(const ClassRef&, const ClassRef&) = default;
-    friend auto operator<=>(const ClassRef&, const ClassRef&) = default;
-
-private:
-    ClassRef(Family f, std::string id, unsigned k) : family_(f), id_(std::move(id)), k_(k) {}
-    Family family_ = Family::Table;
-    std::string id_;
-    unsigned k_ = 0;
-};
+// A class of a constraint, parsed from the user's text: a class-table row, a subregular class or a
+// window class local_k:K / hybrid_k:K with 2 <= K <= 64 (parse_class_id with that bound). The error
+// names the text and what is allowed.
+Result<ClassId> parse_suite_class(const std::string& text);
 
 struct ClassConstraint {
-    ClassRef cls;
+    ClassId cls;
     bool member = true;  // true: in the class; false: not in it
-    std::string text() const { return (member ? "" : "not ") + cls.text(); }
+    std::string text() const { return (member ? "" : "not ") + to_string(cls); }
 };
 
 // What is known of every class from a set of constraints by the inclusions of docs/CLASSES.md §2,
@@ -60,7 +43,7 @@ struct ClassConstraint {
 // clash) when the constraints contradict each other.
 struct ConstraintClosure {
     std::vector<ClassConstraint> known;  // every class with a forced answer (the inputs included)
-    std::optional<bool> of(const ClassRef& c) const;
+    std::optional<bool> of(const ClassId& c) const;
 };
 Result<ConstraintClosure> close_constraints(const std::vector<ClassConstraint>& constraints);
 
@@ -116,7 +99,7 @@ struct PredictionSuiteRequest {
 // What was decided for one kept DFA: the answer of every constrained class (all true to the
 // request), and the answers of the three class rows behind the 1-window predictions.
 struct ClassAnswer {
-    ClassRef cls;
+    ClassId cls;
     Answer answer = Answer::Unknown;
 };
 struct PredictionSuiteDraw {
@@ -150,7 +133,7 @@ nlohmann::ordered_json prediction_strata_json();
 
 // The answer classify gives for one class on a classification (subregular classes through
 // decide_subregular with default options, which the classification does not hold).
-Answer class_answer(const Classification& c, const Dfa& minimal, const ClassRef& cls);
+Answer class_answer(const Classification& c, const Dfa& minimal, const ClassId& cls);
 
 }  // namespace ltlkit::automata::algebra
 

@@ -16,27 +16,30 @@ namespace ltlkit::automata::algebra {
 
 using subregular::Json;
 
-const std::vector<std::string>& subregular_class_ids() {
-    static const std::vector<std::string> ids = {"finite", "cofinite", "SL", "SP", "LT", "PT", "LTT", "TSL", "DA",
-                                                 "aperiodic_commutative"};
+const std::vector<ClassId>& subregular_class_ids() {
+    static const std::vector<ClassId> ids = [] {
+        std::vector<ClassId> v;
+        for (ClassKind k : class_kinds(ClassFamily::Subregular)) v.push_back(k);
+        return v;
+    }();
     return ids;
 }
 
-bool is_subregular_class(const std::string& id) {
-    const auto& ids = subregular_class_ids();
-    return std::find(ids.begin(), ids.end(), id) != ids.end();
+bool is_subregular_class(const std::string& text) {
+    const auto id = parse_class_id(text);
+    return id && id->family() == ClassFamily::Subregular;
 }
 
 namespace subregular {
 
-SubregularDecision decision(const std::string& id, std::optional<bool> member, Json params, const std::string& fact, Json fields) {
+SubregularDecision decision(const ClassId& id, std::optional<bool> member, Json params, const std::string& fact, Json fields) {
     SubregularDecision d;
     d.id = id;
     d.member = member;
     d.params = params.is_null() ? Json::object() : params;
     d.fact = fact;
     Json c;
-    c["class"] = id;
+    c["class"] = to_string(id);
     c["member"] = member ? Json(*member) : Json(nullptr);
     c["kind"] = "subregular";
     c["params"] = d.params;
@@ -84,39 +87,42 @@ std::string marked_word_text(const std::vector<std::string>& alphabet, const Wor
     return s;
 }
 
-std::optional<SubregularDecision> decide_subregular(const std::string& id, const Dfa& d, const SubregularOptions& o) {
+std::optional<SubregularDecision> decide_subregular(const ClassId& id, const Dfa& d, const SubregularOptions& o) {
     using namespace subregular;
-    if (id == "finite") return decide_finite(d, false, o);
-    if (id == "cofinite") return decide_finite(d, true, o);
-    if (id == "SL") return decide_sl(d, o);
-    if (id == "SP") return decide_sp(d, o);
-    // The subclass whose parameter bounds the class's (docs/SUBREGULAR.md §1).
-    if (id == "LT") {
-        const auto sl = decide_sl(d, o);
-        return decide_pt_lt(d, TypeKind::LT, o, &sl);
+    switch (id.kind) {
+        case ClassKind::Finite: return decide_finite(d, false, o);
+        case ClassKind::Cofinite: return decide_finite(d, true, o);
+        case ClassKind::SL: return decide_sl(d, o);
+        case ClassKind::SP: return decide_sp(d, o);
+        // The subclass whose parameter bounds the class's (docs/SUBREGULAR.md §1).
+        case ClassKind::LT: {
+            const auto sl = decide_sl(d, o);
+            return decide_pt_lt(d, TypeKind::LT, o, &sl);
+        }
+        case ClassKind::PT: {
+            const auto sp = decide_sp(d, o);
+            return decide_pt_lt(d, TypeKind::PT, o, &sp);
+        }
+        case ClassKind::LTT: {
+            const auto lt = *decide_subregular(ClassKind::LT, d, o);
+            return decide_ltt(d, o, &lt);
+        }
+        case ClassKind::TSL: return decide_tsl(d, o);
+        case ClassKind::DA: return decide_da(d, o);
+        case ClassKind::AperiodicCommutative: return decide_aperiodic_commutative(d);
+        default: return std::nullopt;
     }
-    if (id == "PT") {
-        const auto sp = decide_sp(d, o);
-        return decide_pt_lt(d, TypeKind::PT, o, &sp);
-    }
-    if (id == "LTT") {
-        const auto lt = *decide_subregular("LT", d, o);
-        return decide_ltt(d, o, &lt);
-    }
-    if (id == "TSL") return decide_tsl(d, o);
-    if (id == "DA") return decide_da(d, o);
-    if (id == "aperiodic_commutative") return decide_aperiodic_commutative(d);
-    return std::nullopt;
 }
 
 std::vector<SubregularDecision> classify_subregular(const Dfa& d, const SubregularOptions& o) {
     // As decide_subregular, each subclass decided once: SL bounds LT, SP bounds PT, LT bounds LTT.
     using namespace subregular;
-    std::map<std::string, SubregularDecision> m;
-    for (const char* id : {"finite", "cofinite", "SL", "SP", "TSL", "DA", "aperiodic_commutative"}) m.emplace(id, *decide_subregular(id, d, o));
-    m.emplace("LT", decide_pt_lt(d, TypeKind::LT, o, &m.at("SL")));
-    m.emplace("PT", decide_pt_lt(d, TypeKind::PT, o, &m.at("SP")));
-    m.emplace("LTT", decide_ltt(d, o, &m.at("LT")));
+    using K = ClassKind;
+    std::map<ClassId, SubregularDecision> m;
+    for (K id : {K::Finite, K::Cofinite, K::SL, K::SP, K::TSL, K::DA, K::AperiodicCommutative}) m.emplace(id, *decide_subregular(id, d, o));
+    m.emplace(K::LT, decide_pt_lt(d, TypeKind::LT, o, &m.at(K::SL)));
+    m.emplace(K::PT, decide_pt_lt(d, TypeKind::PT, o, &m.at(K::SP)));
+    m.emplace(K::LTT, decide_ltt(d, o, &m.at(K::LT)));
     std::vector<SubregularDecision> out;
     for (const auto& id : subregular_class_ids()) out.push_back(m.at(id));
     return out;
@@ -131,13 +137,15 @@ std::string subregular_certificate_json(const SubregularDecision& dec, const Dfa
 std::string subregular_prediction_note(const SubregularDecision& d) {
     if (d.member != true) return "";
     // docs/SUBREGULAR.md §3.
-    if (d.id == "finite" || d.id == "cofinite")
+    using K = ClassKind;
+    const K id = d.id.kind;
+    if (id == K::Finite || id == K::Cofinite)
         return "definite (a language of words of length <= m, or its complement, is definite of degree m+1): LTL[Y], local attention recognizes it";
-    if (d.id == "SP" || d.id == "PT" || d.id == "aperiodic_commutative")
-        return std::string(d.id == "SP" ? "SP ⊆ PT; " : d.id == "PT" ? "" : "aperiodic commutative ⊆ PT; ") +
+    if (id == K::SP || id == K::PT || id == K::AperiodicCommutative)
+        return std::string(id == K::SP ? "SP ⊆ PT; " : id == K::PT ? "" : "aperiodic commutative ⊆ PT; ") +
                "PT is J-trivial, hence R-trivial: LTL[P], global attention recognizes it";
-    if (d.id == "SL" || d.id == "LT")
-        return std::string(d.id == "SL" ? "SL ⊆ LT; " : "") +
+    if (id == K::SL || id == K::LT)
+        return std::string(id == K::SL ? "SL ⊆ LT; " : "") +
                "LT (eSe a semilattice) is locally R-trivial: LTL[P,Y], hybrid attention recognizes it; SL-k is not in general definite";
     return "";
 }
@@ -145,7 +153,7 @@ std::string subregular_prediction_note(const SubregularDecision& d) {
 nlohmann::ordered_json subregular_summary_json(const std::vector<SubregularDecision>& ds) {
     Json j = Json::object();
     for (const auto& d : ds)
-        j[d.id] = {{"member", d.member ? Json(*d.member) : Json(nullptr)}, {"params", d.params}, {"fact", d.fact},
+        j[to_string(d.id)] = {{"member", d.member ? Json(*d.member) : Json(nullptr)}, {"params", d.params}, {"fact", d.fact},
                    {"prediction", subregular_prediction_note(d)}};
     return j;
 }

@@ -13,14 +13,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "automata/class_id.hh"
 #include "automata/dfa.hh"
 #include "base/error.hh"
 
 namespace ltlkit::automata::algebra {
 
-// The stable names, in display order (the keys of `classify --json`'s "subregular" object).
-const std::vector<std::string>& subregular_class_ids();
-bool is_subregular_class(const std::string& id);
+// The subregular classes in display order (the keys of `classify --json`'s "subregular" object).
+const std::vector<ClassId>& subregular_class_ids();
+// Whether the text names a subregular class (parse_class_id).
+bool is_subregular_class(const std::string& text);
 
 struct SubregularOptions {
     unsigned max_k = 4;                    // LT-k / PT-k / LTT-(k,t) searched for k <= max_k
@@ -45,7 +47,7 @@ struct SubregularLimitCaps {
 };
 
 struct SubregularDecision {
-    std::string id;                 // "SL", "SP", ...
+    ClassId id;                     // ClassKind::SL, ... (written by to_string)
     std::optional<bool> member;     // nullopt: a limit was reached (fact says which)
     nlohmann::ordered_json params;  // {"k": 2}, {"k": 2, "t": 1}, {"tier": [...], "k": 2}; {} when none
     std::string fact;               // one line a person can read
@@ -57,7 +59,7 @@ struct SubregularDecision {
 // Every class of subregular_class_ids() for the language of a minimal DFA.
 std::vector<SubregularDecision> classify_subregular(const Dfa& minimal, const SubregularOptions& options = {});
 // One class (nullopt for an unknown id).
-std::optional<SubregularDecision> decide_subregular(const std::string& id, const Dfa& minimal,
+std::optional<SubregularDecision> decide_subregular(const ClassId& id, const Dfa& minimal,
                                                     const SubregularOptions& options = {});
 
 // The certificate with the DFA embedded (as `ltlkit check-certificate` reads it).

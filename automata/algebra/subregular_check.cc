@@ -106,7 +106,7 @@ Dfa trie_dfa(const std::vector<std::string>& alphabet, const std::vector<Word>& 
 }
 
 Result<bool> check_finite(const nlohmann::json& j, const Dfa& d, bool cofinite, bool member, Say say) {
-    const std::string cls = cofinite ? "cofinite" : "finite";
+    const std::string cls = to_string(cofinite ? ClassKind::Cofinite : ClassKind::Finite);
     const Dfa e = cofinite ? complement(d) : d;
     const char* in = cofinite ? "rejected" : "accepted";
     auto p = check_params(j, member && j.contains(in) ? std::set<std::string>{"words"} : std::set<std::string>{}, say);
@@ -313,11 +313,13 @@ Result<bool> check_sp(const nlohmann::json& j, const Dfa& d, bool member, Say sa
 
 // A subregular certificate embedded without its DFA ("by"), checked on the outer DFA; it must be
 // a member certificate of one of `classes`. Its proven k ("k", else "k_at_most") is returned.
-Result<std::optional<std::size_t>> check_embedded(const nlohmann::json& by, const nlohmann::json& dfa, std::initializer_list<const char*> classes,
+Result<std::optional<std::size_t>> check_embedded(const nlohmann::json& by, const nlohmann::json& dfa, std::initializer_list<ClassKind> classes,
                                                   Say say) {
     if (!by.is_object() || !by.contains("class") || !by["class"].is_string()) return make_error("\"by\" is a certificate object");
     const std::string cls = by["class"];
-    if (std::none_of(classes.begin(), classes.end(), [&](const char* c) { return cls == c; }) || by.value("member", false) != true) {
+    const std::optional<ClassId> id = parse_class_id(cls);
+    if (!id || std::none_of(classes.begin(), classes.end(), [&](ClassKind c) { return *id == ClassId(c); }) ||
+        by.value("member", false) != true) {
         say("\"by\" is not a member certificate of a subclass", false);
         return std::optional<std::size_t>();
     }
@@ -415,7 +417,7 @@ std::optional<bool> types_decide(const Dfa& d, TypeKind kind, unsigned k, unsign
 
 // A least k that is not known: the decision re-run under the certificate's "limits" gives the
 // same parameters (the bounds themselves are checked by their pairs and subclass certificates).
-Result<bool> check_unknown_k(const nlohmann::json& j, const Dfa& d, const std::string& cls, Say say) {
+Result<bool> check_unknown_k(const nlohmann::json& j, const Dfa& d, const ClassId& cls, Say say) {
     if (!j.contains("limits")) return say("a certificate without a least k needs the \"limits\" of its search", false);
     auto o = limits_from_json(j["limits"]);
     if (!o) return o.error();
@@ -440,9 +442,10 @@ Result<bool> check_pair(const nlohmann::json& b, const Dfa& d, Type type, const 
 }
 
 Result<bool> check_pt_lt(const nlohmann::json& j, const Dfa& d, TypeKind kind, bool member, Say say) {
-    const std::string cls = kind == TypeKind::PT ? "PT" : "LT";
-    const std::string base = kind == TypeKind::PT ? "piecewise_testable" : "locally_testable";
-    const char* sub = kind == TypeKind::PT ? "SP" : "SL";
+    const ClassId id = kind == TypeKind::PT ? ClassKind::PT : ClassKind::LT;
+    const std::string cls = to_string(id);
+    const std::string base = to_string(kind == TypeKind::PT ? ClassKind::PiecewiseTestable : ClassKind::LocallyTestable);
+    const ClassKind sub = kind == TypeKind::PT ? ClassKind::SP : ClassKind::SL;
     auto p = check_params(j, member ? std::set<std::string>{"k", "k_above", "k_at_most"} : std::set<std::string>{}, say);
     if (!p || !*p) return p;
     if (!member) {
@@ -464,7 +467,7 @@ Result<bool> check_pt_lt(const nlohmann::json& j, const Dfa& d, TypeKind kind, b
         if (!*r) return say(w, false);
     }
     if (!k) {
-        auto r = check_unknown_k(j, d, cls, say);
+        auto r = check_unknown_k(j, d, id, say);
         if (!r || !*r) return r;
     }
     // Membership (in LT-k / PT-k when k or k_at_most is given).
@@ -474,9 +477,9 @@ Result<bool> check_pt_lt(const nlohmann::json& j, const Dfa& d, TypeKind kind, b
         if (!r) return r.error();
         if (!*r) return false;
         const std::size_t need = k ? *k : at_most.value_or(0);
-        if (**r && !need) return say("the embedded " + std::string(sub) + " certificate proves k <= " + std::to_string(**r) + ", which \"params\" does not report", false);
-        if (need && **r != need) return say("the embedded " + std::string(sub) + " certificate proves k = " + std::to_string(**r) + ", not " + std::to_string(need), false);
-        return say(std::string(sub) + "-" + std::to_string(**r) + " ⊆ " + cls + "-" + std::to_string(**r) + " by the embedded certificate" + bound, true);
+        if (**r && !need) return say("the embedded " + to_string(sub) + " certificate proves k <= " + std::to_string(**r) + ", which \"params\" does not report", false);
+        if (need && **r != need) return say("the embedded " + to_string(sub) + " certificate proves k = " + std::to_string(**r) + ", not " + std::to_string(need), false);
+        return say(to_string(sub) + "-" + std::to_string(**r) + " ⊆ " + cls + "-" + std::to_string(**r) + " by the embedded certificate" + bound, true);
     }
     if (at_most) return say("k_at_most needs the subclass certificate \"by\"", false);
     if (k) {
@@ -492,7 +495,7 @@ Result<bool> check_pt_lt(const nlohmann::json& j, const Dfa& d, TypeKind kind, b
 Result<bool> check_ltt(const nlohmann::json& j, const Dfa& d, bool member, Say say) {
     auto p = check_params(j, member ? std::set<std::string>{"k", "t", "k_above", "k_at_most"} : std::set<std::string>{}, say);
     if (!p || !*p) return p;
-    if (!member) return check_violation(j, d, "LTT", {Identity::TW, Identity::Aperiodic}, say);
+    if (!member) return check_violation(j, d, to_string(ClassKind::LTT), {Identity::TW, Identity::Aperiodic}, say);
     const auto k = param(j, "k"), t = param(j, "t"), above = param(j, "k_above"), at_most = param(j, "k_at_most");
     if (bool(k) != bool(t)) return say("\"params\" gives one of k and t without the other", false);
     if (k && (above || at_most)) return say("\"params\" gives (k,t) and bounds on k", false);
@@ -526,12 +529,12 @@ Result<bool> check_ltt(const nlohmann::json& j, const Dfa& d, bool member, Say s
         if (!r || !*r) return r;
     }
     if (!k) {
-        auto r = check_unknown_k(j, d, "LTT", say);
+        auto r = check_unknown_k(j, d, ClassKind::LTT, say);
         if (!r || !*r) return r;
     }
     const std::string least = k ? " ((k,t) least by the pairs)" : "";
     if (j.contains("by")) {
-        auto r = check_embedded(j["by"], j["dfa"], {"LT", "SL"}, say);
+        auto r = check_embedded(j["by"], j["dfa"], {ClassKind::LT, ClassKind::SL}, say);
         if (!r) return r.error();
         if (!*r) return false;
         if (**r && !k && !at_most) return say("the embedded certificate proves LT-" + std::to_string(**r) + ", which \"params\" does not report", false);
@@ -545,17 +548,18 @@ Result<bool> check_ltt(const nlohmann::json& j, const Dfa& d, bool member, Say s
         if (r != true) return say(r ? "two words of one (k,t)-type differ" : "the (k,t)-type search is over its limit", false);
         return say("membership is a function of the (k,t)-threshold counts of factors (exhaustive search over (state, type))" + least, true);
     }
-    auto again = decide_subregular("LTT", d);
+    auto again = decide_subregular(ClassKind::LTT, d);
     if (!again || again->member != true) return say("re-deciding LTT does not give membership", false);
     return say("re-decided: " + again->fact, true);
 }
 
 // ---- DA, aperiodic commutative
 
-Result<bool> check_semigroup_class(const nlohmann::json& j, const Dfa& d, const std::string& cls, bool member, Say say) {
+Result<bool> check_semigroup_class(const nlohmann::json& j, const Dfa& d, const ClassId& id, bool member, Say say) {
     auto p = check_params(j, {}, say);
     if (!p || !*p) return p;
-    const bool da = cls == "DA";
+    const std::string cls = to_string(id);
+    const bool da = id == ClassKind::DA;
     if (!member)
         return check_violation(j, d, cls, da ? std::initializer_list<Identity>{Identity::DA, Identity::Aperiodic}
                                              : std::initializer_list<Identity>{Identity::Commutative, Identity::Aperiodic},
@@ -579,7 +583,7 @@ Result<bool> check_semigroup_class(const nlohmann::json& j, const Dfa& d, const 
                       : "xy = yx and x^ω = x^(ω+1) for every x, y of the syntactic semigroup",
                    true);
     }
-    auto again = decide_subregular(cls, d);
+    auto again = decide_subregular(id, d);
     if (!again || again->member != true) return say("re-deciding " + cls + " does not give membership", false);
     return say("re-decided: " + again->fact, true);
 }
@@ -602,12 +606,19 @@ Result<bool> check_subregular_certificate(const nlohmann::json& given, std::stri
     if (!j["member"].is_boolean()) return say("the decision was left open (\"member\": null): nothing to check", false);
     const bool member = j["member"];
     if (member && j.contains("violation")) return say("an identity violation refutes membership; it cannot prove it", false);
-    if (cls == "finite" || cls == "cofinite") return check_finite(j, d, cls == "cofinite", member, say);
-    if (cls == "SL" || cls == "TSL") return check_sl_like(j, d, cls == "TSL", member, say);
-    if (cls == "SP") return check_sp(j, d, member, say);
-    if (cls == "LT" || cls == "PT") return check_pt_lt(j, d, cls == "PT" ? TypeKind::PT : TypeKind::LT, member, say);
-    if (cls == "LTT") return check_ltt(j, d, member, say);
-    return check_semigroup_class(j, d, cls, member, say);  // DA, aperiodic_commutative
+    using K = ClassKind;
+    const ClassId id = *parse_class_id(cls);
+    switch (id.kind) {
+        case K::Finite:
+        case K::Cofinite: return check_finite(j, d, id == K::Cofinite, member, say);
+        case K::SL:
+        case K::TSL: return check_sl_like(j, d, id == K::TSL, member, say);
+        case K::SP: return check_sp(j, d, member, say);
+        case K::LT:
+        case K::PT: return check_pt_lt(j, d, id == K::PT ? TypeKind::PT : TypeKind::LT, member, say);
+        case K::LTT: return check_ltt(j, d, member, say);
+        default: return check_semigroup_class(j, d, id, member, say);  // DA, aperiodic_commutative
+    }
 }
 
 }  // namespace ltlkit::automata::algebra

@@ -15,7 +15,7 @@ namespace ltlkit::automata::algebra::subregular {
 using Json = nlohmann::ordered_json;
 
 // A decision with its certificate object filled from the arguments (kind "subregular").
-SubregularDecision decision(const std::string& id, std::optional<bool> member, Json params, const std::string& fact,
+SubregularDecision decision(const ClassId& id, std::optional<bool> member, Json params, const std::string& fact,
                             Json fields = Json::object());
 
 // States from which an accepting state is reachable (co-reachable, "live").

@@ -341,11 +341,11 @@ Result<bool> check_sl_triple(const Dfa& d, const nlohmann::json& t, std::optiona
 SubregularDecision decide_sl(const Dfa& d, const SubregularOptions& o) {
     SlAnalysis a = analyze_sl(d, o);
     if (!a.decided)
-        return decision("SL", std::nullopt, Json::object(),
+        return decision(ClassKind::SL, std::nullopt, Json::object(),
                         "more than " + std::to_string(o.max_pair_states) +
                             " live states: the pair graph was not built (raise the limit with --sl-max-states)");
     if (a.cyclic)
-        return decision("SL", false, Json::object(),
+        return decision(ClassKind::SL, false, Json::object(),
                         "two distinct live states share a loop word: not closed under suffix substitution for any k",
                         Json{{"every_k", a.no_below}});
     Json fields;
@@ -358,7 +358,7 @@ SubregularDecision decide_sl(const Dfa& d, const SubregularOptions& o) {
         fields["forbidden_omitted"] = "over the listing limit (" + std::to_string(a.forbidden_count) + " factors or more buffers)";
     }
     if (a.k >= 2) fields["below"] = a.no_below;
-    return decision("SL", true, Json{{"k", a.k}},
+    return decision(ClassKind::SL, true, Json{{"k", a.k}},
                     "strictly " + std::to_string(a.k) + "-local" +
                         (a.forbidden ? " (" + std::to_string(a.forbidden->size()) + " forbidden " + std::to_string(a.k) + "-factors)" : std::string()) +
                         (a.k >= 2 ? "; not SL-" + std::to_string(a.k - 1) + " by a suffix-substitution triple" : std::string()),
@@ -378,10 +378,10 @@ SubregularDecision decide_tsl(const Dfa& d, const SubregularOptions& o) {
             }
     const Dfa t = restrict_letters(d, tier);
     SlAnalysis a = analyze_sl(t, o);
-    if (!a.decided) return decision("TSL", std::nullopt, Json::object(), "more than " + std::to_string(o.max_pair_states) +
+    if (!a.decided) return decision(ClassKind::TSL, std::nullopt, Json::object(), "more than " + std::to_string(o.max_pair_states) +
                             " live states on the tier projection: the pair graph was not built (raise the limit with --sl-max-states)");
     if (a.cyclic)
-        return decision("TSL", false, Json::object(),
+        return decision(ClassKind::TSL, false, Json::object(),
                         "the projection to the tier of non-free letters {" + std::to_string(tier.size()) +
                             " letters} is not SL for any k (every tier contains these letters)",
                         Json{{"tier", tier_names}, {"every_k", a.no_below}});
@@ -394,7 +394,7 @@ SubregularDecision decide_tsl(const Dfa& d, const SubregularOptions& o) {
         fields["forbidden_omitted"] = "over the listing limit";
     }
     if (a.k >= 2) fields["below"] = a.no_below;
-    return decision("TSL", true, Json{{"tier", tier_names}, {"k", a.k}},
+    return decision(ClassKind::TSL, true, Json{{"tier", tier_names}, {"k", a.k}},
                     "tier-based strictly " + std::to_string(a.k) + "-local on a tier of " + std::to_string(tier.size()) +
                         " letters (the others are free: inserting or deleting them never changes membership)",
                     fields);
@@ -402,7 +402,7 @@ SubregularDecision decide_tsl(const Dfa& d, const SubregularOptions& o) {
 
 SubregularDecision decide_finite(const Dfa& d0, bool cofinite, const SubregularOptions& o) {
     const Dfa d = cofinite ? complement(d0) : d0;
-    const std::string id = cofinite ? "cofinite" : "finite";
+    const ClassId id = cofinite ? ClassKind::Cofinite : ClassKind::Finite;
     const auto live = live_states(d);
     DfaAnalysis A(d);
     for (State q = 0; q < d.num_states(); ++q)

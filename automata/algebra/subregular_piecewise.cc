@@ -149,7 +149,7 @@ SubregularDecision decide_sp(const Dfa& d, const SubregularOptions& o) {
     bool over = false;
     auto violation = sp_violation(d, A, o.max_pair_states * o.max_pair_states / 8, &over);
     if (over)
-        return decision("SP", std::nullopt, Json::object(), "the search for a deletion that leaves the language passed its limit of " +
+        return decision(ClassKind::SP, std::nullopt, Json::object(), "the search for a deletion that leaves the language passed its limit of " +
                             std::to_string(o.max_pair_states * o.max_pair_states / 8) + " pairs of states (--sl-max-states² / 8)");
     if (auto v = violation) {
         const auto& [u, a, rest] = *v;
@@ -158,13 +158,13 @@ SubregularDecision decide_sp(const Dfa& d, const SubregularOptions& o) {
         uav.insert(uav.end(), rest.begin(), rest.end());
         Word uv = u;
         uv.insert(uv.end(), rest.begin(), rest.end());
-        return decision("SP", false, Json::object(),
+        return decision(ClassKind::SP, false, Json::object(),
                         "not closed under subsequences: a letter deleted from an accepted word gives a rejected one",
                         Json{{"deletion", {{"longer", word_json(d, uav)}, {"shorter", word_json(d, uv)}}}});
     }
     auto mins = minimal_non_members(d, o.max_type_states);
     if (!mins)
-        return decision("SP", true, Json::object(), "closed under subsequences (the forbidden subsequences are over the search limit)");
+        return decision(ClassKind::SP, true, Json::object(), "closed under subsequences (the forbidden subsequences are over the search limit)");
     std::size_t k = 1;
     for (const Word& w : *mins) k = std::max(k, w.size());
     Json fields{{"k", k}};
@@ -176,7 +176,7 @@ SubregularDecision decide_sp(const Dfa& d, const SubregularOptions& o) {
         fields["forbidden_omitted"] = std::to_string(mins->size()) + " forbidden subsequences";
     }
     if (k >= 2) fields["below"] = word_json(d, mins->back());  // a longest one: every SP-(k-1) language accepts it
-    return decision("SP", true, Json{{"k", k}},
+    return decision(ClassKind::SP, true, Json{{"k", k}},
                     "closed under subsequences; " + std::to_string(mins->size()) + " forbidden subsequences of length <= " +
                         std::to_string(k),
                     fields);
@@ -369,15 +369,16 @@ Result<SubregularOptions> limits_from_json(const nlohmann::json& j) {
 }
 
 SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOptions& o, const SubregularDecision* sub) {
-    const std::string id = kind == TypeKind::PT ? "PT" : "LT";
-    const std::string base = kind == TypeKind::PT ? "piecewise_testable" : "locally_testable";
+    const ClassId cls = kind == TypeKind::PT ? ClassKind::PT : ClassKind::LT;
+    const ClassId base_cls = kind == TypeKind::PT ? ClassKind::PiecewiseTestable : ClassKind::LocallyTestable;
+    const std::string id = to_string(cls), base = to_string(base_cls);
     const std::string lt = kind == TypeKind::PT ? "piecewise" : "locally";
     // The subclass (SP-k ⊆ PT-k, SL-k ⊆ LT-k; docs/SUBREGULAR.md §1) bounds the least k from above.
     const std::optional<std::size_t> upper = known_k(sub);
     DfaAnalysis A(d);
-    const ClassDecision cd = find_class(base)->by_dfa(A);
+    const ClassDecision cd = find_class(base_cls)->by_dfa(A);
     if (!cd.member)
-        return decision(id, false, Json::object(), "not " + base + ": " + cd.certificate.fact,
+        return decision(cls, false, Json::object(), "not " + base + ": " + cd.certificate.fact,
                         Json{{"by_class", nlohmann::ordered_json::parse(certificate_to_json(cd.certificate, d))}});
     std::optional<std::pair<Word, Word>> below;  // a conflict at `refuted`: the least k is larger
     unsigned refuted = 0;
@@ -388,7 +389,7 @@ SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOpt
         if (s.consistent == true) {
             Json fields{{"k", k}};
             if (below) fields["below"] = pair_json(d, *below);
-            return decision(id, true, Json{{"k", k}},
+            return decision(cls, true, Json{{"k", k}},
                             lt + " " + std::to_string(k) + "-testable: membership is a function of the " + std::to_string(k) + "-type" +
                                 (below ? "; two words of one " + std::to_string(k - 1) + "-type differ" : std::string()),
                             fields);
@@ -405,8 +406,8 @@ SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOpt
     if (upper && refuted + 1 == *upper) {
         // Every smaller k refuted and k = upper holds by the subclass: the least k is upper.
         fields["by"] = sub_certificate(*sub);
-        return decision(id, true, Json{{"k", *upper}},
-                        lt + " " + std::to_string(*upper) + "-testable, since " + sub->id + "-" + std::to_string(*upper) + " ⊆ " + id +
+        return decision(cls, true, Json{{"k", *upper}},
+                        lt + " " + std::to_string(*upper) + "-testable, since " + to_string(sub->id) + "-" + std::to_string(*upper) + " ⊆ " + id +
                             "-" + std::to_string(*upper) +
                             (below ? "; two words of one " + std::to_string(*upper - 1) + "-type differ" : std::string()),
                         fields);
@@ -422,8 +423,8 @@ SubregularDecision decide_pt_lt(const Dfa& d, TypeKind kind, const SubregularOpt
     else if (refuted) bound += "above " + std::to_string(refuted);
     else if (upper) bound += "at most " + std::to_string(*upper);
     else bound = "the least k is not known";
-    return decision(id, true, params,
-                    (upper ? sub->id + "-" + std::to_string(*upper) + " ⊆ " + id + "-" + std::to_string(*upper)
+    return decision(cls, true, params,
+                    (upper ? to_string(sub->id) + "-" + std::to_string(*upper) + " ⊆ " + id + "-" + std::to_string(*upper)
                            : base + " (" + (kind == TypeKind::PT ? "Simon: J-trivial" : "Brzozowski–Simon") + ")") +
                         "; " + stop + ", so " + bound,
                     fields);

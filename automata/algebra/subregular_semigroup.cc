@@ -104,7 +104,7 @@ Result<bool> identity_violated(const Dfa& d, const std::string& identity, const 
 }
 
 SubregularDecision decide_aperiodic_commutative(const Dfa& d) {
-    const std::string id = "aperiodic_commutative";
+    const ClassId id = ClassKind::AperiodicCommutative;
     if (auto a = periodic_letter(d))
         return decision(id, false, Json::object(), "the letter " + d.alphabet[*a] + " permutes a cycle of states: not aperiodic",
                         Json{{"violation", aperiodic_no(d, Word{*a})}});
@@ -120,13 +120,13 @@ SubregularDecision decide_aperiodic_commutative(const Dfa& d) {
 
 SubregularDecision decide_da(const Dfa& d, const SubregularOptions& o) {
     if (auto a = periodic_letter(d))
-        return decision("DA", false, Json::object(), "not aperiodic (the letter " + d.alphabet[*a] + " permutes states), so not in DA",
+        return decision(ClassKind::DA, false, Json::object(), "not aperiodic (the letter " + d.alphabet[*a] + " permutes states), so not in DA",
                         Json{{"violation", aperiodic_no(d, Word{*a})}});
     DfaAnalysis A(d);
-    if (find_class("piecewise_testable")->by_dfa(A).member)
-        return decision("DA", true, Json::object(), "piecewise testable (J-trivial), and J-trivial monoids are in DA", Json{{"by", "PT"}});
+    if (find_class(ClassKind::PiecewiseTestable)->by_dfa(A).member)
+        return decision(ClassKind::DA, true, Json::object(), "piecewise testable (J-trivial), and J-trivial monoids are in DA", Json{{"by", to_string(ClassKind::PT)}});
     auto S = SemigroupAnalysis::of(d, element_limit(d, o));
-    if (!S) return decision("DA", std::nullopt, Json::object(), "the syntactic semigroup has more than " + std::to_string(element_limit(d, o)) + " elements");
+    if (!S) return decision(ClassKind::DA, std::nullopt, Json::object(), "the syntactic semigroup has more than " + std::to_string(element_limit(d, o)) + " elements");
     const auto& s = (*S)->s;
     const auto& g = (*S)->green;
     std::vector<std::uint8_t> regular(g.num_j, 0);
@@ -137,12 +137,12 @@ SubregularDecision decide_da(const Dfa& d, const SubregularOptions& o) {
         for (Element y = 0; y < s.size(); ++y) {
             const Element w = s.omega(s.product(x, y));
             if (sg_omega_word_product(s, {w, x, w}) != w)
-                return decision("DA", false, Json::object(),
+                return decision(ClassKind::DA, false, Json::object(),
                                 "a regular D-class holds a non-idempotent: (xy)^ω x (xy)^ω ≠ (xy)^ω",
                                 Json{{"violation", {{"identity", "da"}, {"words", {{"x", word_json(d, s.word(x))}, {"y", word_json(d, s.word(y))}}}}}});
         }
     }
-    return decision("DA", true, Json::object(), "every regular D-class of the syntactic semigroup is an aperiodic semigroup (its elements are idempotent)");
+    return decision(ClassKind::DA, true, Json::object(), "every regular D-class of the syntactic semigroup is an aperiodic semigroup (its elements are idempotent)");
 }
 
 // The least (k, t) of LTT in the order of docs/SUBREGULAR.md §2.7: the least k such that
@@ -187,7 +187,7 @@ LttParams ltt_params(const Dfa& d, const SubregularOptions& o, const SubregularD
     if (upper && refuted + 1 == *upper) {
         r.params = Json{{"k", *upper}, {"t", 1}};
         r.fields["by"] = lt->certificate;
-        r.note = "; LTT-(" + std::to_string(*upper) + ",1) since " + lt->id + "-" + std::to_string(*upper) + " ⊆ LTT-(" +
+        r.note = "; LTT-(" + std::to_string(*upper) + ",1) since " + to_string(lt->id) + "-" + std::to_string(*upper) + " ⊆ LTT-(" +
                  std::to_string(*upper) + ",1), with the least such k (t <= " + std::to_string(o.max_t) + ")";
         return r;
     }
@@ -195,28 +195,28 @@ LttParams ltt_params(const Dfa& d, const SubregularOptions& o, const SubregularD
     if (refuted) r.params["k_above"] = refuted;
     if (upper) r.params["k_at_most"] = *upper, r.fields["by"] = lt->certificate;
     if (stop.empty()) stop = "no (k,t) with k <= " + std::to_string(o.max_k) + ", t <= " + std::to_string(o.max_t) + " (--subregular-max-k, --subregular-max-t)";
-    r.note = "; " + stop + (upper ? "; LTT-(" + std::to_string(*upper) + ",1) by " + lt->id : std::string());
+    r.note = "; " + stop + (upper ? "; LTT-(" + std::to_string(*upper) + ",1) by " + to_string(lt->id) : std::string());
     return r;
 }
 
 SubregularDecision decide_ltt(const Dfa& d, const SubregularOptions& o, const SubregularDecision* lt) {
     if (auto a = periodic_letter(d))
-        return decision("LTT", false, Json::object(), "not aperiodic (the letter " + d.alphabet[*a] + " permutes states), so not LTT",
+        return decision(ClassKind::LTT, false, Json::object(), "not aperiodic (the letter " + d.alphabet[*a] + " permutes states), so not LTT",
                         Json{{"violation", aperiodic_no(d, Word{*a})}});
     if (lt && lt->member == true) {
         LttParams p = ltt_params(d, o, lt);
         Json fields = p.fields;
         // LT ⊆ LTT proves membership when no (k,t) of LTT's own search does.
         if (!fields.contains("by") && !p.params.contains("k")) fields["by"] = lt->certificate;
-        return decision("LTT", true, p.params, "locally testable, and LT ⊆ LTT" + p.note, fields);
+        return decision(ClassKind::LTT, true, p.params, "locally testable, and LT ⊆ LTT" + p.note, fields);
     }
     auto S = SemigroupAnalysis::of(d, element_limit(d, o));
-    if (!S) return decision("LTT", std::nullopt, Json::object(), "the syntactic semigroup has more than " + std::to_string(element_limit(d, o)) + " elements");
+    if (!S) return decision(ClassKind::LTT, std::nullopt, Json::object(), "the syntactic semigroup has more than " + std::to_string(element_limit(d, o)) + " elements");
     const auto& s = (*S)->s;
     if (!(*S)->green.h_trivial(s.size()))
         for (Element x = 0; x < s.size(); ++x)
             if (s.product(s.omega(x), x) != s.omega(x))
-                return decision("LTT", false, Json::object(), "the syntactic semigroup is not aperiodic", Json{{"violation", aperiodic_no(d, s.word(x))}});
+                return decision(ClassKind::LTT, false, Json::object(), "the syntactic semigroup is not aperiodic", Json{{"violation", aperiodic_no(d, s.word(x))}});
     // Thérien–Weiss: e·x·f·y·e·z·f = e·z·f·y·e·x·f, i.e. p·q·r = r·q·p for p, r ∈ eSf and q ∈ fSe.
     const auto& E = (*S)->idempotents;
     std::size_t work = 0;
@@ -227,12 +227,12 @@ SubregularDecision decide_ltt(const Dfa& d, const SubregularOptions& o, const Su
             for (Element x = 0; x < s.size(); ++x) ef.insert(s.product(s.product(e, x), f)), fe.insert(s.product(s.product(f, x), e));
             work += 2 * s.size() + ef.size() * ef.size() * fe.size();
             if (work > kMaxWork)
-                return decision("LTT", std::nullopt, Json::object(), "the Thérien–Weiss identity needs more than " + std::to_string(kMaxWork) + " products");
+                return decision(ClassKind::LTT, std::nullopt, Json::object(), "the Thérien–Weiss identity needs more than " + std::to_string(kMaxWork) + " products");
             for (Element p : ef)
                 for (Element q : fe)
                     for (Element r : ef)
                         if (s.product(s.product(p, q), r) != s.product(s.product(r, q), p))
-                            return decision("LTT", false, Json::object(),
+                            return decision(ClassKind::LTT, false, Json::object(),
                                             "the Thérien–Weiss identity e·x·f·y·e·z·f = e·z·f·y·e·x·f fails",
                                             Json{{"violation", {{"identity", "tw"},
                                                                 {"words", {{"e", word_json(d, s.word(e))}, {"f", word_json(d, s.word(f))},
@@ -240,7 +240,7 @@ SubregularDecision decide_ltt(const Dfa& d, const SubregularOptions& o, const Su
                                                                            {"z", word_json(d, s.word(r))}}}}}});
         }
     LttParams p = ltt_params(d, o, nullptr);
-    return decision("LTT", true, p.params, "aperiodic and the Thérien–Weiss identity holds" + p.note, p.fields);
+    return decision(ClassKind::LTT, true, p.params, "aperiodic and the Thérien–Weiss identity holds" + p.note, p.fields);
 }
 
 }  // namespace ltlkit::automata::algebra::subregular

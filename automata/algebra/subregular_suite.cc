@@ -12,13 +12,19 @@ namespace ltlkit::automata::algebra {
 
 // The candidates are random_shaped_dfa (prediction_suite.hh), its shape drawn after the acceptance bits.
 Result<SuiteDraw> draw_suite(const SuiteRequest& r) {
-    if (!is_subregular_class(r.cls)) return make_error("unknown class '" + r.cls + "' (finite, cofinite, SL, SP, LT, PT, LTT, TSL, DA, aperiodic_commutative)");
+    if (!is_subregular_class(r.cls)) {
+        std::string names;
+        for (const ClassId& id : subregular_class_ids()) names += (names.empty() ? "" : ", ") + to_string(id);
+        return make_error("unknown class '" + r.cls + "' (" + names + ")");
+    }
+    using K = ClassKind;
+    const ClassId cls = *parse_class_id(r.cls);
     if (r.alphabet.empty()) return make_error("the alphabet is empty");
     if (r.min_states < 1 || r.min_states > r.max_states) return make_error("the state range must satisfy 1 <= min <= max");
-    if (r.t && r.cls != "LTT") return make_error("--t is a parameter of LTT only");
-    const bool has_k = r.cls == "SL" || r.cls == "SP" || r.cls == "LT" || r.cls == "PT" || r.cls == "LTT" || r.cls == "TSL";
+    if (r.t && cls != K::LTT) return make_error("--t is a parameter of LTT only");
+    const bool has_k = cls == K::SL || cls == K::SP || cls == K::LT || cls == K::PT || cls == K::LTT || cls == K::TSL;
     if (r.k && !has_k) return make_error("--k is not a parameter of " + r.cls);
-    if (r.proper_tier && r.cls != "TSL") return make_error("--proper-tier is an option of TSL only");
+    if (r.proper_tier && cls != K::TSL) return make_error("--proper-tier is an option of TSL only");
     if (r.proper_tier && r.alphabet.size() < 2) return make_error("--proper-tier needs an alphabet of at least 2 letters");
     Rng rng(r.seed);
     SuiteDraw out;
@@ -43,12 +49,12 @@ Result<SuiteDraw> draw_suite(const SuiteRequest& r) {
             for (const Word& f : subregular::sl_all_factors(tier.size(), kk))
                 if (rng.below(4) == 0) forbidden.push_back(f);
             d = lift_tier_dfa(sl_dfa_from_forbidden(tier, kk, forbidden), r.alphabet);
-        } else if ((r.cls == "SL" || r.cls == "TSL") && rng.below(2) == 0) {
+        } else if ((cls == K::SL || cls == K::TSL) && rng.below(2) == 0) {
             std::vector<Word> forbidden;
             for (const Word& f : subregular::sl_all_factors(ns, kk))
                 if (rng.below(4) == 0) forbidden.push_back(f);
             d = sl_dfa_from_forbidden(r.alphabet, kk, forbidden);
-        } else if (r.cls == "SP" && rng.below(2) == 0) {
+        } else if (cls == K::SP && rng.below(2) == 0) {
             std::vector<Word> forbidden(1 + rng.below(3));
             for (auto& w : forbidden) {
                 w.resize(1 + rng.below(kk));
@@ -59,7 +65,7 @@ Result<SuiteDraw> draw_suite(const SuiteRequest& r) {
             d = minimize(random_shaped_dfa(rng, r.min_states + rng.below(r.max_states - r.min_states + 1), r.alphabet));
         }
         if (d.num_states() > r.max_states) continue;
-        auto dec = decide_subregular(r.cls, d);
+        auto dec = decide_subregular(cls, d);
         if (dec->member != true) continue;
         if (r.k && !(dec->params.contains("k") && dec->params["k"] == *r.k)) continue;
         if (r.t && !(dec->params.contains("t") && dec->params["t"] == *r.t)) continue;

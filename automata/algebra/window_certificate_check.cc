@@ -46,20 +46,12 @@ Result<bool> check_window_certificate_itself(const std::string& json_text, std::
     if (!j.is_object() || !j.contains("dfa") || !j.contains("class") || !j["class"].is_string())
         return make_error("certificate needs \"dfa\" and \"class\"");
     std::string cls = j["class"];
-    bool hybrid;
-    std::string num;
-    if (cls.rfind("local_k:", 0) == 0) {
-        hybrid = false;
-        num = cls.substr(8);
-    } else if (cls.rfind("hybrid_k:", 0) == 0) {
-        hybrid = true;
-        num = cls.substr(9);
-    } else {
-        return make_error("not a window class id: " + cls);
-    }
-    if (num.empty() || num.size() > 4 || !std::all_of(num.begin(), num.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
-        return make_error("bad window in class id: " + cls);
-    unsigned k = static_cast<unsigned>(std::stoul(num));
+    const std::optional<ClassKind> stem = window_stem_of(cls);
+    if (!stem) return make_error("not a window class id: " + cls);
+    const bool hybrid = *stem == ClassKind::HybridK;
+    const std::optional<ClassId> id = parse_class_id(cls);  // 1 to 4 digits
+    if (!id) return make_error("bad window in class id: " + cls);
+    unsigned k = id->k;
     if (k < 2) return make_error("window classes start at k = 2: " + cls);
     auto dfa = dfa_from_json(j["dfa"].dump());
     if (!dfa) return dfa.error();
@@ -260,12 +252,12 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
     if (!j.contains("dfa") || !j.contains("class") || !j["class"].is_string())
         return make_error("certificate needs \"dfa\" and \"class\"");
     const std::string cls = j["class"];
-    const bool hybrid = cls.rfind("hybrid_k:", 0) == 0;
-    if (!hybrid && cls.rfind("local_k:", 0) != 0) return make_error("not a window class id: " + cls);
-    const std::string num = cls.substr(hybrid ? 9 : 8);
-    if (num.empty() || num.size() > 4 || !std::all_of(num.begin(), num.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
-        return make_error("bad window in class id: " + cls);
-    const unsigned k = static_cast<unsigned>(std::stoul(num));
+    const std::optional<ClassKind> stem = window_stem_of(cls);
+    if (!stem) return make_error("not a window class id: " + cls);
+    const bool hybrid = *stem == ClassKind::HybridK;
+    const std::optional<ClassId> id = parse_class_id(cls);  // 1 to 4 digits
+    if (!id) return make_error("bad window in class id: " + cls);
+    const unsigned k = id->k;
     auto dfa = dfa_from_json(j["dfa"].dump());
     if (!dfa) return dfa.error();
     const Dfa minimal = minimize(*dfa);

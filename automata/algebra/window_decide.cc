@@ -674,12 +674,12 @@ std::optional<WindowDecision> window_yes_by_formula(const Dfa& minimal, ltl::For
 
 bool definite_by_pair_graph(const Dfa& minimal) {
     DfaAnalysis A(minimal);
-    return find_class("definite")->by_dfa(A).member;
+    return find_class(ClassKind::Definite)->by_dfa(A).member;
 }
 
 bool locally_r_trivial_by_pair_graph(const Dfa& minimal) {
     DfaAnalysis A(minimal);
-    return find_class("locally_r_trivial")->by_dfa(A).member;
+    return find_class(ClassKind::LocallyRTrivial)->by_dfa(A).member;
 }
 
 WindowDecision decide_local_k(const Dfa& minimal, unsigned k, const WindowOptions& options) {

@@ -37,8 +37,8 @@ Word last(const Word& w, unsigned k) { return Word(w.end() - std::min<std::ptrdi
 // The smallest window j < k whose architecture recognizes the language, with a defining formula
 // when its certificate has a short one.
 std::optional<std::pair<unsigned, std::string>> smaller_window(const Classification& c, bool hybrid, unsigned k) {
-    const std::string base = hybrid ? "locally_r_trivial" : "definite";
-    auto formula = [&](const std::string& id) -> std::string {
+    const ClassId base = hybrid ? ClassKind::LocallyRTrivial : ClassKind::Definite;
+    auto formula = [&](const ClassId& id) -> std::string {
         auto it = c.certificates.find(id);
         if (it == c.certificates.end() || !it->second.formula || it->second.formula->size() > 60) return "";
         return *it->second.formula;

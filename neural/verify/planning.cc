@@ -77,15 +77,11 @@ LanguagePlan describe_language(const automata::Language& language,
     lp.dfa = language.dfa;
     lp.states = language.dfa.num_states();
     lp.fragment = language.fragment;
-    lp.classes = classification.classes;
-    for (const auto& [k, a] : classification.local_k)
-        lp.classes[automata::window_class_id(false, k)] =
-            a == automata::Answer::Unknown ? std::nullopt
-                                                    : std::optional<bool>(a == automata::Answer::Yes);
-    for (const auto& [k, a] : classification.hybrid_k)
-        lp.classes[automata::window_class_id(true, k)] =
-            a == automata::Answer::Unknown ? std::nullopt
-                                                    : std::optional<bool>(a == automata::Answer::Yes);
+    for (const auto& [id, m] : classification.classes) lp.classes[to_string(id)] = m;
+    for (bool hybrid : {false, true})
+        for (const auto& [k, a] : hybrid ? classification.hybrid_k : classification.local_k)
+            lp.classes[to_string(automata::window_class_id(hybrid, k))] =
+                a == automata::Answer::Unknown ? std::nullopt : std::optional<bool>(a == automata::Answer::Yes);
     return lp;
 }
 

@@ -664,7 +664,7 @@ PYBIND11_MODULE(_ltlkit, m) {
         Resolved r = resolve(language, alphabet_arg(alphabet), max_states);
         auto ds = without_gil([&] { return automata::algebra::classify_subregular(r.dfa, so); });
         nlohmann::ordered_json j = automata::algebra::subregular_summary_json(ds);
-        for (const auto& d : ds) j[d.id]["certificate"] = nlohmann::ordered_json::parse(automata::algebra::subregular_certificate_json(d, r.dfa));
+        for (const auto& d : ds) j[to_string(d.id)]["certificate"] = nlohmann::ordered_json::parse(automata::algebra::subregular_certificate_json(d, r.dfa));
         return to_python(j);
     }, py::arg("language"), py::arg("alphabet") = py::none(), py::arg("max_states") = 1'000'000,
        py::arg("sl_max_states") = automata::algebra::SubregularOptions{}.max_pair_states,

@@ -45,7 +45,7 @@ inline Dfa dfa_of(const std::string& formula, const std::vector<std::string>& al
 // The certificate exactly as `classify --certificates` writes it (docs/CLASSES.md §3).
 inline std::string cert_json(const Certificate& c, const Dfa& d) { return certificate_to_json(c, d); }
 
-inline Certificate window_certificate(const std::string& class_id, bool member, CertificateKind kind) {
+inline Certificate window_certificate(const ClassId& class_id, bool member, CertificateKind kind) {
     Certificate c;
     c.class_id = class_id;
     c.member = member;
@@ -56,7 +56,7 @@ inline Certificate window_certificate(const std::string& class_id, bool member, 
 inline bool reverifies(const Certificate& c, const Dfa& d) {
     std::string why;
     auto ok = check_window_certificate(cert_json(c, d), &why);
-    INFO(c.class_id << " " << to_string(c.kind) << ": " << (ok ? why : ok.error().message));
+    INFO(to_string(c.class_id) << " " << to_string(c.kind) << ": " << (ok ? why : ok.error().message));
     return ok.ok() && *ok;
 }
 
