@@ -220,17 +220,18 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
     for (std::size_t c = 0; c < sigma; ++c) level0[c] = types(Vec{0, static_cast<std::int32_t>(c)});
     Vec st(L), nx(L);
     // The work clock pays for the memory the probe holds (states, types, sets, parents; budget.hh):
-    // each expanded state charges the bytes grown since the previous charge, with one poll for its
-    // sigma · depth type computations per kTypesPerPoll.
-    constexpr std::size_t kTypesPerPoll = 8;
+    // besides the poll of each new state, each expanded state charges the bytes grown since the
+    // previous charge, one poll per kBytesPerPoll. Its CPU time follows the bytes (about 1 µs per
+    // 128 bytes held, at depths 3 and 4 of either fragment; docs/PERFORMANCE.md, "Every window
+    // strategy under the default budget").
     std::size_t charged_bytes = 0;
     auto held_bytes = [&] { return states.bytes() + types.bytes() + sets.bytes() + 8 * parent.size(); };
     for (std::size_t next = 0; next < states.size(); ++next) {
         const auto si = static_cast<std::int32_t>(next);
-        if (const std::size_t held = held_bytes(); next > 0) {
-            const std::size_t grown = held > charged_bytes ? held - charged_bytes : 0;
-            charged_bytes = std::max(charged_bytes, held);
-            if (budget_charge(sigma * depth / kTypesPerPoll + grown / kBytesPerPoll)) {
+        if (const std::size_t held = held_bytes(); held >= charged_bytes + kBytesPerPoll) {
+            const std::size_t polls = (held - charged_bytes) / kBytesPerPoll;
+            charged_bytes += polls * kBytesPerPoll;
+            if (budget_charge(polls)) {
                 out.status = DepthProbe::Status::Limit;
                 out.states = states.size();
                 out.eos_types = eos_seen.size();
