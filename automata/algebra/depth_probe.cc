@@ -220,9 +220,10 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
     for (std::size_t c = 0; c < sigma; ++c) level0[c] = types(Vec{0, static_cast<std::int32_t>(c)});
     Vec st(L), nx(L);
     // The work clock pays for the memory the probe holds (states, types, sets, parents; budget.hh):
-    // besides the poll of each new state, each expanded state charges the bytes grown since the
-    // previous charge, one poll per kBytesPerPoll. Its CPU time follows the bytes (about 1 µs per
-    // 128 bytes held, at depths 3 and 4 of either fragment; docs/PERFORMANCE.md, "Every window
+    // each expanded state charges the bytes grown since the previous charge, one poll per
+    // kBytesPerPoll, less those that the poll of each new state paid for (so a state costs
+    // max(1, its bytes / kBytesPerPoll) polls). Its CPU time follows the bytes (about 1 µs per 100
+    // bytes held, at depths 3 and 4 of either fragment; docs/PERFORMANCE.md, "Every window
     // strategy under the default budget").
     std::size_t charged_bytes = 0;
     auto held_bytes = [&] { return states.bytes() + types.bytes() + sets.bytes() + 8 * parent.size(); };
@@ -286,6 +287,7 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
             }
             states.add(nx.data());
             parent.emplace_back(si, static_cast<std::int32_t>(c));
+            charged_bytes += kBytesPerPoll;  // its poll paid for kBytesPerPoll of what it holds
         }
     }
     out.status = DepthProbe::Status::Separates;
