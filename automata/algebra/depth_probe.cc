@@ -222,9 +222,9 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
     // The work clock pays for the memory the probe holds (states, types, sets, parents; budget.hh):
     // each expanded state charges the bytes grown since the previous charge, one poll per
     // kBytesPerPoll, less those that the poll of each new state paid for (so a state costs
-    // max(1, its bytes / kBytesPerPoll) polls). Its CPU time follows the bytes (about 1 µs per 100
-    // bytes held, at depths 3 and 4 of either fragment; docs/PERFORMANCE.md, "Every window
-    // strategy under the default budget").
+    // max(1, its bytes / kBytesPerPoll) polls). Its CPU time follows the bytes (0.5–1.5 µs per
+    // poll at depths 3 and 4 of either fragment; docs/PERFORMANCE.md, "Every window strategy under
+    // the default budget").
     std::size_t charged_bytes = 0;
     auto held_bytes = [&] { return states.bytes() + types.bytes() + sets.bytes() + 8 * parent.size(); };
     for (std::size_t next = 0; next < states.size(); ++next) {
