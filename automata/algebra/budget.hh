@@ -71,6 +71,14 @@ bool budget_exhausted();
 // advances by that many. For steps whose cost is known in advance and varies (compiling a candidate
 // formula back: one monitor state costs its program size; docs/WINDOWS.md §5b).
 bool budget_charge(std::uint64_t polls);
+// The memory that one poll pays for. A step that allocates `bytes` that stay while its search runs
+// (a product state, an interned type or set) charges 1 + bytes / kBytesPerPoll polls
+// (budget_charge_bytes), so that the work bound also bounds what the searches hold: a question of
+// W polls keeps at most about kBytesPerPoll · W bytes of such structures (twice that with the
+// slack of growing vectors and hash tables), on every machine (docs/WINDOWS.md, "The budget";
+// calibrated in docs/PERFORMANCE.md, "Every window strategy under the default budget").
+inline constexpr std::size_t kBytesPerPoll = 128;
+inline bool budget_charge_bytes(std::size_t bytes) { return budget_charge(1 + bytes / kBytesPerPoll); }
 // Which bound ended the current scope's searches (None while neither has been reached).
 BudgetBound budget_bound_reached();
 

@@ -47,6 +47,8 @@ public:
         return id;
     }
     std::size_t size() const { return start_.size(); }
+    // The bytes held: the pool, the starts and about two index slots per sequence (for the budget).
+    std::size_t bytes() const { return 4 * pool_.size() + 16 * start_.size(); }
     // The sequence of id: (first element, length).
     std::pair<const std::int32_t*, std::size_t> get(std::int32_t id) const {
         const auto i = static_cast<std::size_t>(id);
@@ -87,6 +89,8 @@ public:
         ++memo_used_;
         return id;
     }
+    // The bytes held: the sets and about two memo slots (16 bytes each) per entry (for the budget).
+    std::size_t bytes() const { return sets_.bytes() + 32 * memo_used_; }
     Vec members(std::int32_t set) const {
         const auto [p, n] = sets_.get(set);
         return Vec(p, p + n);
@@ -134,6 +138,8 @@ class StateStore {
 public:
     explicit StateStore(std::size_t width) : width_(width), slots_(1024, -1) {}
     std::size_t size() const { return count_; }
+    // The bytes held: the states and about two index slots per state (for the budget).
+    std::size_t bytes() const { return (4 * width_ + 8) * count_; }
     const std::int32_t* at(std::int32_t id) const { return &pool_[static_cast<std::size_t>(id) * width_]; }
     // The number of `s`, or -1 when it has not been stored.
     std::int32_t find(const std::int32_t* s) const {
@@ -213,8 +219,26 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
     std::vector<std::int32_t> fresh(depth), level0(sigma);
     for (std::size_t c = 0; c < sigma; ++c) level0[c] = types(Vec{0, static_cast<std::int32_t>(c)});
     Vec st(L), nx(L);
+    // The work clock pays for the memory the probe holds (states, types, sets, parents; budget.hh):
+    // each expanded state charges the bytes grown since the previous charge, one poll per
+    // kBytesPerPoll, less those that the poll of each new state paid for (so a state costs
+    // max(1, its bytes / kBytesPerPoll) polls). Its CPU time follows the bytes (0.5–1.5 µs per
+    // poll at depths 3 and 4 of either fragment; docs/PERFORMANCE.md, "Every window strategy under
+    // the default budget").
+    std::size_t charged_bytes = 0;
+    auto held_bytes = [&] { return states.bytes() + types.bytes() + sets.bytes() + 8 * parent.size(); };
     for (std::size_t next = 0; next < states.size(); ++next) {
         const auto si = static_cast<std::int32_t>(next);
+        if (const std::size_t held = held_bytes(); held >= charged_bytes + kBytesPerPoll) {
+            const std::size_t polls = (held - charged_bytes) / kBytesPerPoll;
+            charged_bytes += polls * kBytesPerPoll;
+            if (budget_charge(polls)) {
+                out.status = DepthProbe::Status::Limit;
+                out.states = states.size();
+                out.eos_types = eos_seen.size();
+                return out;
+            }
+        }
         std::copy_n(states.at(si), L, st.begin());  // a copy: the store grows below
         // EOS type at depth `depth` (depth >= 1; depth 0 would be the EOS label alone).
         std::int32_t eos =
@@ -263,6 +287,7 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
             }
             states.add(nx.data());
             parent.emplace_back(si, static_cast<std::int32_t>(c));
+            charged_bytes += kBytesPerPoll;  // its poll paid for kBytesPerPoll of what it holds
         }
     }
     out.status = DepthProbe::Status::Separates;

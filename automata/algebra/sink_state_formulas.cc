@@ -106,7 +106,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         bool limit = false;
         auto push = [&](std::size_t from, std::size_t c) {
             if (index.count(nx)) return;
-            if (rep.states + states.size() >= max_states || budget_exhausted()) {
+            if (rep.states + states.size() >= max_states || budget_charge_bytes(product_state_bytes(nx.size()))) {
                 limit = true;
                 return;
             }

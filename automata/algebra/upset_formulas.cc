@@ -230,7 +230,7 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
                         if (enrich) nx[W + 1] = st[W + 1] | (1L << c);
                         auto it = index.find(nx);
                         if (it == index.end()) {
-                            if (rep.states + states.size() >= max_states || budget_exhausted()) {
+                            if (rep.states + states.size() >= max_states || budget_charge_bytes(product_state_bytes(nx.size()))) {
                                 limit = true;
                                 break;
                             }

@@ -48,6 +48,14 @@ inline constexpr std::size_t kItemsPerPoll = 256;
 // the charge bounds their memory as well).
 inline constexpr std::size_t kFormulaNodesPerPoll = 8;
 
+// The bytes of one explored product state of the window-type explorations (sink_state_formulas.cc,
+// upset_formulas.cc, window_type_formulas.cc): `width` longs held twice (in the state list and as
+// the key of the index), with their vectors, heap blocks and a hash node. A new state charges them
+// (budget_charge_bytes, budget.hh), so that the work bound bounds the exploration's memory.
+inline std::size_t product_state_bytes(std::size_t width) {
+    return 2 * (sizeof(std::vector<long>) + 16 + width * sizeof(long)) + 48;
+}
+
 inline std::string fragment_name(bool hybrid, unsigned k) {
     return std::string(hybrid ? "LTL[P,Y<=" : "LTL[Y<=") + std::to_string(k) + "]";
 }

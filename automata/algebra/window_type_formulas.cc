@@ -120,7 +120,7 @@ WindowTypeProduct explore_window_types(const Dfa& dfa, WindowTypes& types, unsig
             tw.shift(st, nx);
             nx[W + 1] = static_cast<long>(past.update(static_cast<std::uint64_t>(st[W + 1]), fresh));
             if (index.count(nx)) continue;
-            if (states.size() >= max_states || budget_exhausted()) {
+            if (states.size() >= max_states || budget_charge_bytes(product_state_bytes(nx.size()))) {
                 out.conflict = !out.conflicts.empty();
                 out.limit = !out.conflict;
                 out.states = states.size();

@@ -11,7 +11,12 @@ namespace ltlkit::automata::algebra {
 
 long WindowTypes::intern(std::vector<long> s) {
     auto [it, fresh] = ids.emplace(s, long(sig.size()));
-    if (fresh) sig.push_back(std::move(s));
+    if (fresh) {
+        // a new type is held twice (map key and sig) while the search runs: the work clock pays for
+        // it (budget.hh); the search that interned it finds the budget spent at its next poll
+        budget_charge_bytes(2 * (sizeof(s) + 16 + s.size() * sizeof(long)) + 64);
+        sig.push_back(std::move(s));
+    }
     return it->second;
 }
 
