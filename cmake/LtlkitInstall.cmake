@@ -19,7 +19,7 @@ set(LTLKIT_PUBLIC_HEADERS
 set(LTLKIT_PUBLIC_NEURAL_HEADERS
     neural/run.hh neural/pairs.hh neural/memory.hh neural/score.hh
     neural/verify/verify.hh neural/verify/profiles.hh neural/verify/report.hh neural/verify/verdict.hh
-    neural/verify/figures.hh neural/verify/published.hh neural/verify/plan.hh)
+    neural/verify/figures.hh neural/verify/published.hh neural/verify/plan.hh neural/verify/cells.hh)
 
 set(LTLKIT_SYMBOLIC_LIBS base ltl automata algebra)
 # The Python module links the symbolic libraries into a shared object.
