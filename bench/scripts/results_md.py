@@ -386,9 +386,39 @@ def block_ceiling_near_miss(ltlkit):
     return rows
 
 
+SWEEP = "sweep"
+
+
+def counts_text(d):
+    return ", ".join(f"{k} {v}" for k, v in sorted(d.items())) if d else "–"
+
+
+def block_sweep_strata():
+    """The committed sweep's table per stratum and architecture, from its sweep.json (which
+    `ltlkit sweep --report` rebuilds from the level folders; tests/cli/sweep_recompute.py checks
+    that rebuild independently)."""
+    path = os.path.join(grid_dir(SWEEP), "sweep.json")
+    if not os.path.exists(path):
+        raise Drift(f"{path}: missing (ltlkit sweep --report {grid_dir(SWEEP)})")
+    j = json.load(open(path, encoding="utf-8"))
+    rows = ["| stratum | arch | cells | judged | predictions | verdicts | evidence | real evidence (of cells / of judged) |",
+            "|---|---|---|---|---|---|---|---|"]
+    def row(name, arch, t):
+        judged_n = t["judged"]
+        of_judged = f"{pct(t['real_evidence'] / judged_n)}%" if judged_n else "–"
+        share = f"{t['real_evidence']} ({pct(t['real_evidence'] / t['cells'])}% / {of_judged})"
+        return (f"| {name} | {arch} | {t['cells']} | {judged_n} | {counts_text(t['predictions'])} | "
+                f"{counts_text(t['verdicts'])} | {counts_text(t['evidence'])} | {share} |")
+    for t in j["table"]:
+        rows.append(row(t["stratum"], t["arch"], t))
+    rows.append(row("**all**", "", j["total"]))
+    return rows
+
+
 BLOCKS = {
     "ceiling-near-miss": lambda o: None if not o.ltlkit else block_ceiling_near_miss(o.ltlkit),
     "evidence-counts": lambda o: block_evidence_counts(),
+    "sweep-strata": lambda o: block_sweep_strata(),
     "lc26-cpu-means": lambda o: block_means("lc26-cpu", LC26_ARCHS),
     "lc26-cpu-verdicts": lambda o: block_verdicts("lc26-cpu"),
     "lc26-cpu-cells": lambda o: block_cells("lc26-cpu"),
