@@ -1,6 +1,8 @@
 // Receptive-field ceilings of k-local NoPE strict-mask transformers (docs/CEILING.md).
 #include "automata/ceiling.hh"
 
+#include "automata/architecture.hh"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -224,21 +226,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The window k of a k-local architecture name, or why the name has no ceiling.
-Result<unsigned> local_window(const std::string& arch) {
-    const std::string prefix = "local-";
-    if (arch.rfind(prefix, 0) == 0) {
-        const std::string num = arch.substr(prefix.size());
-        if (num.empty() || num.size() > 4 || num.find_first_not_of("0123456789") != std::string::npos ||
-            std::stoul(num) < 1)
-            return make_error("architecture '" + arch + "': expected local-K with an integer K in 1..9999");
-        return static_cast<unsigned>(std::stoul(num));
-    }
-    if (arch == "global" || arch == "lstm" || arch.rfind("hybrid-", 0) == 0)
-        return make_error("architecture '" + arch +
-                          "' has no receptive-field ceiling: only local-K models see a bounded window at EOS "
-                          "(global and hybrid attention and LSTMs read the whole word)");
-    return make_error("unknown architecture '" + arch + "' (expected local-K; global, hybrid-K and lstm have no ceiling)");
+// The window k of a k-local architecture name (Architecture::eos_window), or why it has no ceiling.
+Result<unsigned> local_window(const std::string& name) {
+    auto arch = parse_architecture(name);
+    if (!arch) return arch.error();
+    if (auto window = arch->eos_window()) return static_cast<unsigned>(*window);
+    return make_error("architecture '" + name + "' has no receptive-field ceiling: only local-K models see a bounded window at EOS "
+                      "(global and hybrid attention and LSTMs read the whole word)");
 }
 
 Result<bool> check_query(const CeilingQuery& q) {

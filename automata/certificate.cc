@@ -312,24 +312,17 @@ std::string certificate_to_json(const Certificate& cert, const Dfa& dfa) {
         for (const auto& [a, b] : cert.pairs) pairs.push_back({format_word(dfa.alphabet, a), format_word(dfa.alphabet, b)});
         j["pairs"] = pairs;
     }
-    if (!std::holds_alternative<std::monostate>(cert.fields)) {
-        // The typed fields and the others in one object in key order, as the one extra object was.
-        nlohmann::json typed = to_json(cert.fields, dfa.alphabet);
-        if (!cert.extra_json.empty() && cert.extra_json != "{}") {
-            auto extra = nlohmann::json::parse(cert.extra_json, nullptr, false);
-            if (extra.is_object())
-                for (auto it = extra.begin(); it != extra.end(); ++it)
-                    if (!typed.contains(it.key())) typed[it.key()] = it.value();
-        }
-        const auto merged = nlohmann::ordered_json::parse(typed.dump());
-        for (auto it = merged.begin(); it != merged.end(); ++it)
-            if (!j.contains(it.key())) j[it.key()] = it.value();
-    } else if (!cert.extra_json.empty() && cert.extra_json != "{}") {
-        auto extra = nlohmann::ordered_json::parse(cert.extra_json, nullptr, false);
-        if (extra.is_object())
-            for (auto it = extra.begin(); it != extra.end(); ++it)
-                if (!j.contains(it.key())) j[it.key()] = it.value();
+    // The typed fields and the untyped ones in one object in key order (the typed fields' keys win).
+    nlohmann::json fields = to_json(cert.fields, dfa.alphabet);
+    if (cert.window) {
+        const nlohmann::json window = to_json(*cert.window, dfa.alphabet);
+        for (auto it = window.begin(); it != window.end(); ++it) fields[it.key()] = it.value();
     }
+    for (auto it = cert.untyped.begin(); it != cert.untyped.end(); ++it)
+        if (!fields.contains(it.key())) fields[it.key()] = it.value();
+    const auto merged = nlohmann::ordered_json::parse(fields.dump());
+    for (auto it = merged.begin(); it != merged.end(); ++it)
+        if (!j.contains(it.key())) j[it.key()] = it.value();
     return j.dump(2);
 }
 

@@ -18,6 +18,7 @@
 
 #include "automata/class_id.hh"
 #include "automata/dfa.hh"
+#include "automata/window_fields.hh"
 
 namespace ltlkit::automata {
 
@@ -67,7 +68,8 @@ std::optional<Identity> parse_identity(const std::string& text);
 
 // The kind-specific fields of a class certificate (docs/CLASSES.md §3), one small struct per shape.
 // certificate_to_json writes them with to_json (merged, in key order, into the certificate object);
-// fields_from_json reads them back. The window certificates' fields stay in Certificate::extra_json.
+// fields_from_json reads them back. The window certificates' fields are Certificate::window
+// (automata/window_fields.hh).
 struct DegreeFields {  // pair_graph_acyclic (definite): "degree"
     std::size_t degree = 0;
     bool operator==(const DegreeFields&) const = default;
@@ -156,9 +158,10 @@ struct Certificate {
     std::optional<WordFamily> family;            // non-member witness family
     std::vector<std::pair<Word, Word>> pairs;    // concrete [accepted, rejected] pairs
     CertificateFields fields;                    // the class certificates' kind-specific fields
-    // Other fields (the window certificates', and every untyped field certificate_from_json reads),
-    // merged into the JSON object.
-    std::string extra_json = "{}";
+    std::optional<WindowFields> window;          // the window certificates' fields (window_fields.hh)
+    // Fields of a certificate read back (certificate_from_json) that no struct types, kept so that
+    // writing what was read gives them back (in key order with the typed ones); ltlkit sets none.
+    nlohmann::ordered_json untyped = nlohmann::ordered_json::object();
 };
 
 // Certificate JSON (docs/CLASSES.md §3) with the DFA embedded.

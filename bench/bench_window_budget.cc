@@ -65,12 +65,18 @@ struct Run {
     std::vector<std::string> reasons;
 };
 
-// The bound an unknown certificate names (its extra "budget"), or "bounds" when the searches and
-// the probe ran to their own limits.
+// The bound an unknown certificate names (its "budget" or a strategy's cut; work before memory
+// before time), or "bounds" when the searches and the probe ran to their own limits.
 std::string unknown_reason(const Certificate& c) {
-    if (c.extra_json.find("\"bound\":\"work\"") != std::string::npos) return "work budget";
-    if (c.extra_json.find("\"bound\":\"memory\"") != std::string::npos) return "memory budget";
-    if (c.extra_json.find("\"bound\":\"time\"") != std::string::npos) return "time budget";
+    const WindowFields* s = c.window ? &*c.window : nullptr;
+    std::set<std::string> bounds;
+    if (s && s->budget) bounds.insert(s->budget->bound == BudgetStop::Bound::Work     ? "work"
+                                      : s->budget->bound == BudgetStop::Bound::Memory ? "memory"
+                                                                                      : "time");
+    if (s)
+        for (const BudgetCut& cut : s->cuts) bounds.insert(cut.bound);
+    for (const char* b : {"work", "memory", "time"})
+        if (bounds.count(b)) return std::string(b) + " budget";
     return "search bounds";
 }
 

@@ -78,21 +78,20 @@ std::string describe(const Dfa& d) {
 
 std::string cell(const WindowDecision& w, const Dfa& d) {
     if (w.answer == Answer::Yes && w.certificate.kind == CertificateKind::DepthTypes)
-        return "yes: depth-" + std::to_string(nlohmann::json::parse(w.certificate.extra_json).value("depth", 0u)) + " types separate";
+        return "yes: depth-" + std::to_string(w.certificate.window.value_or(WindowFields{}).depth.value_or(0)) + " types separate";
     if (w.answer == Answer::Yes) {
         // The formulas of the window-type and sink-state strategies (docs/WINDOWS.md §3b, §3c) run to thousands of characters: summarized.
-        auto extra = nlohmann::json::parse(w.certificate.extra_json, nullptr, false);
-        if (extra.is_object() && extra.value("route", "") == "sink")
-            return std::string(extra.value("past_letters", false) || extra.value("mixed", false) ? "yes: extended sink route, depth-"
-                                                                                                    : "yes: sink route, depth-") +
-                   std::to_string(extra["type_depth"].get<unsigned>()) +
-                   " window types (formula of tree size " + std::to_string(extra.value("formula_size", 0u)) + ")";
-        if (extra.is_object() && extra.contains("type_depth"))
-            return "yes: depth-" + std::to_string(extra["type_depth"].get<unsigned>()) + " window types (formula of tree size " +
-                   std::to_string(extra.value("formula_size", 0u)) + ")";
+        const WindowFields* f = w.certificate.window ? &*w.certificate.window : nullptr;
+        const std::string size = f ? std::to_string(f->formula_size.value_or(0)) : "0";
+        if (f && f->route == "sink")
+            return std::string(f->past_letters.value_or(false) || f->mixed.value_or(false) ? "yes: extended sink route, depth-"
+                                                                                            : "yes: sink route, depth-") +
+                   std::to_string(f->type_depth.value_or(0)) + " window types (formula of tree size " + size + ")";
+        if (f && f->type_depth)
+            return "yes: depth-" + std::to_string(*f->type_depth) + " window types (formula of tree size " + size + ")";
         // Other long formulas (the LTL[P] formula of an R-trivial language, a large bottom-up one).
-        if (w.certificate.formula && w.certificate.formula->size() > 600 && extra.is_object())
-            return "yes: formula of tree size " + std::to_string(extra.value("formula_size", 0u)) + " (not shown)";
+        if (w.certificate.formula && w.certificate.formula->size() > 600 && f)
+            return "yes: formula of tree size " + size + " (not shown)";
         return "yes: `" + w.certificate.formula.value_or("(omitted)") + "`";
     }
     if (w.answer == Answer::No) {
@@ -101,9 +100,9 @@ std::string cell(const WindowDecision& w, const Dfa& d) {
         return "no: " + (f.x.empty() ? std::string() : fw(f.x) + "·") + "(" + fw(f.p) + ")^r·" + fw(f.y) + " / " + fw(f.z);
     }
     // unknown: the exact depth probe's lower bound, if it found one (docs/WINDOWS.md §5)
-    auto extra = nlohmann::json::parse(w.certificate.extra_json, nullptr, false);
-    if (extra.is_object() && extra.contains("depth_lower_bound"))
-        return "**unknown** (no formula of depth ≤ " + std::to_string(extra["depth_lower_bound"].get<unsigned>()) + ")";
+    const WindowFields* s = w.certificate.window ? &*w.certificate.window : nullptr;
+    if (s && s->depth_lower_bound)
+        return "**unknown** (no formula of depth ≤ " + std::to_string(*s->depth_lower_bound) + ")";
     return "**unknown**";
 }
 

@@ -13,7 +13,7 @@ set(LTLKIT_PUBLIC_HEADERS
     base/error.hh base/file.hh base/text.hh base/checksum.hh base/json.hh
     ltl/formula.hh ltl/parser.hh ltl/printer.hh ltl/semantics.hh ltl/fragment.hh
     automata/dfa.hh automata/monitor.hh automata/regex.hh automata/dfa_json.hh automata/dot.hh automata/language.hh
-    automata/algorithms.hh automata/sampler.hh automata/random.hh automata/dataset.hh automata/certificate.hh automata/class_id.hh
+    automata/algorithms.hh automata/sampler.hh automata/random.hh automata/dataset.hh automata/certificate.hh automata/window_fields.hh automata/class_id.hh
     automata/architecture.hh automata/algebra/classify.hh automata/algebra/certificate_check.hh automata/algebra/adversarial.hh
     automata/algebra/semigroup.hh automata/algebra/green.hh)
 set(LTLKIT_PUBLIC_NEURAL_HEADERS

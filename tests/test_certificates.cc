@@ -161,15 +161,15 @@ TEST_CASE("certificate_from_json inverts certificate_to_json on every certificat
             CHECK(r.pairs == cert.pairs);
             CHECK(r.family.has_value() == cert.family.has_value());
             if (cert.family && r.family) CHECK(family_to_json(*r.family, d.alphabet) == family_to_json(*cert.family, d.alphabet));
-            // The reader keeps the kind-specific fields untyped; they are the typed fields' to_json and the
-            // others, and fields_from_json reads the typed ones back.
-            nlohmann::json fields = to_json(cert.fields, d.alphabet);
-            const nlohmann::json others = nlohmann::json::parse(cert.extra_json);
-            for (auto it = others.begin(); it != others.end(); ++it) fields[it.key()] = it.value();
-            CHECK(nlohmann::json::parse(r.extra_json) == fields);
+            // The reader types every kind-specific field ltlkit writes, window certificates' included,
+            // and leaves none untyped; the class fields read by fields_from_json agree.
+            CHECK(r.untyped.empty());
+            CHECK(r.fields.index() == cert.fields.index());
+            CHECK(to_json(r.fields, d.alphabet) == to_json(cert.fields, d.alphabet));  // words come back in name order
+            CHECK(r.window == cert.window);
             auto typed = fields_from_json(nlohmann::json::parse(json), d.alphabet);
             REQUIRE(typed);
-            CHECK(to_json(*typed, d.alphabet) == to_json(cert.fields, d.alphabet));  // words come back in name order
+            CHECK(to_json(*typed, d.alphabet) == to_json(cert.fields, d.alphabet));
             CHECK(certificate_to_json(r, back->dfa) == json);
             kinds.insert(to_string(cert.kind));
             ++read;
@@ -177,6 +177,87 @@ TEST_CASE("certificate_from_json inverts certificate_to_json on every certificat
     }
     CHECK(read >= 500);
     CHECK(kinds.size() >= 8);
+}
+
+TEST_CASE("certificate_from_json types the fields of each kind and refuses a field of the wrong type", "[certificates]") {
+    const Dfa d = ltlkit::testing::make_dfa({"a", "b"}, 0, {0, 1}, {1, 0, 1, 0});
+    auto base = [&](const std::string& cls, const char* kind, nlohmann::json member) {
+        nlohmann::json j = nlohmann::json::parse(to_json(d));
+        return nlohmann::json{{"dfa", j}, {"class", cls}, {"member", member}, {"kind", kind}, {"fact", "f"}};
+    };
+    // Each kind's fields come back as its struct, and a key no struct covers stays untyped.
+    auto depth = base("local_k:2", "depth_types", true);
+    depth["k"] = 2;
+    depth["depth"] = 3;
+    depth["note"] = "kept";
+    auto r = certificate_from_json(depth.dump());
+    REQUIRE(r.ok());
+    REQUIRE(r->certificate.window);
+    CHECK(r->certificate.window->depth == 3u);
+    CHECK(r->certificate.window->k == 2u);
+    CHECK(r->certificate.untyped == nlohmann::ordered_json{{"note", "kept"}});
+    CHECK(nlohmann::json::parse(certificate_to_json(r->certificate, r->dfa)) == depth);
+    auto unknown = base("hybrid_k:3", "search_exhausted", nullptr);
+    unknown["depth_lower_bound"] = 2;
+    unknown["budget"] = {{"bound", "memory"}, {"bytes", 1024}, {"option", "--window-memory"}};
+    r = certificate_from_json(unknown.dump());
+    REQUIRE(r.ok());
+    REQUIRE(r->certificate.window);
+    const WindowFields& s = *r->certificate.window;
+    CHECK(s.depth_lower_bound == 2u);
+    REQUIRE(s.budget);
+    CHECK((s.budget->bound == BudgetStop::Bound::Memory && s.budget->amount == 1024));
+    auto implied = base("r_trivial", "implied", true);
+    implied["by"] = "definite";
+    r = certificate_from_json(implied.dump());
+    REQUIRE(r.ok());
+    CHECK(std::get<ImpliedFields>(r->certificate.fields).by == ClassId(ClassKind::Definite));
+    // A window field of the wrong type: the reader refuses it in one line naming it (exit 2).
+    const std::vector<std::pair<nlohmann::json, std::string>> bad = {
+        {[&] { auto j = depth; j["depth"] = "three"; return j; }(), "depth"},
+        {[&] { auto j = depth; j["types"] = 1; return j; }(), "types"},
+        {[&] { auto j = unknown; j["depth_lower_bound"] = -1; return j; }(), "depth_lower_bound"},
+        {[&] { auto j = depth; j["complete"] = {{"sigma", 2}}; return j; }(), "complete"},
+        {[&] { auto j = base("hybrid_k:2", "hybrid_bisimulation", false); j["reduction"] = 7; return j; }(), "reduction"},
+        {[&] { auto j = base("hybrid_k:2", "hybrid_bisimulation", false); j["x"] = "c"; return j; }(), "x"},
+    };
+    for (const auto& [j, field] : bad) {
+        INFO(j.dump());
+        auto e = certificate_from_json(j.dump());
+        REQUIRE_FALSE(e.ok());
+        const std::string line = e.error().one_line();
+        INFO(line);
+        CHECK(line.find(field) != std::string::npos);
+        CHECK(line.find('\n') == std::string::npos);
+        CHECK_FALSE(check_certificate_json(j.dump()).ok());
+    }
+    // A class field that names nothing stays untyped, as written; the checker refuses the certificate
+    // where it would use the field: "by" naming no class fails, a missing one or an unknown identity
+    // is bad input.
+    auto forged = implied;
+    forged["by"] = "nonsense";
+    r = certificate_from_json(forged.dump());
+    REQUIRE(r.ok());
+    CHECK(std::holds_alternative<std::monostate>(r->certificate.fields));
+    CHECK(r->certificate.untyped == nlohmann::ordered_json{{"by", "nonsense"}});
+    std::string why;
+    auto verdict = check_certificate_json(forged.dump(), &why);
+    REQUIRE(verdict.ok());
+    CHECK_FALSE(*verdict);
+    CHECK(why.find("nonsense") != std::string::npos);
+    const std::vector<std::pair<nlohmann::json, std::string>> refused = {
+        {[&] { auto j = implied; j.erase("by"); return j; }(), "by"},
+        {[&] { auto j = base("definite", "identity_violation", false); j["identity"] = "x_e"; j["words"] = {{"e", 3}}; return j; }(), "words"},
+        {[&] { auto j = base("definite", "identity_violation", false); j["identity"] = "zz"; j["words"] = nlohmann::json::object(); return j; }(), "zz"},
+    };
+    for (const auto& [j, field] : refused) {
+        INFO(j.dump());
+        REQUIRE(certificate_from_json(j.dump()).ok());
+        auto e = check_certificate_json(j.dump());
+        REQUIRE_FALSE(e.ok());
+        INFO(e.error().one_line());
+        CHECK(e.error().one_line().find(field) != std::string::npos);
+    }
 }
 
 TEST_CASE("certificate_from_json refuses a malformed certificate with one line naming the field", "[certificates]") {

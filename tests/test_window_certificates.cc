@@ -142,23 +142,23 @@ TEST_CASE("Unknown and depth-type certificates: the checker re-verifies the dept
     Certificate u = window_certificate(window_class_id(true, 2), false, CertificateKind::SearchExhausted);
     u.unknown = true;
     u.pairs = {{*parse_word(AB, "baababa"), *parse_word(AB, "baabab")}};
-    u.extra_json = R"({"k": 2, "depth_lower_bound": 2})";
+    u.window = WindowFields{.k = 2, .depth_lower_bound = 2};
     CHECK(reverifies(u, d));
-    u.extra_json = R"({"k": 2, "depth_lower_bound": 3})";  // the depth-3 types of this pair differ
+    u.window = WindowFields{.k = 2, .depth_lower_bound = 3};  // the depth-3 types of this pair differ
     CHECK(!reverifies(u, d));
-    u.extra_json = R"({"k": 2, "depth_lower_bound": 2})";
+    u.window = WindowFields{.k = 2, .depth_lower_bound = 2};
     u.pairs = {{*parse_word(AB, "baabab"), *parse_word(AB, "baababa")}};  // not [accepted, rejected]
     CHECK(!reverifies(u, d));
-    u.extra_json = R"({"k": 2})";  // no bound: nothing to re-verify
+    u.window = WindowFields{.k = 2};  // no bound: nothing to re-verify
     CHECK(!reverifies(u, d));
     // A "yes" by exhaustive exploration: Y<=2 (a & Y<=2 b) has depth 2, so depth 2 separates and 1 does not.
     Dfa e = dfa_of("Y<=2 (a & Y<=2 b)");
     Certificate y = window_certificate(window_class_id(false, 2), true, CertificateKind::DepthTypes);
-    y.extra_json = R"({"k": 2, "depth": 2})";
+    y.window = WindowFields{.k = 2, .depth = 2};
     CHECK(reverifies(y, e));
-    y.extra_json = R"({"k": 2, "depth": 1})";
+    y.window = WindowFields{.k = 2, .depth = 1};
     CHECK(!reverifies(y, e));
-    y.extra_json = R"({"k": 2})";
+    y.window = WindowFields{.k = 2};
     std::string why;
     CHECK(!check_window_certificate(cert_json(y, e), &why).ok());
 }

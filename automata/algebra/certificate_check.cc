@@ -27,6 +27,11 @@ namespace ltlkit::automata::algebra {
 
 namespace {
 
+// A field the reader left untyped, as written when it is a string ("" otherwise).
+std::string untyped_string(const Certificate& c, const char* key) {
+    return c.untyped.contains(key) && c.untyped[key].is_string() ? c.untyped[key].get<std::string>() : std::string();
+}
+
 using T = std::vector<State>;
 
 T compose(const T& a, const T& b) {  // a then b
@@ -144,13 +149,11 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     // A window stem with any number: the window checker judges the number.
     const std::optional<ClassKind> stem = window_stem_of(cls);
     const bool window = stem.has_value();
-    if (window && K == CertificateKind::SearchExhausted) return check_window_certificate(text, explanation);
+    if (window && K == CertificateKind::SearchExhausted) return check_window_certificate(*read, explanation);
     if (cert.unknown) return make_error("\"member\" must be a boolean");
     const bool member = cert.member;
     const bool mine = K == CertificateKind::SuffixFamily || K == CertificateKind::LrtFamily;
-    if (window && !mine) return check_window_certificate(text, explanation);
-    // The kind-specific fields ("by", "in", "not_in", "identity", "words").
-    const nlohmann::json j = nlohmann::json::parse(cert.extra_json);
+    if (window && !mine) return check_window_certificate(*read, explanation);
     const Dfa& d = read->dfa;
     Checker C{d, explanation};
     if (!is_minimal(d)) return C.say("the embedded DFA is not minimal", false);
@@ -161,27 +164,31 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
     const ClassRow* base_row = window ? find_class(*stem == ClassKind::LocalK ? ClassKind::Definite : ClassKind::LocallyRTrivial) : row;
     const std::string base = to_string(base_row->id());
     if (K == CertificateKind::Implied) {
-        if (!j.contains("by") || !j["by"].is_string()) return make_error("an implied membership needs \"by\"");
-        const std::string by = j["by"];
-        const std::optional<ClassId> by_id = parse_class_id(by);
+        const auto* fields = std::get_if<ImpliedFields>(&cert.fields);
+        // "by" as written when it names no class (the reader left it untyped).
+        const std::string by = fields ? to_string(fields->by) : untyped_string(cert, "by");
+        if (!fields && by.empty()) return make_error("an implied membership needs \"by\"");
         if (!member) return C.say("an inclusion proves membership, not its absence", false);
-        if (window || !by_id || !class_implies(*by_id, row->id())) return C.say(by + " is not known to be included in " + cls, false);
-        const ClassRow* from = find_class(*by_id);
+        if (window || !fields || !class_implies(fields->by, row->id()))
+            return C.say(by + " is not known to be included in " + cls, false);
+        const ClassId by_id = fields->by;
+        const ClassRow* from = find_class(by_id);
         if (!from || !from->by_dfa) return C.say(by + " has no DFA criterion to re-check", false);
         DfaAnalysis A(d);
         if (!from->by_dfa(A).member) return C.say("the DFA criterion says the language is not in " + by, false);
         return C.say("the DFA criterion puts the language in " + by + ", which is included in " + cls, true);
     }
     if (K == CertificateKind::Excluded) {
-        if (!j.contains("in") || !j["in"].is_string() || !j.contains("not_in") || !j["not_in"].is_string())
-            return make_error("an excluded membership needs \"in\" and \"not_in\"");
-        const std::string in = j["in"], not_in = j["not_in"];
-        const std::optional<ClassId> in_id = parse_class_id(in), not_in_id = parse_class_id(not_in);
+        const auto* fields = std::get_if<ExcludedFields>(&cert.fields);
+        const std::string in = fields ? to_string(fields->in) : untyped_string(cert, "in");
+        const std::string not_in = fields ? to_string(fields->not_in) : untyped_string(cert, "not_in");
+        if (!fields && (in.empty() || not_in.empty())) return make_error("an excluded membership needs \"in\" and \"not_in\"");
         if (member) return C.say("an exclusion proves non-membership, not membership", false);
-        if (window || !in_id || !not_in_id || !class_excludes(*in_id, *not_in_id, row->id()))
+        if (window || !fields || !class_excludes(fields->in, fields->not_in, row->id()))
             return C.say(in + " without " + not_in + " is not known to exclude " + cls, false);
-        const ClassRow* a = find_class(*in_id);
-        const ClassRow* b = find_class(*not_in_id);
+        const ClassId in_id = fields->in, not_in_id = fields->not_in;
+        const ClassRow* a = find_class(in_id);
+        const ClassRow* b = find_class(not_in_id);
         if (!a || !b || !a->by_dfa || !b->by_dfa) return C.say("no DFA criteria to re-check " + in + " and " + not_in, false);
         DfaAnalysis A(d);
         if (!a->by_dfa(A).member) return C.say("the DFA criterion says the language is not in " + in, false);
@@ -268,26 +275,37 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
                      true);
     }
     if (K == CertificateKind::IdentityViolation) {
-        if (!j.contains("identity") || !j["identity"].is_string() || !j.contains("words") || !j["words"].is_object())
-            return make_error("an identity violation needs \"identity\" and \"words\"");
-        const std::string id = j["identity"];
+        const auto* fields = std::get_if<ViolationFields>(&cert.fields);
+        if (!fields) {
+            // What the reader could not type: no identity or words, an identity ltlkit does not know,
+            // or a word that is not one of the alphabet.
+            const std::string id = untyped_string(cert, "identity");
+            if (id.empty() || !cert.untyped.contains("words") || !cert.untyped["words"].is_object())
+                return make_error("an identity violation needs \"identity\" and \"words\"");
+            if (!parse_identity(id)) return make_error("unknown identity '" + id + "'");
+            return make_error("certificate field \"words\" must map names to words of the alphabet");
+        }
+        const std::string id = to_string(fields->identity);
+        auto named = [&](const char* name) -> const Word* {
+            for (const auto& [n, w] : fields->words)
+                if (n == name) return &w;
+            return nullptr;
+        };
+        auto nonempty = [&](const char* name) { return named(name) && !named(name)->empty(); };
         auto tw = [&](const char* name) -> Result<T> {
-            if (!j["words"].contains(name) || !j["words"][name].is_string())
-                return make_error(std::string("identity violation needs word \"") + name + "\"");
-            auto w = parse_word(d.alphabet, j["words"][name].get<std::string>());
-            if (!w) return w.error();
+            const Word* w = named(name);
+            if (!w) return make_error(std::string("identity violation needs word \"") + name + "\"");
             return transformation_of(d, *w);
         };
         auto om = [&](const char* name) -> Result<T> {
             auto t = tw(name);
             if (!t) return t;
-            if (j["words"][name].get<std::string>().empty()) return make_error(std::string("word \"") + name + "\" must be non-empty");
+            if (!nonempty(name)) return make_error(std::string("word \"") + name + "\" must be non-empty");
             auto o = omega_of(*t);
             if (!o) return make_error("cannot compute the idempotent power of " + std::string(name));
             return *o;
         };
-        const std::optional<Identity> identity = parse_identity(id);
-        if (!identity) return make_error("unknown identity '" + id + "'");
+        const std::optional<Identity> identity = fields->identity;
         const auto& refuting = base_row->refuted_by;
         if (std::find(refuting.begin(), refuting.end(), *identity) == refuting.end())
             return C.say("a violation of '" + id + "' does not refute " + cls, false);
@@ -300,17 +318,17 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
         if (*identity == Identity::XE) {
             TAKE(e, om("e"));
             TAKE(x, tw("x"));
-            holds = !j["words"]["x"].get<std::string>().empty() && compose(x, e) != e;
+            holds = nonempty("x") && compose(x, e) != e;
             what = "x·e ≠ e for the idempotent e = w^ω";
         } else if (*identity == Identity::EX) {
             TAKE(e, om("e"));
             TAKE(x, tw("x"));
-            holds = !j["words"]["x"].get<std::string>().empty() && compose(e, x) != e;
+            holds = nonempty("x") && compose(e, x) != e;
             what = "e·x ≠ e for the idempotent e";
         } else if (*identity == Identity::EXE) {
             TAKE(e, om("e"));
             TAKE(x, tw("x"));
-            holds = !j["words"]["x"].get<std::string>().empty() && compose(compose(e, x), e) != e;
+            holds = nonempty("x") && compose(compose(e, x), e) != e;
             what = "e·x·e ≠ e for the idempotent e";
         } else if (*identity == Identity::RClass || *identity == Identity::LClass) {
             TAKE(s, tw("s"));
@@ -319,7 +337,7 @@ Result<bool> check_certificate_json(const std::string& text, std::string* explan
             const bool right = *identity == Identity::RClass;
             const T sa = right ? compose(s, a) : compose(a, s);
             const T back = right ? compose(sa, b) : compose(b, sa);
-            holds = !j["words"]["s"].get<std::string>().empty() && sa != s && back == s;
+            holds = nonempty("s") && sa != s && back == s;
             what = right ? "s ≠ s·a and s·a·b = s (distinct R-equivalent elements)"
                          : "s ≠ a·s and b·a·s = s (distinct L-equivalent elements)";
         } else if (*identity == Identity::RClassOmega) {

@@ -25,6 +25,39 @@ Result<std::optional<std::string>> optional_string(const ojson& j, const char* f
     return std::optional<std::string>(j[field].get<std::string>());
 }
 
+// The class certificates' fields, typed where they are well formed: "by" (implied), "in" / "not_in"
+// (excluded) naming classes, "identity" naming an identity with "words" of the alphabet, and the
+// DFA criteria's witnesses and the degree (fields_from_json). What does not type stays untyped, and
+// the checker says what is wrong with it where it would have used it.
+CertificateFields class_fields(const nlohmann::json& j, CertificateKind kind, const std::vector<std::string>& alphabet) {
+    auto class_at = [&](const char* key) -> std::optional<ClassId> {
+        if (!j.contains(key) || !j[key].is_string()) return std::nullopt;
+        return parse_class_id(j[key].get<std::string>());
+    };
+    if (kind == CertificateKind::Implied) {
+        auto by = class_at("by");
+        return by ? CertificateFields(ImpliedFields{*by}) : CertificateFields{};
+    }
+    if (kind == CertificateKind::Excluded) {
+        auto in = class_at("in"), not_in = class_at("not_in");
+        return in && not_in ? CertificateFields(ExcludedFields{*in, *not_in}) : CertificateFields{};
+    }
+    if (kind == CertificateKind::IdentityViolation) {
+        if (!j.contains("identity") || !j["identity"].is_string() || !j.contains("words") || !j["words"].is_object()) return {};
+        const std::optional<Identity> identity = parse_identity(j["identity"].get<std::string>());
+        if (!identity) return {};
+        ViolationFields v{*identity, {}};
+        for (auto it = j["words"].begin(); it != j["words"].end(); ++it) {
+            if (!it.value().is_string()) return {};
+            auto w = parse_word(alphabet, it.value().get<std::string>());
+            if (!w) return {};
+            v.words.emplace_back(it.key(), std::move(w).value());
+        }
+        return v;
+    }
+    return fields_from_json(j, alphabet).value_or(CertificateFields{});
+}
+
 }  // namespace
 
 Result<CertificateWithDfa> certificate_from_json(const std::string& text) {
@@ -87,13 +120,27 @@ Result<CertificateWithDfa> certificate_from_json(const std::string& text) {
             c.pairs.emplace_back(std::move(a).value(), std::move(b).value());
         }
     }
-    ojson extra = ojson::object();
+    // The kind-specific fields, typed; the keys they do not cover stay untyped, in order.
+    nlohmann::json rest = nlohmann::json::object();
     for (auto it = j.begin(); it != j.end(); ++it) {
-        static const char* const typed[] = {"dfa",     "class",           "member", "kind", "fact",
-                                            "formula", "formula_omitted", "family", "pairs"};
-        if (std::find(std::begin(typed), std::end(typed), it.key()) == std::end(typed)) extra[it.key()] = it.value();
+        static const char* const common[] = {"dfa",     "class",           "member", "kind", "fact",
+                                             "formula", "formula_omitted", "family", "pairs"};
+        if (std::find(std::begin(common), std::end(common), it.key()) == std::end(common))
+            rest[it.key()] = nlohmann::json::parse(it.value().dump());
     }
-    c.extra_json = extra.dump();
+    c.fields = class_fields(rest, c.kind, out.dfa.alphabet);
+    nlohmann::json typed = to_json(c.fields, out.dfa.alphabet);
+    if (window_stem_of(out.class_text)) {
+        auto window = window_fields_from_json(rest, out.dfa.alphabet);
+        if (!window) return window.error();
+        c.window = std::move(window).value();
+        if (c.window) {
+            const nlohmann::json written = to_json(*c.window, out.dfa.alphabet);
+            for (auto it = written.begin(); it != written.end(); ++it) typed[it.key()] = it.value();
+        }
+    }
+    for (auto it = j.begin(); it != j.end(); ++it)
+        if (rest.contains(it.key()) && !typed.contains(it.key())) c.untyped[it.key()] = it.value();
     return out;
 }
 

@@ -24,10 +24,12 @@ struct CertificateWithDfa {
 
 // Reads certificate_to_json's object: "dfa", "class", "member" (true, false or null: unknown) and
 // "kind" required; "fact", "formula", "formula_omitted", "family" (the extended form) and "pairs"
-// typed when present; every other key kept, in order, in Certificate::extra_json. Writing the
-// result with certificate_to_json gives back the text certificate_to_json wrote. Errors are one
-// line naming the field ("certificate field \"member\" must be true, false or null", "certificate
-// needs \"kind\"", "unknown certificate kind 'x' ...").
+// typed when present; the kind-specific fields typed into Certificate::fields (the window structs of
+// automata/window_fields.hh for a window class, the class structs of automata/certificate.hh
+// otherwise); keys no struct covers kept in Certificate::untyped. Writing the result with
+// certificate_to_json gives back the text certificate_to_json wrote. Errors are one line naming the
+// field ("certificate field \"member\" must be true, false or null", "certificate needs \"kind\"",
+// "unknown certificate kind 'x' ...", "an implied membership needs \"by\"").
 Result<CertificateWithDfa> certificate_from_json(const std::string& text);
 
 }  // namespace ltlkit::automata::algebra

@@ -53,15 +53,19 @@ Certificate relabel(const Certificate& c, const ClassId& id, const std::string& 
     return r;
 }
 
+// The window fields of a certificate, added (empty) to a relabelled class certificate.
+WindowFields& window_of(Certificate& c) {
+    if (!c.window) c.window.emplace();
+    return *c.window;
+}
+
 // A formula of LTL[Y<=k] is one of LTL[P,Y<=k].
 Certificate local_yes_as_hybrid(const Certificate& local, unsigned k) {
     const std::string ks = std::to_string(k);
     Certificate c = relabel(local, window_class_id(true, k), "in LTL[Y<=" + ks + "] ⊆ LTL[P,Y<=" + ks + "]");
     if (c.kind == CertificateKind::DepthTypes) {
         // The window types alone separate; the checker re-runs that (smaller) exploration.
-        auto extra = nlohmann::json::parse(c.extra_json);
-        extra["types"] = "window";
-        c.extra_json = extra.dump();
+        window_of(c).types = "window";
     }
     return c;
 }
@@ -98,10 +102,8 @@ std::optional<Certificate> definite_local_no_as_hybrid(const Dfa& minimal, const
         if (!minimal.accepts(u)) std::swap(u, v);
         c.pairs.emplace_back(u, v);
     }
-    auto extra = nlohmann::json::parse(c.extra_json);
-    extra["reduction"] = "bottom_scc";
-    extra["modalities"] = "window";
-    c.extra_json = extra.dump();
+    window_of(c).reduction = "bottom_scc";
+    window_of(c).modalities = "window";
     return c;
 }
 
@@ -116,9 +118,7 @@ void record_completeness(const Dfa& minimal, unsigned max_k, Classification& out
             auto it = answers.find(k);
             if (it == answers.end() || it->second == Answer::Unknown) continue;
             Certificate& c = out.certificates[window_class_id(hybrid, k)];
-            auto extra = nlohmann::json::parse(c.extra_json);
-            extra["complete"] = corollary_10_5_claim(minimal.num_symbols(), k, *delta, hybrid);
-            c.extra_json = extra.dump();
+            window_of(c).complete = corollary_10_5_claim(minimal.num_symbols(), k, *delta, hybrid);
         }
     }
 }
@@ -164,10 +164,8 @@ void apply_window_inclusions(const Dfa& minimal, unsigned max_k, std::size_t for
                                                 "not in " + fragment_name(hybrid, k) + " ⊇ " + fragment_name(hybrid, m) +
                                                     " (a bisimulation for window " + std::to_string(k) +
                                                     " is one for window " + std::to_string(m) + ")");
-                        auto extra = nlohmann::json::parse(c.extra_json);
-                        extra["k"] = m;
-                        extra["bisimilar_for_k"] = k;
-                        c.extra_json = extra.dump();
+                        window_of(c).k = m;
+                        window_of(c).bisimilar_for_k = k;
                         answers[m] = Answer::No;
                         out.certificates[mid] = c;
                         changed = true;

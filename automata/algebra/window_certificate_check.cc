@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "automata/algebra/budget.hh"
+#include "automata/algebra/certificate_json.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/depth_probe.hh"
 #include "automata/algebra/window_complete.hh"
@@ -36,45 +37,39 @@ using namespace window_strategies;
 // folded graphs and the eventual membership difference on the embedded DFA.
 namespace {
 
-Result<bool> check_window_certificate_itself(const std::string& json_text, std::string* explanation) {
+Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std::string* explanation) {
     auto say = [&](const std::string& s) {
         if (explanation) *explanation = s;
     };
-    auto parsed = parse_json<nlohmann::json>(json_text);
-    if (!parsed.ok()) return parsed.error();
-    nlohmann::json& j = *parsed;
-    if (!j.is_object() || !j.contains("dfa") || !j.contains("class") || !j["class"].is_string())
-        return make_error("certificate needs \"dfa\" and \"class\"");
-    std::string cls = j["class"];
+    const Certificate& cert = read.certificate;
+    const std::string& cls = read.class_text;
     const std::optional<ClassKind> stem = window_stem_of(cls);
     if (!stem) return make_error("not a window class id: " + cls);
     const bool hybrid = *stem == ClassKind::HybridK;
-    const std::optional<ClassId> id = parse_class_id(cls);  // 1 to 4 digits
-    if (!id) return make_error("bad window in class id: " + cls);
-    unsigned k = id->k;
+    if (!read.class_id) return make_error("bad window in class id: " + cls);  // 1 to 4 digits
+    const unsigned k = read.class_id->k;
     if (k < 2) return make_error("window classes start at k = 2: " + cls);
-    auto dfa = dfa_from_json(j["dfa"].dump());
-    if (!dfa) return dfa.error();
-    Dfa minimal = minimize(*dfa);
-    std::string kind = j.contains("kind") && j["kind"].is_string() ? j["kind"].get<std::string>() : "";
-    const bool unknown = parse_certificate_kind(kind) == CertificateKind::SearchExhausted;
-    if (!j.contains("member") || !(unknown ? j["member"].is_null() : j["member"].is_boolean()))
+    const Dfa minimal = minimize(read.dfa);
+    const std::string kind = to_string(cert.kind);
+    const bool unknown = cert.kind == CertificateKind::SearchExhausted;
+    if (unknown != cert.unknown)
         return make_error(unknown ? "an unknown answer (kind search_exhausted) needs \"member\": null"
                                   : "certificate needs a boolean \"member\"");
-    const bool member = !unknown && j["member"].get<bool>();
-    auto read_count = [&](const char* key, std::size_t hi) -> Result<std::size_t> {
-        if (!j.contains(key) || !j[key].is_number_unsigned() || j[key].get<std::size_t>() < 1 || j[key].get<std::size_t>() > hi)
+    const bool member = !unknown && cert.member;
+    auto count_in = [&](const char* key, const std::optional<std::size_t>& v, std::size_t hi) -> Result<std::size_t> {
+        if (!v || *v < 1 || *v > hi)
             return make_error(std::string("certificate needs \"") + key + "\" between 1 and " + std::to_string(hi));
-        return j[key].get<std::size_t>();
+        return *v;
     };
-    if (member && parse_certificate_kind(kind) == CertificateKind::DepthTypes && !j.contains("formula")) {
+    const WindowFields w = cert.window.value_or(WindowFields{});
+    if (member && cert.kind == CertificateKind::DepthTypes && !cert.formula) {
         // Re-run the exhaustive exploration of the depth-d EOS types (depth_probe.hh).
-        auto depth = read_count("depth", 64);
+        auto depth = count_in("depth", w.depth, 64);
         if (!depth) return depth.error();
         const std::size_t limit = 5'000'000;
         // "types": "window" on a hybrid class: the LTL[Y<=k] types separate, and equal LTL[P,Y<=k]
         // types are equal LTL[Y<=k] types, so those separate too.
-        const bool window_types = hybrid && j.contains("types") && j["types"] == "window";
+        const bool window_types = hybrid && w.types == "window";
         const bool probe_past = hybrid && !window_types;
         DepthProbe pr = probe_depth(minimal, k, probe_past, static_cast<unsigned>(*depth), limit);
         if (pr.status == DepthProbe::Status::Separates) {
@@ -93,24 +88,19 @@ Result<bool> check_window_certificate_itself(const std::string& json_text, std::
     if (unknown) {
         // "unknown": nothing is claimed but the depth lower bound, if any: an accepted and a rejected
         // word whose depth-D EOS types are equal (recomputed on the words themselves).
-        if (!j.contains("depth_lower_bound")) {
+        if (!w.depth_lower_bound) {
             say("an unknown answer without a depth lower bound claims nothing that can be re-verified");
             return false;
         }
-        auto depth = read_count("depth_lower_bound", 64);
+        auto depth = count_in("depth_lower_bound", w.depth_lower_bound, 64);
         if (!depth) return depth.error();
-        if (!j.contains("pairs") || !j["pairs"].is_array() || j["pairs"].empty() || !j["pairs"][0].is_array() ||
-            j["pairs"][0].size() != 2 || !j["pairs"][0][0].is_string() || !j["pairs"][0][1].is_string())
-            return make_error("a depth lower bound needs \"pairs\": [[accepted, rejected]]");
-        auto a = parse_word(minimal.alphabet, j["pairs"][0][0].get<std::string>());
-        if (!a) return a.error();
-        auto r = parse_word(minimal.alphabet, j["pairs"][0][1].get<std::string>());
-        if (!r) return r.error();
-        if (!minimal.accepts(*a) || minimal.accepts(*r)) {
+        if (cert.pairs.empty()) return make_error("a depth lower bound needs \"pairs\": [[accepted, rejected]]");
+        const auto& [a, r] = cert.pairs.front();
+        if (!minimal.accepts(a) || minimal.accepts(r)) {
             say("the first pair is not [accepted, rejected]");
             return false;
         }
-        if (!eos_depth_types_equal(*a, *r, k, hybrid, static_cast<unsigned>(*depth))) {
+        if (!eos_depth_types_equal(a, r, k, hybrid, static_cast<unsigned>(*depth))) {
             say("the depth-" + std::to_string(*depth) + " EOS types of the pair differ");
             return false;
         }
@@ -120,11 +110,11 @@ Result<bool> check_window_certificate_itself(const std::string& json_text, std::
         return true;
     }
     if (member) {
-        if (!j.contains("formula") || !j["formula"].is_string()) {
+        if (!cert.formula) {
             say("a member certificate without a formula cannot be re-verified");
             return false;
         }
-        auto f = ltl::parse_formula(j["formula"].get<std::string>());
+        auto f = ltl::parse_formula(*cert.formula);
         if (!f) return f.error();
         if (!formula_in_window_fragment(*f, k, hybrid)) {
             say("the formula is in " + ltl::fragment_of(*f).name() + ", not in " + fragment_name(hybrid, k));
@@ -148,21 +138,16 @@ Result<bool> check_window_certificate_itself(const std::string& json_text, std::
     // Theorem 10.6 (window_reduction.hh): a hybrid "no" from a "no" for LTL[Y<=k] on the residual
     // after x, a word into a bottom SCC: either the residual is not definite, or the family (whose
     // words start with x) is re-checked for the window modality alone.
-    const bool reduction = hybrid && j.contains("reduction");
+    const bool reduction = hybrid && w.reduction.has_value();
     if (reduction) {
-        if (!j["reduction"].is_string() || j["reduction"] != "bottom_scc")
-            return make_error("\"reduction\" must be \"bottom_scc\"");
-        const bool not_definite = j.contains("residual_not_definite") && j["residual_not_definite"] == true;
+        if (*w.reduction != "bottom_scc") return make_error("\"reduction\" must be \"bottom_scc\"");
+        const bool not_definite = w.residual_not_definite.value_or(false);
         Word x;
         if (not_definite) {
-            if (!j.contains("x") || !j["x"].is_string()) return make_error("\"residual_not_definite\" needs the word \"x\"");
-            auto w = parse_word(minimal.alphabet, j["x"].get<std::string>());
-            if (!w) return w.error();
-            x = *w;
-        } else if (j.contains("family") && j["family"].is_object()) {
-            auto fam = family_from_json(j["family"], minimal.alphabet, FamilyForm::Plain);
-            if (!fam) return fam.error();
-            x = fam->x;
+            if (!w.x) return make_error("\"residual_not_definite\" needs the word \"x\"");
+            x = *w.x;
+        } else if (cert.family) {
+            x = cert.family->x;
         }
         const State q = minimal.run(minimal.initial, x);
         if (!in_bottom_scc(minimal, q)) {
@@ -185,13 +170,20 @@ Result<bool> check_window_certificate_itself(const std::string& json_text, std::
         reduction ? "; x leads into a bottom SCC, whose residual is thus not in " + fragment_name(false, k) +
                         ", so by Theorem 10.6 the language is not in " + fragment_name(true, k)
                   : std::string();
-    if (!j.contains("family") || !j["family"].is_object()) {
+    if (!cert.family) {
         say("a non-member certificate without a family cannot be re-verified (kind " + kind + ")");
         return false;
     }
-    auto fam = family_from_json(j["family"], minimal.alphabet, FamilyForm::Plain);
-    if (!fam) return fam.error();
-    const WordFamily& f = *fam;
+    // A window family is plain (x2 and e are not part of it) and has no loop markers.
+    WordFamily f = *cert.family;
+    f.x2.reset();
+    f.e.clear();
+    for (const Word* w : {&f.x, &f.p, &f.y, &f.z})
+        if (std::find(w->begin(), w->end(), WordFamily::kLoopMarker) != w->end()) {
+            // A loop marker is no letter of the alphabet: the word, as written, is not a word.
+            auto as_word = parse_word(minimal.alphabet, family_word_text(minimal.alphabet, *w));
+            return as_word ? make_error("a window family has no loop markers") : as_word.error();
+        }
     const std::size_t r_min = f.r_min;
     if (f.p.empty()) {
         say("the period p is empty");
@@ -237,49 +229,38 @@ Result<bool> check_window_certificate_itself(const std::string& json_text, std::
 // recomputing the degree, the range, the certification of Π(|Σ|, k, δ) and the prediction (the
 // last-δ-letters labelling constant on Π's blocks iff member). A "yes" of route corollary_10_5
 // (kind depth_types without a formula) rests on that claim alone.
-Result<bool> check_window_certificate(const std::string& json_text, std::string* explanation) {
-    auto parsed = parse_json<nlohmann::json>(json_text);
-    if (!parsed.ok()) return parsed.error();
-    const nlohmann::json& j = *parsed;
-    if (!j.is_object() || !j.contains("complete")) return check_window_certificate_itself(json_text, explanation);
+Result<bool> check_window_certificate(const CertificateWithDfa& read, std::string* explanation) {
+    const Certificate& cert = read.certificate;
+    if (!cert.window || !cert.window->complete) return check_window_certificate_itself(read, explanation);
+    const CompletenessClaim& c = *cert.window->complete;
     auto say = [&](const std::string& s) {
         if (explanation) *explanation = s;
     };
-    const nlohmann::json& c = j["complete"];
-    if (!c.is_object() || !c.contains("sigma") || !c.contains("k") || !c.contains("delta") || !c["sigma"].is_number_unsigned() ||
-        !c["k"].is_number_unsigned() || !c["delta"].is_number_unsigned())
-        return make_error("\"complete\" needs unsigned \"sigma\", \"k\" and \"delta\"");
-    if (!j.contains("dfa") || !j.contains("class") || !j["class"].is_string())
-        return make_error("certificate needs \"dfa\" and \"class\"");
-    const std::string cls = j["class"];
+    const std::string& cls = read.class_text;
     const std::optional<ClassKind> stem = window_stem_of(cls);
     if (!stem) return make_error("not a window class id: " + cls);
     const bool hybrid = *stem == ClassKind::HybridK;
-    const std::optional<ClassId> id = parse_class_id(cls);  // 1 to 4 digits
-    if (!id) return make_error("bad window in class id: " + cls);
-    const unsigned k = id->k;
-    auto dfa = dfa_from_json(j["dfa"].dump());
-    if (!dfa) return dfa.error();
-    const Dfa minimal = minimize(*dfa);
-    if (c["sigma"].get<std::size_t>() != minimal.num_symbols() || c["k"].get<unsigned>() != k) {
-        say("the completeness claim names (|Σ|, k) = (" + std::to_string(c["sigma"].get<std::size_t>()) + ", " +
-            std::to_string(c["k"].get<unsigned>()) + "), the certificate's DFA and class have (" +
-            std::to_string(minimal.num_symbols()) + ", " + std::to_string(k) + ")");
+    if (!read.class_id) return make_error("bad window in class id: " + cls);  // 1 to 4 digits
+    const unsigned k = read.class_id->k;
+    const Dfa minimal = minimize(read.dfa);
+    if (c.sigma != minimal.num_symbols() || c.k != k) {
+        say("the completeness claim names (|Σ|, k) = (" + std::to_string(c.sigma) + ", " + std::to_string(c.k) +
+            "), the certificate's DFA and class have (" + std::to_string(minimal.num_symbols()) + ", " + std::to_string(k) + ")");
         return false;
     }
-    if (!j.contains("member") || !j["member"].is_boolean()) {
+    if (cert.unknown) {
         say("an answer complete by Corollary 10.5 is yes or no, not unknown");
         return false;
     }
-    const bool member = j["member"].get<bool>();
+    const bool member = cert.member;
     const CorollaryCheck cc = check_corollary_10_5(minimal, k);
     if (!cc.holds) {
         say("the completeness claim fails: " + cc.why);
         return false;
     }
-    if (cc.delta != c["delta"].get<std::size_t>()) {
-        say("the completeness claim names δ = " + std::to_string(c["delta"].get<std::size_t>()) + ", the language is " +
-            std::to_string(cc.delta) + "-definite");
+    if (cc.delta != c.delta) {
+        say("the completeness claim names δ = " + std::to_string(c.delta) + ", the language is " + std::to_string(cc.delta) +
+            "-definite");
         return false;
     }
     const std::string ks = std::to_string(k);
@@ -293,20 +274,26 @@ Result<bool> check_window_certificate(const std::string& json_text, std::string*
         say(claim + ", which contradicts the answer");
         return false;
     }
-    const bool by_claim_alone = member && !j.contains("formula") && j.value("route", std::string()) == "corollary_10_5";
+    const bool by_claim_alone = member && !cert.formula && cert.window->route == "corollary_10_5";
     if (by_claim_alone) {
         say(claim + ", so a formula of depth " + std::to_string(std::max<std::size_t>(cc.depth, cc.delta)) +
             " defines the language (Theorem 10.3(a))");
         return true;
     }
     std::string inner;
-    auto r = check_window_certificate_itself(json_text, &inner);
+    auto r = check_window_certificate_itself(read, &inner);
     if (!r.ok() || !*r) {
         if (explanation) *explanation = inner;
         return r;
     }
     say(inner + "; " + claim);
     return true;
+}
+
+Result<bool> check_window_certificate(const std::string& json_text, std::string* explanation) {
+    auto read = certificate_from_json(json_text);
+    if (!read) return read.error();
+    return check_window_certificate(*read, explanation);
 }
 
 }  // namespace ltlkit::automata::algebra

@@ -298,13 +298,12 @@ std::optional<std::size_t> corollary_10_5_delta(const Dfa& minimal, unsigned k) 
     return degree;
 }
 
-nlohmann::json corollary_10_5_claim(std::size_t sigma, unsigned k, std::size_t delta, bool hybrid) {
-    nlohmann::json c = {{"by", hybrid ? "Corollary 10.5 and Theorem 10.6 (docs/WINDOWS.md §10)"
-                                      : "Corollary 10.5 (docs/WINDOWS.md §10)"},
-                        {"sigma", sigma},
-                        {"k", k},
-                        {"delta", delta}};
-    return c;
+CompletenessClaim corollary_10_5_claim(std::size_t sigma, unsigned k, std::size_t delta, bool hybrid) {
+    return CompletenessClaim{.by = hybrid ? "Corollary 10.5 and Theorem 10.6 (docs/WINDOWS.md §10)"
+                                          : "Corollary 10.5 (docs/WINDOWS.md §10)",
+                             .sigma = sigma,
+                             .k = k,
+                             .delta = delta};
 }
 
 CorollaryCheck check_corollary_10_5(const Dfa& minimal, unsigned k) {

@@ -66,7 +66,7 @@ std::optional<std::size_t> corollary_10_5_delta(const Dfa& minimal, unsigned k);
 
 // The certificate field "complete" recording that the answer is complete by Corollary 10.5 (for a
 // hybrid_k class, with Theorem 10.6: on definite languages LTL[P,Y<=k] and LTL[Y<=k] agree).
-nlohmann::json corollary_10_5_claim(std::size_t sigma, unsigned k, std::size_t delta, bool hybrid);
+CompletenessClaim corollary_10_5_claim(std::size_t sigma, unsigned k, std::size_t delta, bool hybrid);
 
 // Corollary 10.5 recomputed on one DFA: the degree, the range, the partition Π(|Σ|, k, δ) certified
 // again (local_partition with periodic_pair_bounds, depths <= 10), and whether the last-δ-letters

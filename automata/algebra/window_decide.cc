@@ -38,7 +38,7 @@ constexpr unsigned kSinkDepth = 6;  // window depths of the sink-state strategy
 
 // A "yes" by a formula that was compiled back: the certificate, the formula printed up to the cap.
 WindowDecision formula_decision(ltl::Formula f, std::size_t size, unsigned k, bool hybrid, const std::string& fact,
-                                nlohmann::json extra, const WindowOptions& options) {
+                                WindowFields fields, const WindowOptions& options) {
     WindowDecision d;
     Certificate& c = d.certificate;
     c.class_id = window_class_id(hybrid, k);
@@ -51,9 +51,9 @@ WindowDecision formula_decision(ltl::Formula f, std::size_t size, unsigned k, bo
     else
         c.formula_omitted = "formula tree size " + std::to_string(size) + " exceeds the cap " +
                             std::to_string(options.max_formula_size) + " (--formula-cap)";
-    extra["k"] = k;
-    extra["formula_size"] = size;
-    c.extra_json = extra.dump();
+    fields.k = k;
+    fields.formula_size = size;
+    c.window = std::move(fields);
     return d;
 }
 
@@ -67,8 +67,8 @@ struct Question {
     std::string frag;  // "LTL[Y<=k]" or "LTL[P,Y<=k]"
 
     // A "yes" by a formula that was compiled back.
-    WindowDecision formula_yes(ltl::Formula f, std::size_t size, const std::string& fact, nlohmann::json extra) const {
-        return formula_decision(f, size, k, hybrid, fact, std::move(extra), options);
+    WindowDecision formula_yes(ltl::Formula f, std::size_t size, const std::string& fact, WindowFields fields = {}) const {
+        return formula_decision(f, size, k, hybrid, fact, std::move(fields), options);
     }
     WindowDecision blank() const {
         WindowDecision d;
@@ -112,13 +112,12 @@ std::optional<WindowDecision> r_trivial_formula(const Question& q, Tried&) {
     const std::size_t size = ltl::tree_size(*f);
     return q.formula_yes(*f, size,
                          "R-trivial (partially ordered minimal DFA), so LC25 Lemma C.1 gives an LTL[P] formula (tree size " +
-                             std::to_string(size) + "), which lies in " + q.frag + "; compiled back",
-                         nlohmann::json::object());
+                             std::to_string(size) + "), which lies in " + q.frag + "; compiled back");
 }
 
 // A "no" by a word family: the certificate with its fact, the family, three pairs of its words (up
 // to 4,000 symbols together) and the modalities.
-WindowDecision family_no(const Question& q, const WordFamily& fam, std::string fact, nlohmann::json extra) {
+WindowDecision family_no(const Question& q, const WordFamily& fam, std::string fact, WindowFields fields = {}) {
     WindowDecision d = q.blank();
     Certificate& c = d.certificate;
     d.answer = Answer::No;
@@ -132,9 +131,9 @@ WindowDecision family_no(const Question& q, const WordFamily& fam, std::string f
         if (!q.minimal.accepts(u)) std::swap(u, v);
         c.pairs.emplace_back(u, v);
     }
-    extra["k"] = q.k;
-    extra["modalities"] = q.hybrid ? "window+past" : "window";
-    c.extra_json = extra.dump();
+    fields.k = q.k;
+    fields.modalities = q.hybrid ? "window+past" : "window";
+    c.window = std::move(fields);
     return d;
 }
 
@@ -155,7 +154,7 @@ std::string one_period_fact(const Question& q, const WordFamily& fam) {
 std::optional<WindowDecision> bisimilar_family(const Question& q, Tried& t) {
     auto fam = search_family(q.minimal, q.k, q.hybrid, q.options, &t.steps, &t.exhausted);
     if (!fam) return std::nullopt;
-    return family_no(q, *fam, one_period_fact(q, *fam), nlohmann::json::object());
+    return family_no(q, *fam, one_period_fact(q, *fam));
 }
 
 // Yes: a formula of the fragment found by enumerative search on a word sample (formula_synthesis.cc).
@@ -167,8 +166,7 @@ std::optional<WindowDecision> searched_formula(const Question& q, Tried& t) {
     const std::size_t size = ltl::tree_size(t.search.formula);
     return q.formula_yes(t.search.formula, size,
                          "a " + q.frag + " formula (tree size " + std::to_string(size) +
-                             ") whose minimal DFA equals the language's, found by formula search and compiled back",
-                         nlohmann::json::object());
+                             ") whose minimal DFA equals the language's, found by formula search and compiled back");
 }
 
 // Yes: a language "the run enters the sink" (or its complement): the window types that words
@@ -185,7 +183,7 @@ std::optional<WindowDecision> sink_state_formula(const Question& q, Tried& t) {
                              " window types of the positions and of EOS in words that avoid the sink (" +
                              std::to_string(sink.good) + " types) never cover a word that enters it (" +
                              std::to_string(sink.bad) + " types outside them are reached; docs/WINDOWS.md §3c); compiled back",
-                         nlohmann::json({{"type_depth", sink.depth}, {"route", "sink"}}));
+                         WindowFields{.route = "sink", .type_depth = sink.depth});
 }
 
 // Yes: characteristic formulas of window types (depths 1..3), chosen on a sample and compiled back;
@@ -202,8 +200,8 @@ std::optional<WindowDecision> window_type_formula(const Question& q, Tried& t) {
     }
     if (found.formula.is_null()) return std::nullopt;
     const std::size_t size = ltl::tree_size(found.formula);
-    nlohmann::json extra = {{"type_depth", found.depth}};
-    if (q.hybrid) extra["past_depth"] = past_depth;
+    WindowFields fields{.type_depth = found.depth};
+    if (q.hybrid) fields.past_depth = past_depth;
     return q.formula_yes(found.formula, size,
                          "a " + q.frag + " formula (tree size " + std::to_string(size) +
                              ") built from characteristic formulas of the depth-" + std::to_string(found.depth) +
@@ -212,7 +210,7 @@ std::optional<WindowDecision> window_type_formula(const Question& q, Tried& t) {
                                         : past_depth == 1 ? std::string(" at EOS and under P")
                                                           : std::string(" at EOS, under P and under P(χ ∧ ±P χ')")) +
                              " (docs/WINDOWS.md §3b), whose minimal DFA equals the language's: compiled back",
-                         extra);
+                         fields);
 }
 
 // Yes: the sink-state strategy extended (docs/WINDOWS.md §3c): letters annotated with the set of
@@ -235,10 +233,10 @@ std::optional<WindowDecision> extended_sink_state_formula(const Question& q, Tri
                              " of the positions and of EOS in words that avoid the sink (" + std::to_string(ext.good) +
                              " types) never cover a word that enters it (" + std::to_string(ext.bad) +
                              " types outside them are reached; docs/WINDOWS.md §3c); compiled back",
-                         nlohmann::json({{"type_depth", ext.depth},
-                                         {"route", "sink"},
-                                         {"past_letters", ext.past_letters},
-                                         {"mixed", ext.mixed}}));
+                         WindowFields{.route = "sink",
+                                             .type_depth = ext.depth,
+                                             .past_letters = ext.past_letters,
+                                             .mixed = ext.mixed});
 }
 
 // Yes: the closed-set strategy (docs/WINDOWS.md §3d): which sets of states closed under the
@@ -258,10 +256,10 @@ std::optional<WindowDecision> closed_set_formula(const Question& q, Tried& t) {
             std::to_string(u.depth) + " window types" +
             (u.past_letters ? std::string(" of letters annotated with the set of letters before them") : std::string()) +
             " that words avoiding it never show, and by the EOS type (docs/WINDOWS.md §3d); compiled back",
-        nlohmann::json({{"type_depth", u.depth},
-                        {"route", "closed_sets"},
-                        {"past_letters", u.past_letters},
-                        {"nested_marks", u.nested_marks}}));
+        WindowFields{.route = "closed_sets",
+                            .type_depth = u.depth,
+                            .past_letters = u.past_letters,
+                            .nested_marks = u.nested_marks});
 }
 
 // No: an alternating family x·(pʳqʳ)ʳ·pʳ·y / x·(pʳqʳ)ʳ·pʳ·qʳ·z whose two-cycle folded graph has
@@ -280,7 +278,7 @@ std::optional<WindowDecision> alternating_family(const Question& q, Tried& t) {
        << (q.hybrid ? " and strict-past modalities" : " modality") << ", so no " << q.frag
        << " formula separates x·(pʳqʳ)ʳ·pʳ·y from x·(pʳqʳ)ʳ·pʳ·qʳ·z (x = " << fw(fam->x)
        << ") for large r, while their membership differs for every r >= " << fam->r_min;
-    return family_no(q, *fam, os.str(), nlohmann::json({{"family_form", "alternating"}}));
+    return family_no(q, *fam, os.str(), WindowFields{.family_form = "alternating"});
 }
 
 // The fact of a two-period family's certificate (the alternating form, read for the window alone).
@@ -304,8 +302,8 @@ std::optional<WindowDecision> periodic_pair_family(const Question& q, Tried& t) 
     if (q.hybrid) return std::nullopt;
     auto fam = search_periodic_pair(q.minimal, q.k, periodic_pair_bounds(q.minimal.num_symbols()), &t.steps, &t.periodic_pair);
     if (!fam) return std::nullopt;
-    if (fam->q.empty()) return family_no(q, *fam, one_period_fact(q, *fam), nlohmann::json({{"route", "periodic_pair"}}));
-    return family_no(q, *fam, two_period_fact(q, *fam), nlohmann::json({{"family_form", "alternating"}, {"route", "periodic_pair"}}));
+    if (fam->q.empty()) return family_no(q, *fam, one_period_fact(q, *fam), WindowFields{.route = "periodic_pair"});
+    return family_no(q, *fam, two_period_fact(q, *fam), WindowFields{.route = "periodic_pair", .family_form = "alternating"});
 }
 
 // No (hybrid only), by Theorem 10.6 (docs/WINDOWS.md §10, window_reduction.cc): a bottom SCC whose
@@ -324,11 +322,8 @@ std::optional<WindowDecision> bottom_scc_family(const Question& q, Tried& t) {
         d.certificate.member = false;
         d.certificate.kind = CertificateKind::HybridBisimulation;
         d.certificate.fact = "the residual after x = " + xs + " (a bottom SCC of the minimal DFA) is not definite" + thm;
-        d.certificate.extra_json = nlohmann::json({{"k", q.k},
-                                                   {"reduction", "bottom_scc"},
-                                                   {"residual_not_definite", true},
-                                                   {"x", format_word(A, found->x)}})
-                                       .dump();
+        d.certificate.window =
+            WindowFields{.k = q.k, .reduction = "bottom_scc", .residual_not_definite = true, .x = found->x};
         return d;
     }
     const WordFamily& fam = *found->family;
@@ -336,12 +331,10 @@ std::optional<WindowDecision> bottom_scc_family(const Question& q, Tried& t) {
                              ": its window family p = " + format_word(A, fam.p) + (fam.q.empty() ? "" : ", q = " + format_word(A, fam.q)) +
                              " has bisimilar EOS nodes for the window-" + std::to_string(q.k) +
                              " modality and membership differing for every r >= " + std::to_string(fam.r_min) + thm;
-    nlohmann::json extra = {{"reduction", "bottom_scc"}};
-    if (!fam.q.empty()) extra["family_form"] = "alternating";
-    WindowDecision d = family_no(q, fam, fact, extra);
-    auto e = nlohmann::json::parse(d.certificate.extra_json);
-    e["modalities"] = "window";
-    d.certificate.extra_json = e.dump();
+    WindowFields fields{.reduction = "bottom_scc"};
+    if (!fam.q.empty()) fields.family_form = "alternating";
+    WindowDecision d = family_no(q, fam, fact, fields);
+    d.certificate.window->modalities = "window";
     return d;
 }
 
@@ -364,9 +357,9 @@ std::optional<WindowDecision> corollary_answer(const Question& q, Tried&) {
              std::to_string(cc.blocks) + " blocks, depth " + std::to_string(cc.depth) +
              "), so by Corollary 10.5 (docs/WINDOWS.md §10) a formula of depth " + std::to_string(depth) + " defines it";
     c.formula_omitted = "not built: the certificate is Corollary 10.5's criterion, which check-certificate recomputes";
-    nlohmann::json extra = {{"k", q.k}, {"route", "corollary_10_5"}};
-    extra["complete"] = corollary_10_5_claim(q.minimal.num_symbols(), q.k, cc.delta, false);
-    c.extra_json = extra.dump();
+    c.window = WindowFields{.k = q.k,
+                                 .route = "corollary_10_5",
+                                 .complete = corollary_10_5_claim(q.minimal.num_symbols(), q.k, cc.delta, false)};
     return d;
 }
 
@@ -412,7 +405,7 @@ std::optional<WindowDecision> depth_probe_answer(const Question& q, Tried& t) {
             if (ok && *ok)
                 return q.formula_yes(pr.formula, size,
                                      what + ", tree size " + std::to_string(size) + ", defines the language; compiled back",
-                                     nlohmann::json({{"type_depth", depth}, {"route", "depth_types"}}));
+                                     WindowFields{.route = "depth_types", .type_depth = depth});
         }
         WindowDecision d = q.blank();
         Certificate& c = d.certificate;
@@ -434,7 +427,7 @@ std::optional<WindowDecision> depth_probe_answer(const Question& q, Tried& t) {
                                 : "the formula (" + what + ") has " + std::to_string(dag) +
                                       " distinct subformulas, over the " + std::to_string(kProbeFormulaDag) +
                                       " compiled back within a question; check-certificate re-runs the exploration";
-        c.extra_json = nlohmann::json({{"k", q.k}, {"depth", depth}, {"probe_states", pr.states}}).dump();
+        c.window = WindowFields{.k = q.k, .depth = depth, .probe_states = pr.states};
         return d;
     }
     return std::nullopt;
@@ -503,32 +496,25 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
     c.fact = os.str();
     c.unknown = true;
     if (t.lower > 0) c.pairs.emplace_back(t.witness.accepted, t.witness.rejected);
-    nlohmann::json extra = {{"k", q.k},
-                            {"bounds",
-                             {{"max_p", b.max_p},
-                              {"max_tail", b.max_tail},
-                              {"max_x", b.x_every_state ? nlohmann::json("every state") : nlohmann::json(b.max_x)},
-                              {"formula_pool", rep.pool},
-                              {"formula_size", rep.max_size},
-                              {"search_budget", options.search_budget},
-                              {"type_depth", kTypeDepth},
-                              {"probe_depth", options.probe_depth},
-                              {"probe_states", options.probe_states}}}};
-    if (t.lower > 0) extra["depth_lower_bound"] = t.lower;
-    if (!t.cuts.empty()) {
-        nlohmann::json cuts = nlohmann::json::array();
-        for (const Tried::Cut& cut : t.cuts)
-            cuts.push_back({{"strategy", cut.strategy}, {"bound", bound_name(cut.bound)}, {"steps", cut.used}, {"share", cut.had}});
-        extra["cuts"] = cuts;
-    }
-    if (bound == BudgetBound::Work)
-        extra["budget"] = {{"bound", "work"}, {"steps", options.work_limit}, {"option", "--window-work"}};
-    if (bound == BudgetBound::Time)
-        extra["budget"] = {{"bound", "time"}, {"seconds", options.time_limit_s}, {"option", "--window-time"}};
+    WindowFields fields;
+    fields.k = q.k;
+    fields.bounds = SearchBounds{.max_p = b.max_p,
+                                 .max_tail = b.max_tail,
+                                 .max_x = b.x_every_state ? std::nullopt : std::optional<std::size_t>(b.max_x),
+                                 .formula_pool = rep.pool,
+                                 .formula_size = rep.max_size,
+                                 .search_budget = options.search_budget,
+                                 .type_depth = kTypeDepth,
+                                 .probe_depth = options.probe_depth,
+                                 .probe_states = options.probe_states};
+    if (t.lower > 0) fields.depth_lower_bound = t.lower;
+    for (const Tried::Cut& cut : t.cuts) fields.cuts.push_back({cut.strategy, bound_name(cut.bound), cut.used, cut.had});
+    if (bound == BudgetBound::Work) fields.budget = BudgetStop{.bound = BudgetStop::Bound::Work, .amount = options.work_limit};
+    if (bound == BudgetBound::Time) fields.budget = BudgetStop{.bound = BudgetStop::Bound::Time, .seconds = options.time_limit_s};
     if (bound == BudgetBound::Memory)
-        extra["budget"] = {{"bound", "memory"}, {"bytes", options.memory_limit_bytes}, {"option", "--window-memory"}};
-    if (bound != BudgetBound::None && !t.cuts.empty()) extra["budget"]["strategy"] = t.cuts.back().strategy;
-    c.extra_json = extra.dump();
+        fields.budget = BudgetStop{.bound = BudgetStop::Bound::Memory, .amount = options.memory_limit_bytes};
+    if (bound != BudgetBound::None && !t.cuts.empty()) fields.budget->strategy = t.cuts.back().strategy;
+    c.window = std::move(fields);
     return d;
 }
 
@@ -604,7 +590,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     // depth; the family's tails are as long as the words, beyond the family search's bounds).
     for (auto it = tried.conflicts.rbegin(); it != tried.conflicts.rend(); ++it)
         if (auto fam = family_from_pair(minimal, it->first, it->second, k, hybrid))
-            return family_no(q, *fam, one_period_fact(q, *fam), nlohmann::json({{"family_source", "depth_probe_conflict"}}));
+            return family_no(q, *fam, one_period_fact(q, *fam), WindowFields{.family_source = "depth_probe_conflict"});
     if (capped) return std::move(*capped);
     return unknown_answer(q, tried);
 }
@@ -669,7 +655,7 @@ std::optional<WindowDecision> window_yes_by_formula(const Dfa& minimal, ltl::For
     const std::size_t size = ltl::tree_size(f);
     return formula_decision(f, size, k, hybrid,
                             why + " (tree size " + std::to_string(size) + "); compiled back, its minimal DFA is the language's",
-                            nlohmann::json({{"route", route}}), options);
+                            WindowFields{.route = route}, options);
 }
 
 bool definite_by_pair_graph(const Dfa& minimal) {

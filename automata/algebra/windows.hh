@@ -70,6 +70,9 @@ std::optional<WindowDecision> window_yes_by_formula(const Dfa& minimal, ltl::For
 // Re-verifies a window certificate (class id local_k:K / hybrid_k:K) given as the JSON text of
 // docs/CLASSES.md §3; used by check_certificate_json. true = holds, false = does not, Error = malformed.
 Result<bool> check_window_certificate(const std::string& json_text, std::string* explanation);
+// The same on a certificate already read (certificate_from_json), its fields typed.
+struct CertificateWithDfa;
+Result<bool> check_window_certificate(const CertificateWithDfa& read, std::string* explanation);
 
 // --- the pieces behind the certificates (docs/WINDOWS.md), exposed for tests and the table bench
 
