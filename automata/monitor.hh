@@ -25,7 +25,7 @@ struct CompileOptions {
     // program size times the letters + 1); true stops the construction with a limit error (exit 3).
     // The window strategies charge their search budget with it (docs/WINDOWS.md §5b), so that
     // compiling a candidate formula back is bounded like every other step of a search.
-    std::function<bool(std::size_t step_cost)> interrupted;
+    std::function<bool(std::size_t step_cost)> interrupted = {};
 };
 
 // The alphabet of f: its atoms, sorted, unless `alphabet` is non-empty, in which case it must
