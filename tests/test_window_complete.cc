@@ -14,31 +14,6 @@ using namespace ltlkit::automata;
 using namespace ltlkit::automata::algebra;
 using namespace ltlkit::testing;
 
-namespace {
-
-// A random language whose membership is a function of the last delta letters (and of the whole word
-// when shorter), as a minimal DFA: states are the words of length <= delta.
-Dfa random_definite(std::mt19937_64& rng, std::size_t sigma, std::size_t delta) {
-    std::vector<Word> words = all_words(sigma, delta);
-    std::map<Word, State> id;
-    for (std::size_t i = 0; i < words.size(); ++i) id[words[i]] = State(i);
-    Dfa d;
-    for (std::size_t i = 0; i < sigma; ++i) d.alphabet.push_back(std::string(1, char('a' + i)));
-    d.initial = 0;
-    d.accepting.resize(words.size());
-    for (auto& a : d.accepting) a = rng() % 2;
-    d.delta.resize(words.size() * sigma);
-    for (std::size_t i = 0; i < words.size(); ++i)
-        for (Symbol a = 0; a < sigma; ++a) {
-            Word w = words[i];
-            w.push_back(a);
-            if (w.size() > delta) w.erase(w.begin());
-            d.delta[i * sigma + a] = id.at(w);
-        }
-    return minimize(d);
-}
-
-}  // namespace
 
 TEST_CASE("Universal partition: certified predictions agree with every strategy on random definite DFAs", "[windows]") {
     std::mt19937_64 rng(4301);
