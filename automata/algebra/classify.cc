@@ -13,6 +13,7 @@
 #include "automata/algebra/class_support.hh"
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/window_complete.hh"
+#include "automata/algebra/window_letters.hh"
 #include "automata/algebra/window_reduction.hh"
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algebra/windows.hh"
@@ -118,7 +119,7 @@ void record_completeness(const Dfa& minimal, unsigned max_k, Classification& out
             auto it = answers.find(k);
             if (it == answers.end() || it->second == Answer::Unknown) continue;
             Certificate& c = out.certificates[window_class_id(hybrid, k)];
-            window_of(c).complete = corollary_10_5_claim(minimal.num_symbols(), k, *delta, hybrid);
+            window_of(c).complete = corollary_10_5_claim(letter_classes(minimal), k, *delta, hybrid);
         }
     }
 }

@@ -69,6 +69,14 @@ ltl::Formula decision_tree(const std::vector<std::uint8_t>& target, const std::v
     return ltl::if_then_else(ft.f, a, b);
 }
 
+// The work clock pays for the sample (budget.hh, docs/WINDOWS.md §5b): a step that combines two
+// pool entries costs O(sample blocks), a feature tried by the greedy choice O(sample words). One poll
+// per kBlocksPerPoll blocks (kWordsPerPoll words), at least one, keeps a poll near 2 µs of CPU for
+// every alphabet: the 4-letter sample (about 37 blocks, 405 words) pays one poll per step as before;
+// the 2- and 3-letter samples, 3.5-4.5 times larger, measured 10-14 µs per poll when they paid one.
+constexpr std::size_t kBlocksPerPoll = 25, kWordsPerPoll = 300;
+std::uint64_t poll_cost(std::size_t units, std::size_t per_poll) { return std::max<std::size_t>(1, units / per_poll); }
+
 // Greedy choice of features that, refining the initial classes cls, separate accepted from
 // rejected sample words (fewest remaining accepted/rejected pairs with equal values; ties to the
 // smaller formula); nullopt when all features together do not separate them.
@@ -98,7 +106,7 @@ std::optional<std::vector<std::size_t>> greedy_features(const std::vector<std::u
         std::size_t best = SIZE_MAX, best_conf = current;
         std::vector<int> best_cls;
         for (std::size_t idx = 0; idx < feats.size(); ++idx) {
-            if (budget_exhausted()) return std::nullopt;  // no choice within the budget
+            if (budget_charge(poll_cost(n, kWordsPerPoll))) return std::nullopt;  // no choice within the budget
             for (std::size_t w = 0; w < n; ++w) c2[w] = cls[w] * 2 + feats[idx].val[w];
             std::size_t conf = conflicts(c2, 2 * classes);
             if (conf < best_conf || (conf == best_conf && best != SIZE_MAX && feats[idx].size < feats[best].size)) {
@@ -152,10 +160,11 @@ public:
         for (std::size_t size = 2;; ++size) {
             *reached_size = size - 1;
             if (consistent()) return synthesize();
-            if (pool_.size() >= max_pool || *steps > budget || budget_exhausted()) return {};
+            if (pool_.size() >= max_pool || *steps > budget || budget_charge(poll_cost(s_.blocks, kBlocksPerPoll))) return {};
             by_size_.emplace_back();
             // unary
             for (std::size_t idx : by_size_[size - 1]) {
+                if (budget_charge(poll_cost(s_.blocks, kBlocksPerPoll))) return {};
                 const Entry e = pool_[idx];
                 ++*steps;
                 add(ltl::Formula::neg(e.f), size, negate(e.bits));
@@ -169,7 +178,9 @@ public:
                 for (std::size_t i : by_size_[s1])
                     for (std::size_t j : by_size_[s2]) {
                         if (s1 == s2 && j <= i) continue;
-                        if (pool_.size() >= max_pool || *steps > budget || budget_exhausted()) break;
+                        if (pool_.size() >= max_pool || *steps > budget ||
+                            budget_charge(poll_cost(s_.blocks, kBlocksPerPoll)))
+                            break;
                         ++*steps;
                         const Bits& a = pool_[i].bits;
                         const Bits& b = pool_[j].bits;

@@ -17,6 +17,7 @@
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/depth_probe.hh"
 #include "automata/algebra/window_complete.hh"
+#include "automata/algebra/window_letters.hh"
 #include "automata/algebra/window_reduction.hh"
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algorithms.hh"
@@ -71,7 +72,11 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
         // types are equal LTL[Y<=k] types, so those separate too.
         const bool window_types = hybrid && w.types == "window";
         const bool probe_past = hybrid && !window_types;
-        DepthProbe pr = probe_depth(minimal, k, probe_past, static_cast<unsigned>(*depth), limit);
+        // Over one letter per class of letters that act alike (Proposition 10.9, docs/WINDOWS.md §10):
+        // equal types over the whole alphabet are equal types once the labels are merged, so types
+        // that separate the merged words separate every word.
+        const std::optional<LetterClasses> merged = letters_acting_alike(minimal);
+        DepthProbe pr = probe_depth(merged ? merged->reduced : minimal, k, probe_past, static_cast<unsigned>(*depth), limit);
         if (pr.status == DepthProbe::Status::Separates) {
             say("the depth-" + std::to_string(*depth) + " EOS types of " + fragment_name(probe_past, k) +
                 " determine membership on every word (" + std::to_string(pr.states) + " product states explored)" +
@@ -79,8 +84,9 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
             return true;
         }
         if (pr.status == DepthProbe::Status::Conflict)
-            say("the depth-" + std::to_string(*depth) + " EOS types of '" + format_word(minimal.alphabet, pr.accepted) +
-                "' (accepted) and '" + format_word(minimal.alphabet, pr.rejected) + "' (rejected) are equal");
+            say("the depth-" + std::to_string(*depth) + " EOS types of '" +
+                format_word(minimal.alphabet, merged ? lift_word(pr.accepted, *merged) : pr.accepted) + "' (accepted) and '" +
+                format_word(minimal.alphabet, merged ? lift_word(pr.rejected, *merged) : pr.rejected) + "' (rejected) are equal");
         else
             say("the exploration exceeded " + std::to_string(limit) + " product states");
         return false;
@@ -243,9 +249,11 @@ Result<bool> check_window_certificate(const CertificateWithDfa& read, std::strin
     if (!read.class_id) return make_error("bad window in class id: " + cls);  // 1 to 4 digits
     const unsigned k = read.class_id->k;
     const Dfa minimal = minimize(read.dfa);
-    if (c.sigma != minimal.num_symbols() || c.k != k) {
+    // |Σ| counts letters that act alike once (Proposition 10.9), as check_corollary_10_5 does.
+    const std::size_t sigma = letter_classes(minimal);
+    if (c.sigma != sigma || c.k != k) {
         say("the completeness claim names (|Σ|, k) = (" + std::to_string(c.sigma) + ", " + std::to_string(c.k) +
-            "), the certificate's DFA and class have (" + std::to_string(minimal.num_symbols()) + ", " + std::to_string(k) + ")");
+            "), the certificate's DFA and class have (" + std::to_string(sigma) + ", " + std::to_string(k) + ")");
         return false;
     }
     if (cert.unknown) {
@@ -266,8 +274,8 @@ Result<bool> check_window_certificate(const CertificateWithDfa& read, std::strin
     const std::string ks = std::to_string(k);
     const std::string claim =
         "complete by Corollary 10.5" + std::string(hybrid ? " and Theorem 10.6" : "") + ": the language is " +
-        std::to_string(cc.delta) + "-definite over " + std::to_string(minimal.num_symbols()) + " letters, Π(" +
-        std::to_string(minimal.num_symbols()) + ", " + ks + ", " + std::to_string(cc.delta) + ") recertified at depth " +
+        std::to_string(cc.delta) + "-definite over " + std::to_string(sigma) + " letters" +
+        (sigma != minimal.num_symbols() ? " (letters that act alike counted once)" : "") + ", Π(" + std::to_string(sigma) + ", " + ks + ", " + std::to_string(cc.delta) + ") recertified at depth " +
         std::to_string(cc.depth) + " (" + std::to_string(cc.blocks) + " blocks), and its last-" + std::to_string(cc.delta) +
         "-letters labelling is " + (cc.member ? "constant" : "not constant") + " on them";
     if (cc.member != member) {

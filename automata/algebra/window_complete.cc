@@ -12,6 +12,7 @@
 
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/classes.hh"
+#include "automata/algebra/window_letters.hh"
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algebra/windows.hh"
 
@@ -294,7 +295,9 @@ std::size_t corollary_10_5_max_delta(std::size_t sigma, unsigned k) {
 std::optional<std::size_t> corollary_10_5_delta(const Dfa& minimal, unsigned k) {
     DfaAnalysis analysis(minimal);
     const std::optional<std::size_t> degree = analysis.definite_degree_by_merging();
-    if (!degree || *degree == 0 || *degree > corollary_10_5_max_delta(minimal.num_symbols(), k)) return std::nullopt;
+    // |Σ| counts letters that act alike once (Proposition 10.9): the degree is that of the DFA over
+    // one letter per class, whose columns are the same.
+    if (!degree || *degree == 0 || *degree > corollary_10_5_max_delta(letter_classes(minimal), k)) return std::nullopt;
     return degree;
 }
 
@@ -306,7 +309,10 @@ CompletenessClaim corollary_10_5_claim(std::size_t sigma, unsigned k, std::size_
                              .delta = delta};
 }
 
-CorollaryCheck check_corollary_10_5(const Dfa& minimal, unsigned k) {
+CorollaryCheck check_corollary_10_5(const Dfa& given, unsigned k) {
+    // On one letter per class of letters that act alike (Proposition 10.9): same degree, same answer.
+    const std::optional<LetterClasses> merged = letters_acting_alike(given);
+    const Dfa& minimal = merged ? merged->reduced : given;
     CorollaryCheck out;
     const std::size_t sigma = minimal.num_symbols();
     DfaAnalysis analysis(minimal);

@@ -16,6 +16,7 @@
 #include "automata/algebra/classes.hh"
 #include "automata/algebra/depth_probe.hh"
 #include "automata/algebra/window_complete.hh"
+#include "automata/algebra/window_letters.hh"
 #include "automata/algebra/window_reduction.hh"
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algorithms.hh"
@@ -526,6 +527,9 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
 // one that finds nothing must not starve a later one that would answer in milliseconds. Without a
 // time budget every search runs to its own bounds, in order.
 WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
+    // Letters that act alike: the same question over one letter per class (Proposition 10.9).
+    if (auto merged = letters_acting_alike(minimal))
+        return lift_decision(decide(merged->reduced, k, hybrid, options), *merged, minimal, k, hybrid, options);
     SearchBudget budget;
     if (options.time_limit_s > 0)
         budget.deadline = SearchBudget::Clock::now() +

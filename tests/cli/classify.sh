@@ -253,19 +253,36 @@ for f in own.certs/*.json own.certs/w100/local_k-2.json own.certs/w100/local_k-4
     "$bin" check-certificate "$f" >/dev/null || fail "certificate $f does not re-verify"
 done
 
-# Y<=5 a over {a,b,c}, k = 3: every search fails, the depth probe (after the searches' half of the
-# question's budget) separates at depth 3; the hybrid answer is the local one, its certificate re-runs
-# the window-type exploration. Decided with the default budget, which is counted in work, so on a
-# loaded machine too.
+# Y<=5 a & !Y<=5 b over {a,b,c}, k = 3 (no two letters act alike): every search fails, the depth
+# probe (after the searches' half of the question's budget) separates at depth 3; the hybrid answer
+# is the local one, its certificate re-runs the window-type exploration. Decided with the default
+# budget, which is counted in work, so on a loaded machine too.
 rm -rf y5.certs
-"$bin" classify 'Y<=5 a' --alphabet a,b,c --max-k 3 --json --certificates y5.certs >out.json 2>/dev/null || fail "classify Y<=5 a"
+"$bin" classify 'Y<=5 a & !Y<=5 b' --alphabet a,b,c --max-k 3 --json --certificates y5.certs >out.json 2>/dev/null || fail "classify Y<=5 a & !Y<=5 b"
 python3 -c "
 import json; j = json.load(open('out.json'))
 assert j['local_k']['3'] == 'yes' and j['hybrid_k']['3'] == 'yes', (j['local_k'], j['hybrid_k'])
 c = j['certificates']['hybrid_k:3']
 assert c['kind'] == 'depth_types' and c['types'] == 'window' and 'formula_omitted' in c, c
-" || fail "Y<=5 a: local_k:3 by the depth probe, hybrid_k:3 by inclusion"
+" || fail "Y<=5 a & !Y<=5 b: local_k:3 by the depth probe, hybrid_k:3 by inclusion"
 for f in y5.certs/local_k-3.json y5.certs/hybrid_k-3.json; do
+    "$bin" check-certificate "$f" >/dev/null || fail "certificate $f does not re-verify"
+done
+
+# Y<=5 a over {a,b,c}: b and c act alike (equal columns), so each window question is asked over
+# {a,b} (Proposition 10.9 of docs/WINDOWS.md): the formula found there is widened (b -> b | c) and
+# compiled back, and the answer is complete by Corollary 10.5 counting b, c once (|Σ| = 2).
+rm -rf y5m.certs
+"$bin" classify 'Y<=5 a' --alphabet a,b,c --max-k 3 --json --certificates y5m.certs >out.json 2>/dev/null || fail "classify Y<=5 a"
+python3 -c "
+import json; j = json.load(open('out.json'))
+assert j['local_k']['3'] == 'yes', j['local_k']
+c = j['certificates']['local_k:3']
+assert c['route'].startswith('merged_letters:') and 'c acts as b' in c['fact'], c
+assert '(b | c)' in c['formula'], c['formula'][:200]
+assert c['complete']['sigma'] == 2, c['complete']
+" || fail "Y<=5 a: the question asked over {a,b}"
+for f in y5m.certs/local_k-*.json y5m.certs/hybrid_k-*.json; do
     "$bin" check-certificate "$f" >/dev/null || fail "certificate $f does not re-verify"
 done
 
