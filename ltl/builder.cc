@@ -1,5 +1,7 @@
 #include "ltl/builder.hh"
 
+#include <unordered_map>
+
 namespace ltlkit::ltl {
 
 namespace {
@@ -47,6 +49,33 @@ Formula if_then_else(Formula f, Formula a, Formula b) {
     if (bt) return Formula::disj(nf, a);
     if (bf) return Formula::conj(f, a);
     return Formula::disj(Formula::conj(f, a), Formula::conj(nf, b));
+}
+
+Formula with_children(Formula g, Formula c0, Formula c1) {
+    switch (g.op()) {
+        case Op::Not: return Formula::neg(c0);
+        case Op::And: return Formula::conj(c0, c1);
+        case Op::Or: return Formula::disj(c0, c1);
+        case Op::Implies: return Formula::implies(c0, c1);
+        case Op::Iff: return Formula::iff(c0, c1);
+        case Op::Since: return Formula::since(c0, c1);
+        case Op::Past: return Formula::past(c0);
+        case Op::Yesterday: return Formula::yesterday(c0);
+        case Op::Historically: return Formula::historically(c0);
+        case Op::BoundedYesterday: return Formula::bounded_yesterday(c0, g.k());
+        case Op::True: case Op::False: case Op::Atom: return g;
+    }
+    return g;
+}
+
+Formula rebuilt(Formula f, const std::function<Formula(Formula g, Formula c0, Formula c1)>& node) {
+    std::unordered_map<const void*, Formula> done;
+    for (Formula g : subformulas_postorder(f)) {
+        const Formula c0 = g.arity() > 0 ? done.at(g.child(0).node()) : Formula();
+        const Formula c1 = g.arity() > 1 ? done.at(g.child(1).node()) : Formula();
+        done[g.node()] = node(g, c0, c1);
+    }
+    return done.at(f.node());
 }
 
 }  // namespace ltlkit::ltl

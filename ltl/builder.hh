@@ -3,6 +3,7 @@
 // written, docs/SYNTAX.md §2); these are for formulas that the library generates itself.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "ltl/formula.hh"
@@ -24,5 +25,13 @@ Formula simplified_past(Formula a);
 // "if f then a else b", (f ∧ a) ∨ (¬f ∧ b), written f, ¬f, f ∨ b, ¬f ∧ b, ¬f ∨ a or f ∧ a when a or
 // b is a constant.
 Formula if_then_else(Formula f, Formula a, Formula b);
+
+// The node g's operator applied to new children c0, c1 (null where g has fewer): g itself for an
+// atom or a constant, Y<=k keeping g's window.
+Formula with_children(Formula g, Formula c0, Formula c1);
+
+// f rebuilt bottom-up over its DAG (each distinct subformula once): every node g becomes
+// node(g, c0, c1), given the rebuilt children; `with_children` rebuilds it unchanged.
+Formula rebuilt(Formula f, const std::function<Formula(Formula g, Formula c0, Formula c1)>& node);
 
 }  // namespace ltlkit::ltl

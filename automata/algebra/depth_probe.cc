@@ -183,24 +183,33 @@ private:
 
 }  // namespace
 
-DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, std::size_t max_states,
-                       bool build_formula, std::size_t max_formula_types) {
+// The probe of both entry points (depth_probe.hh). With past_letters, the EOS label carries the set S
+// of the word's letters (a bit mask), σ + (σ+1)·S, and with every_position each position's label the
+// set of letters strictly before it, c + (σ+1)·S; the set is the last slot of a state.
+static DepthProbe probe(const Dfa& dfa, unsigned k, bool hybrid, bool past_letters, bool every_position, unsigned depth,
+                        std::size_t max_states, bool build_formula, std::size_t max_formula_types) {
     DepthProbe out;
     out.depth = depth;
     const std::size_t sigma = dfa.num_symbols();
     const auto eos_label = static_cast<std::int32_t>(sigma);
+    const auto stride = static_cast<std::int32_t>(sigma + 1);
+    // Without every_position only the EOS label carries the set (a position's set is then 0).
+    auto label_of = [&](std::int32_t letter, std::int32_t set) {
+        return past_letters && (every_position || letter == eos_label) ? letter + stride * set : letter;
+    };
     Interner types;
     SetTable sets;
     // State layout: [q, window(level 0..depth-1) k slots each (oldest first), past set id per level].
     // States are numbered in breadth-first discovery order, so the queue is the range of numbers
     // not yet expanded.
-    const std::size_t W = std::size_t(depth) * k, L = 1 + W + (hybrid ? depth : 0);
+    const std::size_t W = std::size_t(depth) * k, L = 1 + W + (hybrid ? depth : 0) + (past_letters ? 1 : 0);
     StateStore states(L);
     std::vector<std::pair<std::int32_t, std::int32_t>> parent;  // (state, symbol)
     Vec init(L, -1);
     init[0] = static_cast<std::int32_t>(dfa.initial);
     if (hybrid)
         for (unsigned j = 0; j < depth; ++j) init[1 + W + j] = 0;
+    if (past_letters) init[L - 1] = 0;
     states.add(init.data());
     parent.emplace_back(-1, -1);
     // EOS types met: per type id, 0 = not met, 1 = met by a rejected word, 2 = by an accepted one;
@@ -218,6 +227,9 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
     };
     std::vector<std::int32_t> fresh(depth), level0(sigma);
     for (std::size_t c = 0; c < sigma; ++c) level0[c] = types(Vec{0, static_cast<std::int32_t>(c)});
+    auto level0_of = [&](std::int32_t label) {
+        return past_letters ? types(Vec{0, label}) : level0[static_cast<std::size_t>(label)];
+    };
     Vec st(L), nx(L);
     // The work clock pays for the memory the probe holds (states, types, sets, parents; budget.hh):
     // each expanded state charges the bytes grown since the previous charge, one poll per
@@ -241,9 +253,10 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
         }
         std::copy_n(states.at(si), L, st.begin());  // a copy: the store grows below
         // EOS type at depth `depth` (depth >= 1; depth 0 would be the EOS label alone).
+        const std::int32_t set = past_letters ? st[L - 1] : 0;
         std::int32_t eos =
-            depth == 0 ? eos_label
-                       : type_of(types, depth, eos_label, &st[1 + std::size_t(depth - 1) * k], k,
+            depth == 0 ? (past_letters ? level0_of(label_of(eos_label, set)) : eos_label)
+                       : type_of(types, depth, label_of(eos_label, set), &st[1 + std::size_t(depth - 1) * k], k,
                                  hybrid ? st[1 + W + depth - 1] : -1);
         const bool acc = dfa.accepting[static_cast<std::size_t>(st[0])] != 0;
         const auto e = static_cast<std::size_t>(eos);
@@ -268,10 +281,12 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
         for (std::size_t c = 0; c < sigma; ++c) {
             nx[0] = static_cast<std::int32_t>(dfa.delta[static_cast<std::size_t>(st[0]) * sigma + c]);
             // The new position's types, level by level (from the old windows and past sets).
+            const std::int32_t label = label_of(static_cast<std::int32_t>(c), set);
             for (unsigned j = 0; j < depth; ++j)
-                fresh[j] = j == 0 ? level0[c]
-                                  : type_of(types, j, static_cast<std::int32_t>(c), &st[1 + std::size_t(j - 1) * k], k,
+                fresh[j] = j == 0 ? level0_of(label)
+                                  : type_of(types, j, label, &st[1 + std::size_t(j - 1) * k], k,
                                             hybrid ? st[1 + W + j - 1] : -1);
+            if (past_letters) nx[L - 1] = set | (std::int32_t(1) << c);
             for (unsigned j = 0; j < depth; ++j) {
                 const std::size_t base = 1 + std::size_t(j) * k;
                 for (unsigned i = 0; i + 1 < k; ++i) nx[base + i] = st[base + i + 1];
@@ -299,7 +314,7 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
     // max_formula_types it is not built (the formulas are interned for the process's lifetime).
     // At depth 0 every word's EOS type is the EOS label alone (not an interned type): the language
     // is empty or universal, and its formula a constant.
-    if (depth == 0) {
+    if (depth == 0 && !past_letters) {
         out.formula_types = 1;
         if (build_formula) out.formula = eos_label_of[static_cast<std::size_t>(eos_label)] == 2 ? ltl::Formula::tt() : ltl::Formula::ff();
         return out;
@@ -327,18 +342,30 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
         std::vector<ltl::Formula> letter(sigma);
         for (std::size_t c = 0; c < sigma; ++c) letter[c] = ltl::Formula::atom(dfa.alphabet[c]);
         const auto any = [](const std::vector<ltl::Formula>& fs) { return ltl::disjunction(fs); };
+        // With past_letters: the letter of a label (σ for EOS) and "exactly the letters of S occur
+        // strictly before": P b for b in S, ¬P b for the others.
+        auto letter_of = [&](std::int32_t label) { return past_letters ? label % stride : label; };
+        auto annotation = [&](std::int32_t label) {
+            std::vector<ltl::Formula> parts;
+            const std::int32_t set = label / stride;
+            for (std::size_t b = 0; b < sigma; ++b)
+                parts.push_back((set >> b) & 1 ? ltl::Formula::past(letter[b]) : ltl::Formula::neg(ltl::Formula::past(letter[b])));
+            return parts;
+        };
         // Children are interned before their parents, so ids increase along every signature:
         // one pass in id order builds every formula after those it refers to.
         for (std::size_t id = 0; id < chi.size(); ++id) {
             if (!used[id]) continue;
             const auto [first, length] = types.get(static_cast<std::int32_t>(id));
             const Vec v(first, first + length);
+            std::vector<ltl::Formula> parts;
+            if (letter_of(v[1]) != eos_label) parts.push_back(letter[static_cast<std::size_t>(letter_of(v[1]))]);
+            if (past_letters && (every_position || letter_of(v[1]) == eos_label))
+                for (ltl::Formula f : annotation(v[1])) parts.push_back(f);
             if (v[0] == 0) {
-                chi[id] = letter[static_cast<std::size_t>(v[1])];
+                chi[id] = ltl::conjunction(parts);
                 continue;
             }
-            std::vector<ltl::Formula> parts;
-            if (v[1] != eos_label) parts.push_back(letter[static_cast<std::size_t>(v[1])]);
             auto all_and_only = [&](const Vec& members, auto&& modality) {
                 std::vector<ltl::Formula> alts;
                 for (std::int32_t t : members) {
@@ -361,6 +388,21 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
         out.formula = acc.size() <= rej.size() ? any(acc) : ltl::Formula::neg(any(rej));
     }
     return out;
+}
+
+DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, std::size_t max_states,
+                       bool build_formula, std::size_t max_formula_types) {
+    return probe(dfa, k, hybrid, false, false, depth, max_states, build_formula, max_formula_types);
+}
+
+DepthProbe probe_depth_past_letters(const Dfa& dfa, unsigned k, unsigned depth, bool every_position, std::size_t max_states,
+                                    bool build_formula, std::size_t max_formula_types) {
+    if (dfa.num_symbols() > kMaxPastLetters) {
+        DepthProbe out;
+        out.depth = depth;
+        return out;  // Status::Limit
+    }
+    return probe(dfa, k, false, true, every_position, depth, max_states, build_formula, max_formula_types);
 }
 
 bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool hybrid, unsigned depth) {

@@ -44,6 +44,17 @@ struct DepthProbe {
 DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, std::size_t max_states,
                        bool build_formula = false, std::size_t max_formula_types = 0);
 
+// The same exploration, window modality only, with the EOS label annotated by the set of the word's
+// letters and, with every_position, each position's label by the set of letters strictly before it:
+// the depth-d types of the formulas of LTL[P,Y<=k] whose P applies to letters only ("P b", "H a"; with
+// every_position also under the windows). Separation proves membership in LTL[P,Y<=k] (the formula:
+// characteristic formulas of the annotated types, each annotation written with P b and ¬P b); a
+// conflict proves nothing about LTL[P,Y<=k]. docs/WINDOWS.md §4b. At most kMaxPastLetters letters
+// (Status::Limit above).
+inline constexpr std::size_t kMaxPastLetters = 8;
+DepthProbe probe_depth_past_letters(const Dfa& dfa, unsigned k, unsigned depth, bool every_position, std::size_t max_states,
+                                    bool build_formula = false, std::size_t max_formula_types = 0);
+
 // Do the EOS positions of u and v have the same depth-d type? Computed on the words themselves.
 bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool hybrid, unsigned depth);
 

@@ -70,11 +70,12 @@ ltl::Formula decision_tree(const std::vector<std::uint8_t>& target, const std::v
 }
 
 // The work clock pays for the sample (budget.hh, docs/WINDOWS.md §5b): a step that combines two
-// pool entries costs O(sample blocks), a feature tried by the greedy choice O(sample words). One poll
-// per kBlocksPerPoll blocks (kWordsPerPoll words), at least one, keeps a poll near 2 µs of CPU for
-// every alphabet: the 4-letter sample (about 37 blocks, 405 words) pays one poll per step as before;
-// the 2- and 3-letter samples, 3.5-4.5 times larger, measured 10-14 µs per poll when they paid one.
-constexpr std::size_t kBlocksPerPoll = 25, kWordsPerPoll = 300;
+// pool entries costs O(sample blocks), a unary step (¬, Y<=k, P of an entry) O(sample positions), a
+// feature tried by the greedy choice O(sample words). One poll per kBlocksPerPoll blocks
+// (kPositionsPerPoll positions, kWordsPerPoll words), at least one, keeps a poll near 2 µs of CPU
+// for every alphabet (the 2-, 3- and 4-letter samples have about 10,700, 8,200 and 2,300 positions);
+// when only the binary steps paid one poll each, a poll cost 14, 10 and 2 µs over 2, 3 and 4 letters.
+constexpr std::size_t kBlocksPerPoll = 25, kPositionsPerPoll = 200, kWordsPerPoll = 300;
 std::uint64_t poll_cost(std::size_t units, std::size_t per_poll) { return std::max<std::size_t>(1, units / per_poll); }
 
 // Greedy choice of features that, refining the initial classes cls, separate accepted from
@@ -164,7 +165,7 @@ public:
             by_size_.emplace_back();
             // unary
             for (std::size_t idx : by_size_[size - 1]) {
-                if (budget_charge(poll_cost(s_.blocks, kBlocksPerPoll))) return {};
+                if (budget_charge(poll_cost(s_.total, kPositionsPerPoll))) return {};
                 const Entry e = pool_[idx];
                 ++*steps;
                 add(ltl::Formula::neg(e.f), size, negate(e.bits));

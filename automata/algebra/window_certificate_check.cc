@@ -71,14 +71,27 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
         // "types": "window" on a hybrid class: the LTL[Y<=k] types separate, and equal LTL[P,Y<=k]
         // types are equal LTL[Y<=k] types, so those separate too.
         const bool window_types = hybrid && w.types == "window";
-        const bool probe_past = hybrid && !window_types;
+        // "types": "past_letters" on a hybrid class: the window types over letters annotated with the
+        // letters before them (depth_probe.hh), whose characteristic formulas lie in LTL[P,Y<=k].
+        const bool letter_types = w.types == "past_letters" || w.types == "eos_letters";
+        if (letter_types && !hybrid) {
+            say("types \"" + *w.types + "\" use the strict past, which " + fragment_name(false, k) + " lacks");
+            return false;
+        }
+        const bool probe_past = hybrid && !window_types && !letter_types;
         // Over one letter per class of letters that act alike (Proposition 10.9, docs/WINDOWS.md §10):
         // equal types over the whole alphabet are equal types once the labels are merged, so types
         // that separate the merged words separate every word.
         const std::optional<LetterClasses> merged = letters_acting_alike(minimal);
-        DepthProbe pr = probe_depth(merged ? merged->reduced : minimal, k, probe_past, static_cast<unsigned>(*depth), limit);
+        const Dfa& explored = merged ? merged->reduced : minimal;
+        DepthProbe pr = letter_types ? probe_depth_past_letters(explored, k, static_cast<unsigned>(*depth),
+                                                                w.types == "past_letters", limit)
+                                     : probe_depth(explored, k, probe_past, static_cast<unsigned>(*depth), limit);
         if (pr.status == DepthProbe::Status::Separates) {
-            say("the depth-" + std::to_string(*depth) + " EOS types of " + fragment_name(probe_past, k) +
+            say("the depth-" + std::to_string(*depth) + " EOS types of " + fragment_name(probe_past || letter_types, k) +
+                (w.types == "past_letters"   ? " over letters annotated with the letters before them"
+                 : w.types == "eos_letters" ? " with the word's letters at EOS"
+                                            : "") +
                 " determine membership on every word (" + std::to_string(pr.states) + " product states explored)" +
                 (window_types ? ", so do those of " + fragment_name(true, k) : std::string()));
             return true;

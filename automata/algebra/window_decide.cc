@@ -21,6 +21,7 @@
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algorithms.hh"
 #include "base/json.hh"
+#include "ltl/builder.hh"
 #include "automata/monitor.hh"
 #include "automata/random.hh"
 #include "ltl/fragment.hh"
@@ -364,6 +365,75 @@ std::optional<WindowDecision> corollary_answer(const Question& q, Tried&) {
     return d;
 }
 
+// Yes from a probe that separates at `depth` (its types: the EOS types of `types_of`): its formula
+// compiled back when it is within the bounds (field route), else a depth_types certificate (field
+// types, when not the fragment's own) whose exploration check-certificate re-runs. formula_depth:
+// the depth of the formula the types define.
+WindowDecision separation_yes(const Question& q, const DepthProbe& pr, unsigned depth, unsigned formula_depth,
+                              const std::string& types_of, const std::string& route, std::optional<std::string> types) {
+    const WindowOptions& options = q.options;
+    const std::size_t size = pr.formula.is_null() ? 0 : ltl::tree_size(pr.formula);
+    const std::string what = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
+                             " EOS types of " + types_of + " (exhaustive exploration of " + std::to_string(pr.states) +
+                             " product states, " + std::to_string(pr.eos_types) + " EOS types)";
+    // Compiling back costs (product states × subformulas): only for formulas of at most
+    // kProbeFormulaDag distinct subformulas (probe_depth does not build larger ones).
+    const std::size_t dag = pr.formula.is_null() ? 0 : ltl::dag_size(pr.formula);
+    if (!pr.formula.is_null() && size <= options.max_formula_size && dag <= kProbeFormulaDag) {
+        auto ok = formula_defines(pr.formula, q.minimal, nullptr);
+        if (ok && *ok)
+            return q.formula_yes(pr.formula, size, what + ", tree size " + std::to_string(size) + ", defines the language; compiled back",
+                                 WindowFields{.route = route, .type_depth = depth});
+    }
+    WindowDecision d = q.blank();
+    Certificate& c = d.certificate;
+    d.answer = Answer::Yes;
+    c.member = true;
+    c.kind = CertificateKind::DepthTypes;
+    c.fact = "the depth-" + std::to_string(depth) + " EOS types of " + types_of +
+             " determine membership on every word (exhaustive exploration of " + std::to_string(pr.states) +
+             " product states, " + std::to_string(pr.eos_types) + " EOS types), so a formula of depth " +
+             std::to_string(formula_depth) + " defines the language";
+    c.formula_omitted = pr.formula.is_null()
+                            ? "the formula (" + what + ") refers to " + std::to_string(pr.formula_types) +
+                                  " window types, each its own subformula, over the " + std::to_string(kProbeFormulaDag) +
+                                  " compiled back within a question, so it was not built; check-certificate re-runs the exploration"
+                        : size > options.max_formula_size
+                            ? "the formula (" + what + ") has tree size " + std::to_string(size) + ", over the cap " +
+                                  std::to_string(options.max_formula_size) +
+                                  " (--formula-cap); check-certificate re-runs the exploration"
+                            : "the formula (" + what + ") has " + std::to_string(dag) +
+                                  " distinct subformulas, over the " + std::to_string(kProbeFormulaDag) +
+                                  " compiled back within a question; check-certificate re-runs the exploration";
+    c.window = WindowFields{.k = q.k, .depth = depth, .probe_states = pr.states, .types = std::move(types)};
+    return d;
+}
+
+// Yes (hybrid only): the window types over letters annotated with the letters seen before them
+// (docs/WINDOWS.md §4b, probe_depth_past_letters) separate at some depth: a formula of LTL[P,Y<=k]
+// whose P applies to letters only. Its formula compiled back when small enough, else a depth_types
+// certificate ("types": "past_letters") whose exploration check-certificate re-runs. A conflict
+// proves nothing for the fragment: the next depth is tried until a bound stops it.
+std::optional<WindowDecision> past_letter_types(const Question& q) {
+    if (!q.hybrid) return std::nullopt;
+    for (unsigned depth = 1; depth <= q.options.probe_depth; ++depth) {
+        // The EOS annotated first (far fewer product states), then every position.
+        DepthProbe pr = probe_depth_past_letters(q.minimal, q.k, depth, false, q.options.probe_states, true, kProbeFormulaDag);
+        bool every = false;
+        if (pr.status == DepthProbe::Status::Conflict) {
+            pr = probe_depth_past_letters(q.minimal, q.k, depth, true, q.options.probe_states, true, kProbeFormulaDag);
+            every = true;
+        }
+        if (pr.status == DepthProbe::Status::Conflict) continue;
+        if (pr.status != DepthProbe::Status::Separates) return std::nullopt;
+        return separation_yes(q, pr, depth, depth + 1,
+                              q.frag + (every ? " over letters annotated with the letters before them"
+                                              : " with the word's letters at EOS") + " (P b, ¬P b)",
+                              "past_letter_types", every ? "past_letters" : "eos_letters");
+    }
+    return std::nullopt;
+}
+
 // The searches, in the order they are tried; each answers or records what it tried.
 constexpr Strategy kSearches[] = {r_trivial_formula,   bisimilar_family,    searched_formula,
                                   sink_state_formula,  window_type_formula, extended_sink_state_formula,
@@ -394,42 +464,7 @@ std::optional<WindowDecision> depth_probe_answer(const Question& q, Tried& t) {
             continue;
         }
         if (pr.status != DepthProbe::Status::Separates) break;  // state limit
-        const std::size_t size = pr.formula.is_null() ? 0 : ltl::tree_size(pr.formula);
-        const std::string what = "the Boolean combination of characteristic formulas of the depth-" + std::to_string(depth) +
-                                 " EOS types of " + q.frag + " (exhaustive exploration of " + std::to_string(pr.states) +
-                                 " product states, " + std::to_string(pr.eos_types) + " EOS types)";
-        // Compiling back costs (product states × subformulas): only for formulas of at most
-        // kProbeFormulaDag distinct subformulas (probe_depth does not build larger ones).
-        const std::size_t dag = pr.formula.is_null() ? 0 : ltl::dag_size(pr.formula);
-        if (!pr.formula.is_null() && size <= options.max_formula_size && dag <= kProbeFormulaDag) {
-            auto ok = formula_defines(pr.formula, q.minimal, nullptr);
-            if (ok && *ok)
-                return q.formula_yes(pr.formula, size,
-                                     what + ", tree size " + std::to_string(size) + ", defines the language; compiled back",
-                                     WindowFields{.route = "depth_types", .type_depth = depth});
-        }
-        WindowDecision d = q.blank();
-        Certificate& c = d.certificate;
-        d.answer = Answer::Yes;
-        c.member = true;
-        c.kind = CertificateKind::DepthTypes;
-        c.fact = "the depth-" + std::to_string(depth) + " EOS types of " + q.frag +
-                 " determine membership on every word (exhaustive exploration of " + std::to_string(pr.states) +
-                 " product states, " + std::to_string(pr.eos_types) +
-                 " EOS types), so a formula of depth " + std::to_string(depth) + " defines the language";
-        c.formula_omitted = pr.formula.is_null()
-                                ? "the formula (" + what + ") refers to " + std::to_string(pr.formula_types) +
-                                      " window types, each its own subformula, over the " + std::to_string(kProbeFormulaDag) +
-                                      " compiled back within a question, so it was not built; check-certificate re-runs the exploration"
-                            : size > options.max_formula_size
-                                ? "the formula (" + what + ") has tree size " + std::to_string(size) + ", over the cap " +
-                                      std::to_string(options.max_formula_size) +
-                                      " (--formula-cap); check-certificate re-runs the exploration"
-                                : "the formula (" + what + ") has " + std::to_string(dag) +
-                                      " distinct subformulas, over the " + std::to_string(kProbeFormulaDag) +
-                                      " compiled back within a question; check-certificate re-runs the exploration";
-        c.window = WindowFields{.k = q.k, .depth = depth, .probe_states = pr.states};
-        return d;
+        return separation_yes(q, pr, depth, depth, q.frag, "depth_types", std::nullopt);
     }
     return std::nullopt;
 }
@@ -583,6 +618,27 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
         }
         return std::move(*d);
     }
+    // The annotated-letter probe (hybrid, §4b) on a quarter of what is left for the depth probe, so
+    // that the searches' shares are those of the fragment without it.
+    if (hybrid) {
+        const std::uint64_t before = budget_work_done();
+        std::optional<WindowDecision> lettered;
+        {
+            SearchBudget part = budget;
+            if (options.work_limit) {
+                const std::uint64_t used = budget_work_done() - work_start;
+                part.work = std::max<std::uint64_t>(options.work_limit > used ? (options.work_limit - used) / 4 : 0, 1);
+            }
+            if (options.time_limit_s > 0)
+                part.deadline = SearchBudget::Clock::now() + (budget.deadline - SearchBudget::Clock::now()) / 4;
+            BudgetScope quarter(part);
+            lettered = past_letter_types(q);
+            if (const BudgetBound b = budget_bound_reached(); b != BudgetBound::None)
+                tried.cuts.push_back({"past_letter_types", b, budget_work_done() - before, part.work});
+        }
+        if (options.memory_limit_bytes) release_free_memory();
+        if (lettered) return std::move(*lettered);
+    }
     const std::uint64_t before_probe = budget_work_done();
     auto probed = depth_probe_answer(q, tried);
     if (const BudgetBound b = budget_bound_reached(); b != BudgetBound::None)
@@ -618,36 +674,15 @@ bool formula_in_window_fragment(ltl::Formula f, unsigned k, bool hybrid) {
 constexpr unsigned kMaxUnfoldedWindows = 1'000;
 
 ltl::Formula unfold_windows(ltl::Formula f, unsigned k) {
-    std::unordered_map<const void*, ltl::Formula> done;
-    for (ltl::Formula g : ltl::subformulas_postorder(f)) {
-        ltl::Formula c0 = g.arity() > 0 ? done.at(g.child(0).node()) : ltl::Formula();
-        ltl::Formula c1 = g.arity() > 1 ? done.at(g.child(1).node()) : ltl::Formula();
-        ltl::Formula r = g;
-        switch (g.op()) {
-            case ltl::Op::Not: r = ltl::Formula::neg(c0); break;
-            case ltl::Op::And: r = ltl::Formula::conj(c0, c1); break;
-            case ltl::Op::Or: r = ltl::Formula::disj(c0, c1); break;
-            case ltl::Op::Implies: r = ltl::Formula::implies(c0, c1); break;
-            case ltl::Op::Iff: r = ltl::Formula::iff(c0, c1); break;
-            case ltl::Op::Since: r = ltl::Formula::since(c0, c1); break;
-            case ltl::Op::Past: r = ltl::Formula::past(c0); break;
-            case ltl::Op::Yesterday: r = ltl::Formula::yesterday(c0); break;
-            case ltl::Op::Historically: r = ltl::Formula::historically(c0); break;
-            case ltl::Op::BoundedYesterday:
-                if (g.k() > k && g.k() % k == 0 && g.k() / k <= kMaxUnfoldedWindows) {
-                    // Y<=qk φ = Y<=k (φ | Y<=k (φ | ... Y<=k φ)) with q windows: the windows chain back
-                    // over exactly the qk previous positions.
-                    r = ltl::Formula::bounded_yesterday(c0, k);
-                    for (unsigned i = 1; i < g.k() / k; ++i) r = ltl::Formula::bounded_yesterday(ltl::Formula::disj(c0, r), k);
-                } else {
-                    r = ltl::Formula::bounded_yesterday(c0, g.k());
-                }
-                break;
-            default: break;
-        }
-        done[g.node()] = r;
-    }
-    return done.at(f.node());
+    return ltl::rebuilt(f, [k](ltl::Formula g, ltl::Formula c0, ltl::Formula c1) {
+        if (g.op() != ltl::Op::BoundedYesterday || g.k() <= k || g.k() % k != 0 || g.k() / k > kMaxUnfoldedWindows)
+            return ltl::with_children(g, c0, c1);
+        // Y<=qk φ = Y<=k (φ | Y<=k (φ | ... Y<=k φ)) with q windows: the windows chain back over
+        // exactly the qk previous positions.
+        ltl::Formula r = ltl::Formula::bounded_yesterday(c0, k);
+        for (unsigned i = 1; i < g.k() / k; ++i) r = ltl::Formula::bounded_yesterday(ltl::Formula::disj(c0, r), k);
+        return r;
+    });
 }
 
 std::optional<WindowDecision> window_yes_by_formula(const Dfa& minimal, ltl::Formula f, unsigned k, bool hybrid,

@@ -1,8 +1,6 @@
 // Letters that act alike (window_letters.hh, docs/WINDOWS.md §10, Proposition 10.9).
 #include "automata/algebra/window_letters.hh"
 
-#include <unordered_map>
-
 #include "automata/algorithms.hh"
 #include "ltl/builder.hh"
 #include "ltl/parser.hh"
@@ -81,36 +79,17 @@ Word lift_word(const Word& w, const LetterClasses& m) {
 }
 
 ltl::Formula lift_formula(ltl::Formula f, const LetterClasses& m, const std::vector<std::string>& alphabet) {
-    std::unordered_map<const void*, ltl::Formula> done;
-    for (ltl::Formula g : ltl::subformulas_postorder(f)) {
-        ltl::Formula c0 = g.arity() > 0 ? done.at(g.child(0).node()) : ltl::Formula();
-        ltl::Formula c1 = g.arity() > 1 ? done.at(g.child(1).node()) : ltl::Formula();
-        ltl::Formula r = g;
-        switch (g.op()) {
-            case ltl::Op::Atom:
-                for (Symbol i = 0; i < m.kept.size(); ++i)
-                    if (alphabet[m.kept[i]] == g.name()) {
-                        std::vector<ltl::Formula> letters;
-                        for (Symbol a = 0; a < alphabet.size(); ++a)
-                            if (m.class_of[a] == i) letters.push_back(ltl::Formula::atom(alphabet[a]));
-                        r = ltl::disjunction(letters);
-                    }
-                break;
-            case ltl::Op::Not: r = ltl::Formula::neg(c0); break;
-            case ltl::Op::And: r = ltl::Formula::conj(c0, c1); break;
-            case ltl::Op::Or: r = ltl::Formula::disj(c0, c1); break;
-            case ltl::Op::Implies: r = ltl::Formula::implies(c0, c1); break;
-            case ltl::Op::Iff: r = ltl::Formula::iff(c0, c1); break;
-            case ltl::Op::Since: r = ltl::Formula::since(c0, c1); break;
-            case ltl::Op::Past: r = ltl::Formula::past(c0); break;
-            case ltl::Op::Yesterday: r = ltl::Formula::yesterday(c0); break;
-            case ltl::Op::Historically: r = ltl::Formula::historically(c0); break;
-            case ltl::Op::BoundedYesterday: r = ltl::Formula::bounded_yesterday(c0, g.k()); break;
-            default: break;
-        }
-        done[g.node()] = r;
-    }
-    return done.at(f.node());
+    return ltl::rebuilt(f, [&](ltl::Formula g, ltl::Formula c0, ltl::Formula c1) {
+        if (g.op() == ltl::Op::Atom)
+            for (Symbol i = 0; i < m.kept.size(); ++i)
+                if (alphabet[m.kept[i]] == g.name()) {
+                    std::vector<ltl::Formula> letters;
+                    for (Symbol a = 0; a < alphabet.size(); ++a)
+                        if (m.class_of[a] == i) letters.push_back(ltl::Formula::atom(alphabet[a]));
+                    return ltl::disjunction(letters);
+                }
+        return ltl::with_children(g, c0, c1);
+    });
 }
 
 WindowDecision lift_decision(WindowDecision reduced, const LetterClasses& m, const Dfa& minimal, unsigned k, bool hybrid,
