@@ -42,17 +42,17 @@ using namespace ltlkit::automata::algebra;
 
 namespace {
 
-// The previous reference run of this bench (docs/PERFORMANCE.md, 2026-12-06, "Every window strategy
-// under the default budget": seed 1, 200 inputs, --max-k 4, default budget, on main before the
-// work clock charged the depth probe and the window-type explorations by the bytes they hold; the
-// per-input peak resident memory of the child, as now). The run before it (2026-12-03, before the
-// first budget fix) had 6.2% unknown, CPU median 0.036 s, p90 2.07 s, max 223.9 s, 846 MiB.
+// The previous reference run of this bench (docs/PERFORMANCE.md, 2026-12-06, "Letters that act
+// alike": seed 1, 200 inputs, --max-k 4, default budget, on main before the letter merging and the
+// annotated-letter probe, i.e. after the byte charges; the per-input peak resident memory of the
+// child). The runs before it: 7.2% unknown, CPU max 4.195 s, 256.8 MiB (before the byte charges);
+// 6.2%, median 0.036 s, p90 2.07 s, max 223.9 s, 846 MiB (2026-12-03, before the first budget fix).
 struct Reference {
     const char* what;
     double unknown_pct, cpu_median, cpu_p90, cpu_max, mib_max;
 };
-constexpr Reference kReference{"2026-12-06 before the byte charges (seed 1, 200 inputs, --max-k 4)", 7.2, 0.010, 1.808,
-                               4.195, 256.8};
+constexpr Reference kReference{"2026-12-06 before the letter merging (seed 1, 200 inputs, --max-k 4)", 7.3, 0.010, 1.046,
+                               1.444, 136.4};
 
 struct Run {
     std::string formula;
