@@ -25,9 +25,7 @@ namespace {
 // Depth-d EOS type of w over annotated labels, computed on the word: a position's label is its
 // letter with the set of letters before it (every_position) or its letter alone, the EOS's the set
 // of all the word's letters; window modality only. Ids interned across words.
-struct AnnotatedTypes {
-    std::map<std::vector<long>, long> ids;
-    long intern(std::vector<long> v) { return ids.emplace(std::move(v), long(ids.size())).first->second; }
+struct AnnotatedTypes : TypeTable {  // its interning of signatures; the types below are its own
     long eos_type(const Word& w, unsigned k, int depth, bool every_position) {
         const std::size_t n = w.size();
         std::vector<long> label(n + 1);
