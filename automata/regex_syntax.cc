@@ -291,27 +291,19 @@ private:
         return a;
     }
 
-    AstPtr parse_or() {
+    // kids separated by `op` (one parser per precedence level), as one n-ary node.
+    AstPtr parse_infix(char op, Kind kind, AstPtr (RegexParser::*next)()) {
         std::vector<AstPtr> kids;
-        kids.push_back(parse_and());
-        while (!failed_ && !at_end() && src_[pos_] == '|') {
+        kids.push_back((this->*next)());
+        while (!failed_ && !at_end() && src_[pos_] == op) {
             advance(1), skip_space();
-            kids.push_back(parse_and());
+            kids.push_back((this->*next)());
         }
         if (failed_) return nullptr;
-        return nary(Kind::Or, std::move(kids));
+        return nary(kind, std::move(kids));
     }
-
-    AstPtr parse_and() {
-        std::vector<AstPtr> kids;
-        kids.push_back(parse_concat());
-        while (!failed_ && !at_end() && src_[pos_] == '&') {
-            advance(1), skip_space();
-            kids.push_back(parse_concat());
-        }
-        if (failed_) return nullptr;
-        return nary(Kind::And, std::move(kids));
-    }
+    AstPtr parse_or() { return parse_infix('|', Kind::Or, &RegexParser::parse_and); }
+    AstPtr parse_and() { return parse_infix('&', Kind::And, &RegexParser::parse_concat); }
 
     AstPtr parse_concat() {
         std::vector<AstPtr> kids;
