@@ -111,7 +111,8 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
         }
         out.train_tokens_per_second = tokens > 0 ? tokens / std::max(t, 1e-9) : 0;
 
-        // The evaluation's chunks (kEvalChunkTokens, kEvalChunkScores in training.hh).
+        // The evaluation's chunks (eval_chunks in memory.hh, as make_predictor bounds them).
+        const EvalChunks chunks = eval_chunks(dev->is_cuda());
         c10::InferenceMode inference;
         model->eval();
         const long tlo = std::max(c.evaluation.test_min, 1), thi = std::max<long>(c.evaluation.test_max, tlo);
@@ -122,8 +123,8 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
             // Chunks as large as the evaluation's (several lengths share one): their size, not the
             // words per length, sets how well the attention scores stay in cache.
             const double tokens_per_word = static_cast<double>(n + 1);
-            double words = kEvalChunkTokens / tokens_per_word;
-            words = std::min(words, kEvalChunkScores / (std::max(c.model.heads, 1) * tokens_per_word * tokens_per_word));
+            double words = chunks.tokens / tokens_per_word;
+            words = std::min(words, chunks.scores / (std::max(c.model.heads, 1) * tokens_per_word * tokens_per_word));
             const long b = std::max(1L, static_cast<long>(words));
             auto [tok, eos] = batch_of(b, n, *dev);
             const double t0 = clock.now();

@@ -12,9 +12,6 @@ namespace ltlkit::neural {
 namespace {
 
 constexpr double kFloat = 4;  // bytes per float32 element
-// The predictor's budgets per inference chunk (make_predictor in neural/train.cc).
-constexpr double kTokenBudget = 1 << 16;                      // batch × N
-constexpr double kScoreBudget = static_cast<double>(1 << 25);  // batch × heads × N²
 
 struct Heads {
     double global = 0, local = 0;  // heads summed over the layers
@@ -59,9 +56,11 @@ double activation_elements(const Config& c, double batch, double n, bool all_lay
     return base + global + local;
 }
 
+// Words per inference chunk of n tokens, under the larger (GPU) limits: an upper bound on either device.
 double eval_chunk(const Config& c, double n) {
-    const double by_tokens = std::floor(kTokenBudget / n);
-    const double by_scores = std::floor(kScoreBudget / (std::max(1, c.model.heads) * n * n));
+    const EvalChunks limits = eval_chunks(true);
+    const double by_tokens = std::floor(limits.tokens / n);
+    const double by_scores = std::floor(limits.scores / (std::max(1, c.model.heads) * n * n));
     return std::max(1.0, std::min(by_tokens, by_scores));
 }
 
@@ -72,6 +71,11 @@ std::string gib(double bytes) {
 }
 
 }  // namespace
+
+EvalChunks eval_chunks(bool cuda) {
+    if (cuda) return {1 << 16, 1 << 25};
+    return {1 << 14, 1 << 20};
+}
 
 double MemoryEstimate::peak() const { return parameters + optimizer + std::max(training, evaluation); }
 

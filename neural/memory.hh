@@ -10,6 +10,17 @@
 
 namespace ltlkit::neural {
 
+// The batched predictor's chunk limits (make_predictor in neural/train.cc): at most `tokens` B · N
+// and `scores` B · heads · N² (the scores of a global attention layer) per forward pass.
+struct EvalChunks {
+    double tokens = 0;
+    double scores = 0;
+};
+// On the CPU, chunks small enough that a layer's attention scores stay in cache (2^14 tokens, 2^20
+// scores: 2.0-2.5x the tokens/s of the earlier 2^16 / 2^25 on global and hybrid models,
+// docs/PERFORMANCE.md "Evaluation chunks"); on a GPU, large chunks (2^16, 2^25) that fill it.
+EvalChunks eval_chunks(bool cuda);
+
 // Default of --max-memory-gb.
 inline constexpr double kDefaultMaxMemoryGb = 16;
 
@@ -22,7 +33,7 @@ struct MemoryEstimate {
                             // heads or batch × heads × N × (k+1) × (2 d_head + 3) for k-local heads,
                             // at N = longest training length + 1 (EOS)
     double evaluation = 0;  // one inference chunk at the longest test length (no gradients; the chunk is
-                            // as large as the predictor's token and score budgets let it be)
+                            // as large as the predictor's limits let it be on a GPU, the larger ones)
     int train_tokens = 0;   // N of training (longest training word + EOS)
     int test_tokens = 0;    // N of evaluation
     int train_batch = 0;

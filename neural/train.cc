@@ -517,8 +517,10 @@ Result<TrainOutcome> train_model(const Config& c, int num_symbols, const Trainin
 }
 
 std::function<std::vector<float>(const std::vector<const automata::Word*>&)> make_predictor(
-    std::shared_ptr<Recognizer> model, torch::Device device, int num_symbols, int heads) {
-    return [model, device, num_symbols, heads](const std::vector<const automata::Word*>& words) {
+    std::shared_ptr<Recognizer> model, torch::Device device, int num_symbols, int heads,
+    std::optional<EvalChunks> limits) {
+    const EvalChunks chunks = limits ? *limits : eval_chunks(device.is_cuda());
+    return [model, device, num_symbols, heads, chunks](const std::vector<const automata::Word*>& words) {
         c10::InferenceMode inference;  // no autograd bookkeeping at all (cheaper than NoGradGuard)
         model->eval();
         std::vector<float> out(words.size(), 0.0f);
@@ -534,7 +536,7 @@ std::function<std::vector<float>(const std::vector<const automata::Word*>&)> mak
             while (j < order.size()) {
                 const double n = static_cast<double>(words[order[j]]->size() + 1);
                 const double b = static_cast<double>(chunk.size() + 1);
-                if (!chunk.empty() && (b * n > kEvalChunkTokens || b * heads * n * n > kEvalChunkScores)) break;
+                if (!chunk.empty() && (b * n > chunks.tokens || b * heads * n * n > chunks.scores)) break;
                 chunk.push_back(words[order[j]]);
                 ++j;
             }

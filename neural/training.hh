@@ -7,10 +7,12 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "neural/memory.hh"
 #include "neural/model.hh"
 
 namespace ltlkit::automata {
@@ -39,11 +41,6 @@ Result<torch::Device> pick_device(const std::string& name);
 // checkpoint, and a line cut by the kill, are dropped. The file is rewritten atomically.
 Result<bool> trim_metrics(const std::string& path, int step);
 
-// The evaluation's chunks (make_predictor): at most this many tokens (B · N) and, whatever the
-// architecture, this many B · heads · N² (the scores of a global attention layer). The cost
-// calibration (calibrate.cc) evaluates in chunks of the same sizes.
-inline constexpr double kEvalChunkTokens = 1 << 16;
-inline constexpr double kEvalChunkScores = 1 << 25;
 
 // Makes glibc malloc keep the memory a training step frees (once per process; no-op elsewhere):
 // by default it unmaps freed blocks above its mmap threshold and trims the heap top, so every step
@@ -91,7 +88,9 @@ Result<std::pair<Config, std::shared_ptr<Recognizer>>> load_checkpoint(const std
                                                                         int* step = nullptr);
 
 // Batched inference (words grouped by length, chunks bounded in tokens and attention scores).
+// Chunks are bounded by eval_chunks(device) (neural/memory.hh) unless `chunks` is given (benchmarks).
 std::function<std::vector<float>(const std::vector<const automata::Word*>&)> make_predictor(
-    std::shared_ptr<Recognizer> model, torch::Device device, int num_symbols, int heads);
+    std::shared_ptr<Recognizer> model, torch::Device device, int num_symbols, int heads,
+    std::optional<EvalChunks> chunks = std::nullopt);
 
 }  // namespace ltlkit::neural

@@ -5,14 +5,18 @@
 //  2. forward time of local-k and global attention at N = 512, 2048, 8192 and time(8192)/time(512);
 //  3. evaluation tokens/s (inference, words of length 41..500 as in the papers' test range) of the
 //     recognizer's forward pass, which computes the last layer at EOS only, against the full pass
-//     read at EOS (every position of every layer), side by side with the ratio.
+//     read at EOS (every position of every layer), side by side with the ratio;
+//  4. (--eval-chunks) the run's predictor (make_predictor) on random test words under chunk limits
+//     against the reference chunking, with the ratio and the largest logit difference.
 // Usage: bench_train [--threads T] [--steps S] [--archs global,local-1,...] [--no-python]
-//                    [--skip-train] [--skip-attention] [--skip-eval] [--batch B] [--layers L] [--d-model D] [--heads H]
+//                    [--skip-train] [--skip-attention] [--skip-eval] [--eval-chunks] [--batch B] [--layers L] [--d-model D] [--heads H]
 //                    [--d-ff F (default 4 D)]
 //                    [--device cpu|cuda] [--python PATH]
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -36,7 +40,7 @@ struct Opts {
                                     {Architecture::Kind::Local, 1},
                                     {Architecture::Kind::Local, 4},
                                     {Architecture::Kind::Hybrid, 1}};
-    bool python = true, train = true, attention = true, eval = true;
+    bool python = true, train = true, attention = true, eval = true, chunks = false;
     std::string device = "cpu";
     std::string python_exe = "/usr/bin/python3";
 };
@@ -146,6 +150,46 @@ double eval_tokens_per_second(const Opts& o, const Architecture& arch, bool eos_
     return tokens / secs(t0);
 }
 
+// The predictor of a run (make_predictor) over `per_length` uniform random words at every 23rd length of
+// 41..500, with the chunk limits `chunks`: tokens/s and the logits (to compare chunkings).
+std::pair<double, std::vector<float>> predictor_tokens_per_second(const Opts& o, const Architecture& arch,
+                                                                  EvalChunks chunks, int per_length) {
+    Config c;
+    c.model.arch = arch;
+    c.model.layers = o.layers;
+    c.model.d_model = o.d;
+    c.model.heads = o.heads;
+    c.model.d_ff = 2 * o.d;
+    torch::manual_seed(1);
+    auto dev = torch::Device(o.device);
+    std::shared_ptr<Recognizer> m = make_recognizer(c, 2);
+    m->to(dev);
+    std::vector<ltlkit::automata::Word> words;
+    std::uint64_t x = 88172645463325252ull;  // xorshift64: the same words for every chunking
+    for (int n = 41; n <= 500; n += 23)
+        for (int i = 0; i < per_length; ++i) {
+            ltlkit::automata::Word w(static_cast<std::size_t>(n));
+            for (auto& a : w) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                a = static_cast<ltlkit::automata::Symbol>(x & 1);
+            }
+            words.push_back(std::move(w));
+        }
+    std::vector<const ltlkit::automata::Word*> ptrs;
+    double tokens = 0;
+    for (const auto& w : words) {
+        ptrs.push_back(&w);
+        tokens += static_cast<double>(w.size() + 1);
+    }
+    auto predict = make_predictor(m, dev, 2, o.heads, chunks);
+    (void)predict({ptrs.back()});  // warm-up
+    auto t0 = Clock::now();
+    auto logits = predict(ptrs);
+    return {tokens / secs(t0), logits};
+}
+
 std::vector<std::string> split(const std::string& s) {
     std::vector<std::string> out;
     std::stringstream ss(s);
@@ -184,6 +228,7 @@ int main(int argc, char** argv) {
         else if (std::strcmp(argv[i], "--skip-train") == 0) o.train = false;
         else if (std::strcmp(argv[i], "--skip-attention") == 0) o.attention = false;
         else if (std::strcmp(argv[i], "--skip-eval") == 0) o.eval = false;
+        else if (std::strcmp(argv[i], "--eval-chunks") == 0) o.chunks = true;
         else {
             std::fprintf(stderr, "bench_train: unknown argument %s\n", argv[i]);
             return 2;
@@ -215,6 +260,30 @@ int main(int argc, char** argv) {
             const double fast = eval_tokens_per_second(o, arch, true);
             std::printf("%-10s %16.0f %16.0f %8.2f\n", to_string(arch).c_str(), fast, full, fast / full);
             std::fflush(stdout);
+        }
+    }
+    if (o.chunks) {
+        // The reference is the chunking of verify's evaluation up to 2026-12-07 (2^16 tokens, 2^25 scores).
+        const EvalChunks reference{1 << 16, 1 << 25};
+        const EvalChunks candidates[] = {{1 << 16, 1 << 22}, {1 << 16, 1 << 20}, {1 << 14, 1 << 20},
+                                         {1 << 14, 1 << 18}, {1 << 12, 1 << 17}};
+        std::printf("predictor tokens/s by evaluation chunk (128 random words at every 23rd length of 41..500, %d layers, "
+                    "d %d, %d heads, device %s); reference: 2^16 tokens, 2^25 scores\n", o.layers, o.d, o.heads,
+                    o.device.c_str());
+        std::printf("%-10s %10s %10s %12s %12s %8s %14s\n", "arch", "tokens", "scores", "tok/s", "ref tok/s", "ratio",
+                    "max |dlogit|");
+        for (const auto& arch : o.archs) {
+            if (!arch.is_transformer()) continue;
+            const auto ref = predictor_tokens_per_second(o, arch, reference, 128);
+            for (const auto& ch : candidates) {
+                const auto got = predictor_tokens_per_second(o, arch, ch, 128);
+                float diff = 0;
+                for (std::size_t i = 0; i < got.second.size(); ++i)
+                    diff = std::max(diff, std::abs(got.second[i] - ref.second[i]));
+                std::printf("%-10s %10.0f %10.0f %12.0f %12.0f %8.2f %14.3g\n", to_string(arch).c_str(), ch.tokens,
+                            ch.scores, got.first, ref.first, got.first / ref.first, static_cast<double>(diff));
+                std::fflush(stdout);
+            }
         }
     }
     if (o.attention) {

@@ -1,6 +1,6 @@
 // The preparation stage of verify (stages.hh): the plan of a command, made fresh in an empty
 // output folder (classify, predict, datasets, run list), or, in a folder that already holds a
-// plan.json, that plan reused or extended, or the command refused (docs/DURABILITY.md "verify into
+// plan.json, that plan reused or extended (languages, cells, seeds), or the command refused (docs/DURABILITY.md "verify into
 // an existing folder"). A folder's plan never loses a language, a cell or a run: its finished
 // cells stay in the report whatever is verified into it next.
 #include <algorithm>
@@ -101,8 +101,11 @@ std::optional<std::string> settings_difference(const Plan& old, const Plan& now)
         const std::string d = config_differences(now.base, old.base);
         return d.empty() ? std::string("profile settings") : d;
     }
-    if (old.seeds != now.seeds)
-        return "seeds " + std::to_string(old.seeds) + " (now " + std::to_string(now.seeds) + ")";
+    // More seeds extend the folder (seed i's run does not depend on how many there are); fewer would
+    // leave its finished runs of the later seeds out of the plan.
+    if (now.seeds < old.seeds)
+        return "seeds " + std::to_string(old.seeds) + " (now " + std::to_string(now.seeds) +
+               "; more seeds extend a folder, fewer do not)";
     if (old.base_seed != now.base_seed)
         return "seed " + std::to_string(old.base_seed) + " (now " + std::to_string(now.base_seed) + ")";
     auto lrs = [](const std::vector<double>& v) {
@@ -136,8 +139,8 @@ CellSet plan_cells(const Plan& plan) {
     return out;
 }
 
-// The folder's plan extended by the command's languages and cells; every run of the old plan kept
-// with its identity, or the command refused.
+// The folder's plan extended by the command's languages, cells and seeds; every run of the old plan
+// kept with its identity, or the command refused.
 Result<Prepared> extend_plan(const VerifyOptions& o, const CellSet& cells, Plan old, bool write_files) {
     const std::string todo = "; verify into another --out, or delete " + o.out + " to start over";
     const Plan now = plan_settings(o, cells);
@@ -170,8 +173,13 @@ Result<Prepared> extend_plan(const VerifyOptions& o, const CellSet& cells, Plan 
         return make_error(o.out + " holds a shard of a verification without the cell " + l + ":" + a +
                           " (the shards of one verification share one plan)" + todo);
     }
+    if (now.seeds > old.seeds && sharded)
+        return make_error(o.out + " holds a shard of a verification of " + std::to_string(old.seeds) +
+                          " seed(s), not " + std::to_string(now.seeds) +
+                          " (the shards of one verification share one plan)" + todo);
     Prepared pr;
     pr.plan = std::move(old);
+    pr.plan.seeds = now.seeds;  // as many or more (settings_difference)
     if (o.published) pr.plan.published = o.published;
     // The folder's languages from their datasets; one of this command whose datasets cannot be read
     // (damaged) is planned again, its datasets generated again.

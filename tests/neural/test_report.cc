@@ -423,6 +423,40 @@ TEST_CASE("verify never reuses a run made with other settings: a folder's plan i
     CHECK(slurp(t / ("x/" + first->plan.runs[0].rundir + "/result.json")) == first_result);
     REQUIRE(extended->report);
     CHECK(extended->report->runs_found == 2);
+    // More seeds into x, for one cell: the seed-1 runs kept as they were, seed 2 trained for that
+    // cell only, the other cell's seed 2 planned and pending in the report.
+    auto seeds = more;
+    seeds.seeds = 2;
+    seeds.cells = {"last-a:local-1"};
+    auto two = run_verify(seeds);
+    REQUIRE(two.ok());
+    CHECK(two->plan.seeds == 2);
+    REQUIRE(two->plan.runs.size() == 4);
+    CHECK(two->runs_trained == 1);
+    CHECK(two->runs_skipped == 1);
+    for (const auto& r : extended->plan.runs)
+        CHECK(std::count_if(two->plan.runs.begin(), two->plan.runs.end(), [&](const RunPlan& n) {
+                  return n.rundir == r.rundir && n.identity == r.identity;
+              }) == 1);
+    CHECK(slurp(t / ("x/" + first->plan.runs[0].rundir + "/result.json")) == first_result);
+    REQUIRE(two->report);
+    CHECK(two->report->runs_found == 3);
+    // The seed-2 run is the run a fresh 2-seed verification of that cell makes (same identity and folder).
+    auto fresh = seeds;
+    fresh.out = t / "w";
+    auto w = run_verify(fresh);
+    REQUIRE(w.ok());
+    for (const auto& r : w->plan.runs)
+        CHECK(std::count_if(two->plan.runs.begin(), two->plan.runs.end(), [&](const RunPlan& n) {
+                  return n.rundir == r.rundir && n.identity == r.identity;
+              }) == 1);
+    // Fewer seeds than the folder's: refused, naming both counts; the plan kept.
+    const std::string two_plan = slurp(t / "x/plan.json");
+    auto fewer = run_verify(more);
+    REQUIRE_FALSE(fewer.ok());
+    CHECK(fewer.error().message.find("other settings: seeds 2 (now 1; more seeds extend a folder, fewer do not)") !=
+          std::string::npos);
+    CHECK(slurp(t / "x/plan.json") == two_plan);
 }
 
 TEST_CASE("language folder names are safe and distinct", "[report]") {
