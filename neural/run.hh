@@ -227,6 +227,16 @@ struct LabelSummary {
 LabelSummary summarize_labels(const std::map<int, LabelCounts>& per_length, double expected_per_label);
 
 // result.json (docs/PROTOCOL.md "Evaluation"); to_json/from_json in run.cc.
+// What a run's probe past its test lengths found (neural/verify/probe.hh; RUNDIR/probe.json, read
+// with the run by verify's report, never written into result.json).
+struct ProbeOutcome {
+    std::size_t pairs = 0;
+    std::size_t min_length = 0, max_length = 0;  // the shortest and the longest word probed
+    // The first pair (in increasing r) answered wrong on either word: its r and its longer word's
+    // length; nullopt when the run answers every pair right.
+    std::optional<std::size_t> first_wrong_r, first_wrong_length;
+};
+
 struct RunResult {
     Config config;
     RunIdentity identity;                        // what produced this result
@@ -259,6 +269,7 @@ struct RunResult {
     std::string git_revision;
     std::string device;
     bool already_finished = false;  // not stored: train_and_evaluate found this result on disk
+    std::optional<ProbeOutcome> probe;  // not stored: RUNDIR/probe.json when verify probed the run
 };
 std::string result_to_json(const RunResult& r);
 // The run's pair outputs (adversarial, then boundary) as pairs.hh's TSV.

@@ -20,6 +20,7 @@
 #include "automata/dfa_json.hh"
 #include "automata/lock.hh"
 #include "neural/verify/ceilings.hh"
+#include "neural/verify/probe.hh"
 #include "neural/verify/profiles.hh"
 #include "neural/verify/report_internal.hh"
 
@@ -70,6 +71,29 @@ Result<bool> load_pairs(const Plan& plan, const RunPlan& r, const std::string& d
     return true;
 }
 
+// The probe of run `r` (probe.hh), when verify wrote one: its outcome into lr.result.probe. A
+// probe of another architecture, or one of a run that does not need it, is refused.
+Result<bool> load_probe(const Plan& plan, const RunPlan& r, const std::string& dir, LoadedRun& lr) {
+    const fs::path path = fs::path(dir) / r.rundir / kProbeFile;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return true;
+    const LanguagePlan* lang = nullptr;
+    for (const auto& l : plan.languages)
+        if (l.dir == r.language) lang = &l;
+    if (!lang) return true;
+    auto text = read_file(path.string());
+    if (!text.ok()) return text.error();
+    auto probe = probe_from_json(*text, lang->alphabet);
+    if (!probe.ok())
+        return make_error(path.string() + ": " + probe.error().message +
+                          "; remove it and rerun `ltlkit verify` with the same arguments, which probes the run again");
+    if (probe->arch != to_string(r.arch) || !needs_probe(lr.result))
+        return make_error(path.string() + " is not a probe of this run (" + probe->arch +
+                          (needs_probe(lr.result) ? "" : ", or a run that passed both tests") + ")");
+    lr.result.probe = probe->outcome();
+    return true;
+}
+
 }  // namespace
 
 Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::string& dir) {
@@ -114,6 +138,7 @@ Result<std::map<std::string, LoadedRun>> load_runs(const Plan& plan, const std::
             }
         }
         if (auto p = load_pairs(plan, r, dir, lr); !p.ok()) return p.error();
+        if (auto p = load_probe(plan, r, dir, lr); !p.ok()) return p.error();
         out.emplace(r.rundir, std::move(lr));
     }
     return out;

@@ -6,6 +6,7 @@
 //   execute.cc   one run trained (or found finished) and its progress lines
 //   datasets.cc  a language's datasets on disk, the evaluation sets of each architecture
 //   planning.cc  the plan from the classifier's answers and the evaluation sets (no I/O)
+//   probe.cc     finished runs that pass both tests of a predicted failure, probed past the test lengths
 //   migrate.cc   an older plan.json completed (report's caller), from datasets and planning
 #pragma once
 
@@ -176,5 +177,15 @@ struct TrainCounts {
 };
 Result<bool> train_here(const Prepared& pr, const std::vector<const RunPlan*>& runs, const RunSettings& s,
                         StateTracker& tracker, const std::string& claims, std::size_t max_runs, TrainCounts& counts);
+
+// ---- probe.cc (probe.hh)
+
+// The probe stage, after training: each finished run of `runs` in a cell predicted to fail that
+// passes both its tests (needs_probe) and has no readable probe.json is scored from its
+// checkpoint on its prediction's witness family at lengths past the test range (probe_rs), and
+// RUNDIR/probe.json written; a line says what it found. A run without a checkpoint is named and
+// left unprobed. Returns how many runs it probed.
+Result<std::size_t> probe_runs(const Plan& plan, const std::string& out, const std::vector<const RunPlan*>& runs,
+                               Device device, const LogFn& log);
 
 }  // namespace ltlkit::neural::verify

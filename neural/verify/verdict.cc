@@ -240,6 +240,8 @@ constexpr EvidenceInfo kEvidence[] = {
      "flat fit (rule 7): fitted below 100% and as accurate at every length, no evidence"},
     {EvidenceKind::Untested, "untested", "passes the random test, no adversarial set", EvidenceGroup::NoEvidence, "?",
      "untested (rule 7): passes the random test, no adversarial set"},
+    {EvidenceKind::ProbeFailure, "probe_failure", "passes both tests, errs on the family past the test lengths",
+     EvidenceGroup::Observed, "", ""},
     {EvidenceKind::PassesAdversarial, "passes_adversarial", "passes the adversarial set", EvidenceGroup::Contradiction, "", ""},
 };
 static_assert(std::size(kEvidence) == static_cast<std::size_t>(EvidenceKind::PassesAdversarial) + 1);
@@ -274,7 +276,7 @@ bool degrades_with_length(const RunResult& r) {
 
 // The evidence kinds a predicted failure's fitted runs show, strongest first (rule 6 takes the first).
 constexpr EvidenceKind kFailureOrder[] = {EvidenceKind::LengthFailure, EvidenceKind::InformativePairs,
-                                          EvidenceKind::ForcedPairs, EvidenceKind::FlatFit,
+                                          EvidenceKind::ProbeFailure, EvidenceKind::ForcedPairs, EvidenceKind::FlatFit,
                                           EvidenceKind::Untested};
 
 }  // namespace
@@ -314,7 +316,8 @@ std::string to_string(EvidenceGroup g) {
 EvidenceKind failure_kind(const RunResult& r, PairSetKind adversarial) {
     if (r.success) {
         if (!r.adversarial_accuracy) return EvidenceKind::Untested;
-        if (*r.adversarial_accuracy >= kPairSetPass) return EvidenceKind::PassesAdversarial;
+        if (*r.adversarial_accuracy >= kPairSetPass)
+            return r.probe && r.probe->first_wrong_r ? EvidenceKind::ProbeFailure : EvidenceKind::PassesAdversarial;
         // A mixed set may fail on its forced pairs only: counted as the architecture's.
         return adversarial == PairSetKind::Informative ? EvidenceKind::InformativePairs : EvidenceKind::ForcedPairs;
     }
@@ -443,8 +446,13 @@ Verdict judge(const std::string& language, const Architecture& arch, Prediction 
         if (!runs[i].failed_to_fit) first_run.emplace(failure_kind(runs[i], resolve(adversarial, arch)), i);
     if (auto it = first_run.find(EvidenceKind::PassesAdversarial); it != first_run.end()) {  // Rule 5
         set(5, "5", VerdictKind::Contradicted, EvidenceKind::PassesAdversarial);
+        const RunResult& r = runs[it->second];
         v.reason = "run " + label_of(it->second) + " succeeds on the random test and scores " +
-                   pct(*runs[it->second].adversarial_accuracy) + " on the adversarial set; investigate";
+                   pct(*r.adversarial_accuracy) + " on the adversarial set" +
+                   (r.probe ? ", and answers its witness family right at every probed length (" +
+                                  std::to_string(r.probe->min_length) + " to " + std::to_string(r.probe->max_length) + ")"
+                            : std::string(" (not probed past the test lengths)")) +
+                   "; investigate";
         return v;
     }
     EvidenceKind kind = EvidenceKind::FlatFit;
@@ -470,6 +478,14 @@ Verdict judge(const std::string& language, const Architecture& arch, Prediction 
                        (kind == EvidenceKind::ForcedPairs
                             ? " (its pairs are forced: the architecture cannot tell them apart at any weights)"
                             : "");
+            break;
+        case EvidenceKind::ProbeFailure:
+            set(6, "6", VerdictKind::Confirmed, kind);
+            v.reason = who + " passes the random test and scores " + pct(*r.adversarial_accuracy) +
+                       " on the adversarial set, but errs on its witness family past the test lengths: first at r = " +
+                       std::to_string(*r.probe->first_wrong_r) + " (length " + std::to_string(*r.probe->first_wrong_length) +
+                       "; probed " + std::to_string(r.probe->min_length) + " to " + std::to_string(r.probe->max_length) +
+                       "); " + ratio + " runs succeed";
             break;
         case EvidenceKind::Untested:
             set(7, "7", VerdictKind::Inconclusive, kind);

@@ -106,6 +106,7 @@ enum class EvidenceKind {
     InformativePairs,    // a run passes the random test and fails informative pairs (rule 6)
     FlatFit,             // fitted below 100% and as (in)accurate at every length: no evidence (rule 7)
     Untested,            // a run passes the random test and there is no adversarial set (rule 7)
+    ProbeFailure,        // a run passes both tests and errs on the witness family past the test lengths (rule 6)
     PassesAdversarial,   // a run passes the random test and the adversarial set (rule 5)
 };
 // How a kind counts: a success, a failure that follows from the architecture without training,
@@ -170,7 +171,8 @@ Verdict judge(const std::string& language, const Architecture& arch, Prediction 
               const CellCeiling& ceiling = {}, PairSetKind adversarial = PairSetKind::Unmarked);
 
 // How one fitted run of a cell predicted to fail fails (docs/PROTOCOL.md "Verdict", rules 5-7):
-// PassesAdversarial, ForcedPairs, InformativePairs, Untested, LengthFailure or FlatFit
+// PassesAdversarial, ProbeFailure (it passes both tests and its probe, RunResult::probe, errs),
+// ForcedPairs, InformativePairs, Untested, LengthFailure or FlatFit
 // (`adversarial` resolved: not Unmarked).
 EvidenceKind failure_kind(const RunResult& r, PairSetKind adversarial);
 

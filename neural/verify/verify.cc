@@ -85,6 +85,12 @@ Result<VerifySummary> run_verify(const VerifyOptions& o) {
     // A Ctrl-C that stopped a run at a step (base/stop.hh, exit 130) ends the command at once: the
     // rerun writes the report.
     const bool stopped = !failure.ok() && failure.error().exit_code == 130;
+    // Runs that pass both tests of a predicted failure are asked about their family past the test
+    // lengths before the report judges them (docs/PROTOCOL.md "Verdict", rule 5).
+    if (!stopped) {
+        auto probed = probe_runs(plan, o.out, mine, o.device, o.log);
+        if (!probed.ok()) return probed.error();
+    }
     if (o.write_report && !stopped) {
         auto runs = load_runs(plan, o.out);
         if (!runs.ok()) return runs.error();

@@ -388,7 +388,7 @@ TEST_CASE("rule 3 needs the controls: a recognizer that passes the random test b
 
 TEST_CASE("evidence kinds agree with the verdicts on random cells: confirmed exactly when the group is evidence",
           "[verdict]") {
-    std::mt19937 rng(7);
+    std::mt19937 rng(7), probe_rng(8);
     std::uniform_real_distribution<double> u(0, 1);
     const char* archs[] = {"global", "local-1", "local-2", "hybrid-1"};
     const Prediction preds[] = {Prediction::Recognizes, Prediction::Fails, Prediction::Unknown};
@@ -402,6 +402,13 @@ TEST_CASE("evidence kinds agree with the verdicts on random cells: confirmed exa
             r.success = u(rng) < 0.5;
             if (u(rng) < 0.7) r.adversarial_accuracy = u(rng) < 0.3 ? 1.0 : u(rng);
             if (u(rng) < 0.5) r.boundary_accuracy = u(rng) < 0.5 ? 1.0 : u(rng);
+            if (u(probe_rng) < 0.6) {  // a probe past the test lengths, erring or not (its own stream)
+                r.probe = ProbeOutcome{12, 201, 4000, std::nullopt, std::nullopt};
+                if (u(probe_rng) < 0.8) {
+                    r.probe->first_wrong_r = 90;
+                    r.probe->first_wrong_length = 300;
+                }
+            }
             runs.push_back(r);
         }
         CellCeiling c;
@@ -425,7 +432,8 @@ TEST_CASE("evidence kinds agree with the verdicts on random cells: confirmed exa
     for (EvidenceKind k : {EvidenceKind::NotFitted, EvidenceKind::Success, EvidenceKind::ControlsFailed,
                            EvidenceKind::NoSuccess, EvidenceKind::AtTheCeiling, EvidenceKind::ForcedPairs,
                            EvidenceKind::LengthFailure, EvidenceKind::InformativePairs, EvidenceKind::FlatFit,
-                           EvidenceKind::Untested, EvidenceKind::PassesAdversarial, EvidenceKind::SuccessNoControls})
+                           EvidenceKind::Untested, EvidenceKind::PassesAdversarial, EvidenceKind::SuccessNoControls,
+                           EvidenceKind::ProbeFailure})
         CHECK(seen[k] > 0);
 }
 
