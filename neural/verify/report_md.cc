@@ -130,7 +130,7 @@ void md_verdict_grid(std::ostream& md, const ReportData& d) {
           "contradicted · ⬜ inconclusive (not fitted: rules 1, 1b) · 🔷 evidence (no prediction) · ⏳ pending (no "
           "run finished yet)\n\n"
        << render_evidence_line(d) << " (docs/PROTOCOL.md \"Verdict\": only confirmed cells count; a failure is "
-          "observed when a fitted run fails longer words or informative pairs, by the architecture when no model of "
+          "observed when a fitted run fails longer words, informative pairs or its family past the test lengths, by the architecture when no model of "
           "its depth can fit or it fails forced pairs only)\n\n";
 }
 
