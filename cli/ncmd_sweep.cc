@@ -183,9 +183,10 @@ LTLKIT_COMMAND(CommandDef{
         app.add_option("--report", a->report, "Rebuild DIR/sweep.md and sweep.json from its level folders, then exit")
             ->type_name("DIR");
         app.add_option("--strata", a->strata,
-                       "Strata, comma-separated (default: all but rt_definite, whose languages are finite or cofinite; docs/PROTOCOL.md \"Sweeps\"): rt_definite, "
+                       "Strata, comma-separated (default: all but rt_definite, whose languages are finite or cofinite, "
+                       "and star_free_not_lrt; docs/PROTOCOL.md \"Sweeps\"): rt_definite, "
                        "rt_not_definite, definite_not_rt, lrt_only, none, definite_local2, definite_not_local2, "
-                       "lrt_only_hybrid2, lrt_only_not_hybrid2")
+                       "lrt_only_hybrid2, lrt_only_not_hybrid2, star_free_not_lrt")
             ->type_name("LIST");
         app.add_option("--suite", a->suite,
                        "Verify the languages of a suite file (docs/SYNTAX.md §10) instead of drawn ones, with the "

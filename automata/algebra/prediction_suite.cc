@@ -198,6 +198,14 @@ const std::vector<PredictionStratum>& prediction_strata() {
             {"lrt_only_not_hybrid2",
              {c(K::LocallyRTrivial, true), c(K::RTrivial, false), c(K::Definite, false), c(hybrid2, false)},
              "as lrt_only, not in LTL[P,Y<=2]: hybrid-1 recognizes, hybrid-2 fails", {}},
+            // `none` drawn at random is almost never star-free (all ten of the first sweep's were
+            // not): its failures may come from modular counting, which no LTL formula does. This
+            // one keeps the failures the theory is about: in LTL, outside every window fragment's
+            // 1-window classes.
+            {"star_free_not_lrt", {c(K::LocallyRTrivial, false), c(K::StarFree, true)},
+             "star-free (in LTL), not locally R-trivial: global, local-1 and hybrid-1 all fail, without "
+             "modular counting",
+             {}},
         };
         for (auto& st : s) st.predictions = forced_predictions(st.constraints);
         return s;

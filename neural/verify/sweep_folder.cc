@@ -26,7 +26,9 @@ using nlohmann::ordered_json;
 // they are one state): it is finite or cofinite (docs/PROTOCOL.md "Sweeps"). The protocol trains on
 // the lengths that hold both labels, all below d, and its test lengths hold one label, so no run
 // can show a length generalization either way; `--strata rt_definite` still draws them.
-constexpr const char* kNotSweptByDefault[] = {"rt_definite"};
+// rt_definite: finite or cofinite languages (docs/PROTOCOL.md "Sweeps"); star_free_not_lrt: added
+// after the first sweep, named with --strata so that the default, and that sweep's command, stay.
+constexpr const char* kNotSweptByDefault[] = {"rt_definite", "star_free_not_lrt"};
 
 std::vector<std::string> effective_strata(const SweepRequest& r) {
     if (!r.suite.empty()) return {"suite"};
