@@ -393,13 +393,13 @@ def counts_text(d):
     return ", ".join(f"{k} {v}" for k, v in sorted(d.items())) if d else "–"
 
 
-def block_sweep_strata():
-    """The committed sweep's table per stratum and architecture, from its sweep.json (which
+def block_sweep_strata(sweep=SWEEP):
+    """A committed sweep's table per stratum and architecture, from its sweep.json (which
     `ltlkit sweep --report` rebuilds from the level folders; tests/cli/sweep_recompute.py checks
     that rebuild independently)."""
-    path = os.path.join(grid_dir(SWEEP), "sweep.json")
+    path = os.path.join(grid_dir(sweep), "sweep.json")
     if not os.path.exists(path):
-        raise Drift(f"{path}: missing (ltlkit sweep --report {grid_dir(SWEEP)})")
+        raise Drift(f"{path}: missing (ltlkit sweep --report {grid_dir(sweep)})")
     j = json.load(open(path, encoding="utf-8"))
     rows = ["| stratum | arch | cells | judged | predictions | verdicts | evidence | real evidence (of cells / of judged) |",
             "|---|---|---|---|---|---|---|---|"]
@@ -419,6 +419,7 @@ BLOCKS = {
     "ceiling-near-miss": lambda o: None if not o.ltlkit else block_ceiling_near_miss(o.ltlkit),
     "evidence-counts": lambda o: block_evidence_counts(),
     "sweep-strata": lambda o: block_sweep_strata(),
+    "sweep-star-free-strata": lambda o: block_sweep_strata("sweep-star-free"),
     "lc26-cpu-means": lambda o: block_means("lc26-cpu", LC26_ARCHS),
     "lc26-cpu-verdicts": lambda o: block_verdicts("lc26-cpu"),
     "lc26-cpu-cells": lambda o: block_cells("lc26-cpu"),
