@@ -121,7 +121,8 @@ double attention_ms(const std::string& kind, long n, int window, int reps, torch
 
 // Inference tokens/s over words of lengths 41, 41 + 46, ..., 500 (batch B each), EOS-only last
 // layer (the recognizer's forward) or the full pass (read(hidden(...))).
-double eval_tokens_per_second(const Opts& o, const Architecture& arch, bool eos_only) {
+// The evaluation benches' model: the options' shape with d_ff = 2 d, seeded.
+Config eval_config(const Opts& o, const Architecture& arch) {
     Config c;
     c.model.arch = arch;
     c.model.layers = o.layers;
@@ -129,6 +130,11 @@ double eval_tokens_per_second(const Opts& o, const Architecture& arch, bool eos_
     c.model.heads = o.heads;
     c.model.d_ff = 2 * o.d;
     torch::manual_seed(1);
+    return c;
+}
+
+double eval_tokens_per_second(const Opts& o, const Architecture& arch, bool eos_only) {
+    const Config c = eval_config(o, arch);
     auto dev = torch::Device(o.device);
     TransformerRecognizer m(c, 2, 512);
     m.to(dev);
@@ -154,13 +160,7 @@ double eval_tokens_per_second(const Opts& o, const Architecture& arch, bool eos_
 // 41..500, with the chunk limits `chunks`: tokens/s and the logits (to compare chunkings).
 std::pair<double, std::vector<float>> predictor_tokens_per_second(const Opts& o, const Architecture& arch,
                                                                   EvalChunks chunks, int per_length) {
-    Config c;
-    c.model.arch = arch;
-    c.model.layers = o.layers;
-    c.model.d_model = o.d;
-    c.model.heads = o.heads;
-    c.model.d_ff = 2 * o.d;
-    torch::manual_seed(1);
+    const Config c = eval_config(o, arch);
     auto dev = torch::Device(o.device);
     std::shared_ptr<Recognizer> m = make_recognizer(c, 2);
     m->to(dev);
