@@ -14,7 +14,8 @@ constexpr std::string_view kKeys[] = {"k",          "formula_size", "route",    
                                       "past_letters", "mixed",      "nested_marks",  "depth",      "probe_states",
                                       "types",      "modalities",   "family_form",   "family_source", "reduction",
                                       "residual_not_definite",      "x",             "bisimilar_for_k", "bounds",
-                                      "depth_lower_bound",          "cuts",          "budget",     "complete"};
+                                      "depth_lower_bound",          "cuts",          "budget",     "complete",
+                                      "zero_letters", "residuals"};
 
 template <class T>
 void put(json& j, const char* key, const std::optional<T>& v) {
@@ -95,6 +96,8 @@ json to_json(const WindowFields& f, const std::vector<std::string>& alphabet) {
     put(j, "residual_not_definite", f.residual_not_definite);
     if (f.x) j["x"] = format_word(alphabet, *f.x);
     put(j, "bisimilar_for_k", f.bisimilar_for_k);
+    put(j, "zero_letters", f.zero_letters);
+    put(j, "residuals", f.residuals);
     if (f.bounds) {
         const SearchBounds& b = *f.bounds;
         j["bounds"] = {{"max_p", b.max_p},
@@ -156,6 +159,23 @@ Result<std::optional<WindowFields>> window_fields_from_json(const nlohmann::json
     std::optional<std::string> x;
     r.text("x", x);
     r.count("bisimilar_for_k", f.bisimilar_for_k);
+    if (j.contains("zero_letters")) {
+        const json& z = j["zero_letters"];
+        bool ok = z.is_array() && !z.empty();
+        std::vector<std::string> letters;
+        for (const json& a : z) {
+            if (!a.is_string() || std::find(alphabet.begin(), alphabet.end(), a.get<std::string>()) == alphabet.end()) ok = false;
+            else letters.push_back(a.get<std::string>());
+        }
+        if (!ok) return make_error("certificate field \"zero_letters\" must be a non-empty array of letters of the DFA's alphabet");
+        f.zero_letters = letters;
+    }
+    if (j.contains("residuals")) {
+        if (!j["residuals"].is_array()) return make_error("certificate field \"residuals\" must be an array of certificates");
+        for (const json& c : j["residuals"])
+            if (!c.is_object() && !c.is_null()) return make_error("certificate field \"residuals\" must hold certificate objects or null");
+        f.residuals = j["residuals"];
+    }
     r.count("depth_lower_bound", f.depth_lower_bound);
     if (j.contains("complete")) {
         const json& c = j["complete"];

@@ -78,6 +78,13 @@ struct WindowFields {
     std::optional<bool> residual_not_definite = {};
     std::optional<Word> x = {};
     std::optional<unsigned> bisimilar_for_k = {};
+    // Zero letters removed before the question (Proposition 10.10, docs/WINDOWS.md §10): the rest of
+    // the certificate is about the language without them; the checker removes them first.
+    std::optional<std::vector<std::string>> zero_letters = {};
+    // A hybrid "yes" by Theorem 10.8 without a formula (route "transient_dag"): one local_k
+    // certificate (a JSON object, its DFA embedded) per bottom state entered from a transient state,
+    // in the order of a breadth-first search; null for a residual of one state (∅ or Σ*).
+    std::optional<nlohmann::json> residuals = {};
     // An unknown answer (kind search_exhausted): the bounds reached, the depth lower bound (its
     // witness is the certificate's first pair), the strategies a budget stopped, the bound that
     // ended the question.

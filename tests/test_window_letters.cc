@@ -91,3 +91,91 @@ TEST_CASE("Letters act alike exactly when their columns in the minimal DFA are e
         CHECK(m->reduced.num_states() == d.num_states());
     }
 }
+
+namespace {
+
+// d over {a, b, ...} with a new last letter that sends every state to a new sink (accepting or not).
+Dfa with_zero_letter(const Dfa& d, bool accepting_sink) {
+    Dfa e;
+    const std::size_t s = d.num_symbols(), n = d.num_states();
+    e.alphabet = d.alphabet;
+    e.alphabet.push_back(std::string(1, char('a' + s)));
+    e.initial = d.initial;
+    e.accepting = d.accepting;
+    e.accepting.push_back(accepting_sink ? 1 : 0);
+    e.delta.resize((n + 1) * (s + 1));
+    for (State q = 0; q <= n; ++q)
+        for (Symbol a = 0; a <= s; ++a) e.delta[q * (s + 1) + a] = q == n || a == s ? State(n) : d.next(q, a);
+    return minimize(e);
+}
+
+}  // namespace
+
+// Proposition 10.10 (docs/WINDOWS.md §10): a zero letter changes no hybrid answer. Two routes: the
+// default decision (which removes the zero letter and asks the question of the words without it)
+// against the searches on the whole DFA (options.zero_letters off), and every certificate re-verified
+// on the DFA with the zero letter, where the checker removes it again on its own.
+TEST_CASE("Proposition 10.10: a zero letter changes no hybrid answer, and lifted certificates re-verify", "[windows]") {
+    std::mt19937_64 rng(11'001);
+    WindowOptions whole;
+    whole.zero_letters = false;
+    std::size_t compared = 0, yes = 0, no = 0, only_reduced = 0, formulas = 0, kept_field = 0, forged = 0;
+    for (int i = 0; i < 60; ++i) {
+        Dfa d = i % 2 ? random_definite(rng, 2, 1 + rng() % 4) : random_dfa(rng, 3 + rng() % 4, 2);
+        // d's own letters are not zero letters, and d has two states or more (else every letter is one)
+        auto zero_in_d = [&] {
+            for (Symbol a = 0; a < d.num_symbols(); ++a) {
+                const State t = d.next(d.initial, a);
+                bool zero = true;
+                for (State q = 0; q < d.num_states(); ++q) zero = zero && d.next(q, a) == t;
+                for (Symbol b = 0; b < d.num_symbols(); ++b) zero = zero && d.next(t, b) == t;
+                if (zero) return true;
+            }
+            return false;
+        };
+        if (!locally_r_trivial_by_pair_graph(d) || d.num_states() < 2 || zero_in_d()) continue;
+        const Dfa e = with_zero_letter(d, rng() % 2);
+        auto z = zero_letters(e);
+        INFO(to_json(d) << " with a zero letter: " << to_json(e));
+        REQUIRE(z.has_value());
+        CHECK(z->letters() == std::vector<std::string>{"c"});
+        CHECK(z->reduced == d);  // the words without c are d's language, and its minimal DFA is d
+        REQUIRE(locally_r_trivial_by_pair_graph(e));
+        for (unsigned k = 2; k <= 3; ++k) {
+            const WindowDecision reduced = decide_hybrid_k(e, k);
+            const WindowDecision searched = decide_hybrid_k(e, k, whole);
+            INFO(to_json(e) << " k = " << k << ": " << reduced.certificate.fact << " / " << searched.certificate.fact);
+            CHECK(reduced.answer == decide_hybrid_k(d, k).answer);
+            if (reduced.answer != Answer::Unknown && searched.answer != Answer::Unknown) {
+                CHECK(reduced.answer == searched.answer);
+                ++compared;
+                (reduced.answer == Answer::Yes ? yes : no) += 1;
+            }
+            only_reduced += reduced.answer != Answer::Unknown && searched.answer == Answer::Unknown;
+            if (reduced.answer == Answer::Unknown || reduced.certificate.formula_omitted) continue;
+            CHECK(reverifies(reduced.certificate, e));
+            formulas += reduced.certificate.formula.has_value();
+            if (!reduced.certificate.window || !reduced.certificate.window->zero_letters) continue;
+            ++kept_field;
+            // Forgeries: another letter named as the zero letter, the reduction carried to a local "yes".
+            Certificate wrong = reduced.certificate;
+            wrong.window->zero_letters = std::vector<std::string>{"a"};
+            CHECK_FALSE(reverifies(wrong, e));
+            if (reduced.answer == Answer::Yes) {
+                Certificate local = reduced.certificate;
+                local.class_id = window_class_id(false, k);
+                CHECK_FALSE(reverifies(local, e));
+            }
+            ++forged;
+        }
+    }
+    CHECK(compared >= 20);
+    CHECK(yes >= 3);
+    CHECK(no >= 3);
+    CHECK(formulas >= 3);
+    CHECK(kept_field >= 3);
+    WARN("Proposition 10.10: " << compared << " hybrid questions with a zero letter answered by both routes (" << yes << " yes, " << no
+                               << " no, 0 disagreements), " << only_reduced << " answered only through the reduction; "
+                               << formulas << " lifted formulas and " << kept_field << " certificates with the field re-verified, "
+                               << forged << " forged ones refused");
+}

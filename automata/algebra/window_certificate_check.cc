@@ -63,6 +63,68 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
         return *v;
     };
     const WindowFields w = cert.window.value_or(WindowFields{});
+    if (member && hybrid && w.residuals && !cert.formula) {
+        // Theorem 10.8: the shape recomputed, then each entry's residual certificate re-checked on
+        // the residual computed here; on the DFA over one letter per class where letters act alike
+        // (Proposition 10.9: the same answer), as the decision asked it.
+        const std::optional<LetterClasses> merged = letters_acting_alike(minimal);
+        const Dfa& base = merged ? merged->reduced : minimal;
+        const std::optional<TransientDag> dag = transient_dag(base);
+        if (!dag) {
+            say("Theorem 10.8 does not apply: the initial state lies in a bottom SCC or some other SCC has two or more states");
+            return false;
+        }
+        const nlohmann::json& subs = *w.residuals;
+        if (subs.size() != dag->bottoms) {
+            say("the DFA enters " + std::to_string(dag->bottoms) + " bottom SCCs from transient states, the certificate has " +
+                std::to_string(subs.size()) + " residual certificates");
+            return false;
+        }
+        for (std::size_t b = 0; b < subs.size(); ++b) {
+            // one state of the bottom SCC, equivalently every (Theorem 10.8): the certificate's DFA
+            // must be the residual of some state of it
+            const Word& x = dag->entry_words[dag->first_entry[b]];
+            const std::string which = "the bottom SCC entered by '" + format_word(base.alphabet, x) + "'";
+            std::vector<Dfa> residuals;
+            const State entry = base.run(base.initial, x);
+            std::vector<char> in(base.num_states(), 0);
+            std::vector<State> stack{entry};
+            in[entry] = 1;
+            while (!stack.empty()) {
+                const State s = stack.back();
+                stack.pop_back();
+                residuals.push_back(residual_dfa(base, s));
+                for (Symbol a = 0; a < base.num_symbols(); ++a)
+                    if (const State t = base.next(s, a); !in[t]) in[t] = 1, stack.push_back(t);
+            }
+            if (residuals.front().num_states() == 1) continue;  // ∅ or Σ*: in every fragment
+            if (subs[b].is_null()) {
+                say(which + " has no residual certificate");
+                return false;
+            }
+            auto sub = certificate_from_json(subs[b].dump());
+            if (!sub) return make_error("residuals[" + std::to_string(b) + "]: " + sub.error().message);
+            if (sub->class_text != to_string(window_class_id(false, k)) || !sub->certificate.member || sub->certificate.unknown) {
+                say(which + ": its residual certificate is not a \"yes\" for " + to_string(window_class_id(false, k)));
+                return false;
+            }
+            if (std::find(residuals.begin(), residuals.end(), minimize(sub->dfa)) == residuals.end()) {
+                say(which + ": its residual certificate is about the residual of no state of it");
+                return false;
+            }
+            std::string why;
+            auto ok = check_window_certificate(*sub, &why);
+            if (!ok) return make_error("residuals[" + std::to_string(b) + "]: " + ok.error().message);
+            if (!*ok) {
+                say(which + ": " + why);
+                return false;
+            }
+        }
+        say("every SCC that is not a bottom SCC is a single state and the " + std::to_string(subs.size()) +
+            " residual certificates (one per bottom SCC entered) re-verify in " + fragment_name(false, k) + ", so by Theorem 10.8 the language is in " +
+            fragment_name(true, k));
+        return true;
+    }
     if (member && cert.kind == CertificateKind::DepthTypes && !cert.formula) {
         // Re-run the exhaustive exploration of the depth-d EOS types (depth_probe.hh).
         auto depth = count_in("depth", w.depth, 64);
@@ -241,6 +303,93 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
     return true;
 }
 
+// Proposition 10.10 (docs/WINDOWS.md §10): a certificate with "zero_letters" is about the language
+// without them. The letters must be exactly those the repeated removal finds (each step: the letters
+// whose column sends every state to one sink, removed together, the rest minimized); the certificate,
+// its words renamed into the remaining alphabet, is re-checked on what is left. The reduction carries
+// a hybrid answer either way and a local "no" only.
+Result<bool> check_zero_letters(const CertificateWithDfa& read, std::string* explanation) {
+    auto say = [&](const std::string& s) {
+        if (explanation) *explanation = s;
+    };
+    const std::vector<std::string>& listed = *read.certificate.window->zero_letters;
+    const bool hybrid = window_stem_of(read.class_text) == ClassKind::HybridK;
+    if (!hybrid && (read.certificate.member || read.certificate.unknown)) {
+        say("zero letters carry only a \"no\" to LTL[Y<=k]: removing them does not preserve membership in it");
+        return false;
+    }
+    Dfa d = minimize(read.dfa);
+    std::vector<std::string> removed;
+    for (bool changed = true; changed;) {
+        changed = false;
+        std::vector<Symbol> keep;
+        std::vector<std::string> step;
+        for (Symbol c = 0; c < d.num_symbols(); ++c) {
+            bool zero = true;
+            const State sink = d.next(d.initial, c);
+            for (State q = 0; q < d.num_states() && zero; ++q) zero = d.next(q, c) == sink;
+            for (Symbol a = 0; a < d.num_symbols() && zero; ++a) zero = d.next(sink, a) == sink;
+            if (zero) step.push_back(d.alphabet[c]);
+            else keep.push_back(c);
+        }
+        if (step.empty() || keep.empty()) break;
+        removed.insert(removed.end(), step.begin(), step.end());
+        Dfa r;
+        for (Symbol a : keep) r.alphabet.push_back(d.alphabet[a]);
+        r.initial = d.initial;
+        r.accepting = d.accepting;
+        for (State q = 0; q < d.num_states(); ++q)
+            for (Symbol a : keep) r.delta.push_back(d.next(q, a));
+        d = minimize(r);
+        changed = true;
+    }
+    std::vector<std::string> want = removed, got = listed;
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    if (want != got) {
+        std::string w, g;
+        for (const auto& a : want) w += (w.empty() ? "" : ", ") + a;
+        for (const auto& a : got) g += (g.empty() ? "" : ", ") + a;
+        say("the certificate names zero letters {" + g + "}, but the DFA's are {" + w + "}");
+        return false;
+    }
+    CertificateWithDfa inner = read;
+    inner.dfa = d;
+    inner.certificate.window->zero_letters.reset();
+    std::vector<std::optional<Symbol>> to_inner(read.dfa.num_symbols());
+    for (Symbol a = 0; a < read.dfa.num_symbols(); ++a)
+        for (Symbol b = 0; b < d.num_symbols(); ++b)
+            if (d.alphabet[b] == read.dfa.alphabet[a]) to_inner[a] = b;
+    std::optional<std::string> stray;
+    auto rename = [&](Word& w) {
+        for (Symbol& s : w) {
+            if (s == WordFamily::kLoopMarker) continue;
+            if (!to_inner.at(s)) stray = read.dfa.alphabet[s];
+            else s = *to_inner[s];
+        }
+    };
+    Certificate& c = inner.certificate;
+    if (c.family) {
+        WordFamily& f = *c.family;
+        for (Word* w : {&f.x, &f.p, &f.y, &f.z, &f.e, &f.q}) rename(*w);
+        if (f.x2) rename(*f.x2);
+    }
+    for (auto& [u, v] : c.pairs) rename(u), rename(v);
+    if (c.window->x) rename(*c.window->x);
+    if (stray) {
+        say("the certificate's words use the zero letter " + *stray + ", which the reduction removes");
+        return false;
+    }
+    std::string inner_why;
+    auto ok = check_window_certificate(inner, &inner_why);
+    if (!ok) return ok.error();
+    std::string letters;
+    for (const auto& a : got) letters += (letters.empty() ? "" : ", ") + a;
+    say("{" + letters + "} " + (got.size() == 1 ? "is the zero letter" : "are the zero letters") +
+        " of the DFA (Proposition 10.10); without " + std::string(got.size() == 1 ? "it" : "them") + ": " + inner_why);
+    return *ok;
+}
+
 }  // namespace
 
 // The certificate itself, and its field "complete" when present: the claim that the answer is
@@ -250,6 +399,7 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
 // (kind depth_types without a formula) rests on that claim alone.
 Result<bool> check_window_certificate(const CertificateWithDfa& read, std::string* explanation) {
     const Certificate& cert = read.certificate;
+    if (cert.window && cert.window->zero_letters) return check_zero_letters(read, explanation);
     if (!cert.window || !cert.window->complete) return check_window_certificate_itself(read, explanation);
     const CompletenessClaim& c = *cert.window->complete;
     auto say = [&](const std::string& s) {

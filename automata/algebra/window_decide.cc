@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
@@ -561,10 +562,144 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
 // or gives up early leaves the rest to the next): the strategies decide different languages, and
 // one that finds nothing must not starve a later one that would answer in milliseconds. Without a
 // time budget every search runs to its own bounds, in order.
+WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options);
+
+// Yes or no (hybrid only), by Theorem 10.8 (docs/WINDOWS.md §10): the DFA's transient SCCs are single
+// states, so the language is in LTL[P,Y<=k] iff the residual of every bottom state entered from a
+// transient state is in LTL[Y<=k]. Each residual's local question gets an equal share of what is left
+// of `work` and `seconds` (0: none); a "no" is the residual's family behind a word into its bottom
+// SCC (Theorem 10.6's certificate), a "yes" Theorem 10.8's formula, compiled back. nullopt when a
+// residual is unknown or answers without a formula or family.
+std::optional<WindowDecision> transient_dag_decision(const Dfa& minimal, const TransientDag& dag, unsigned k,
+                                                     const WindowOptions& options, std::uint64_t work, double seconds) {
+    const Question q{minimal, k, true, options, fragment_name(true, k)};
+    const std::uint64_t work_start = budget_work_done();
+    const auto time_start = BudgetClock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(BudgetClock::now() - time_start).count(); };
+    auto work_left = [&](std::size_t parts) {
+        const std::uint64_t used = budget_work_done() - work_start;
+        return std::max<std::uint64_t>(work > used ? (work - used) / parts : 0, 1);
+    };
+    const auto& A = minimal.alphabet;
+    struct Solved {
+        std::optional<ltl::Formula> formula;
+        nlohmann::json certificate;  // null for a residual of one state
+    };
+    // The local question on the residual after entry i; nullopt: unknown, or no formula or family.
+    std::optional<WindowDecision> refuted;
+    auto solve = [&](std::size_t i, std::size_t parts) -> std::optional<Solved> {
+        const Dfa r = residual_dfa(minimal, dag.entries[i]);
+        if (r.num_states() == 1) return Solved{r.accepting[0] ? ltl::Formula::tt() : ltl::Formula::ff(), nullptr};
+        WindowOptions o = options;
+        o.work_limit = work ? work_left(parts) : 0;
+        o.time_limit_s = seconds > 0 ? std::max(1e-3, (seconds - elapsed()) / double(parts)) : 0;
+        const WindowDecision d = decide(r, k, false, o);
+        if (d.answer == Answer::Unknown) return std::nullopt;
+        if (d.answer == Answer::No) {
+            if (!d.certificate.family) return std::nullopt;
+            const Word& x = dag.entry_words[i];
+            auto fam = family_behind(minimal, x, *d.certificate.family);
+            if (!fam) return std::nullopt;
+            const std::string xs = x.empty() ? std::string("ε") : format_word(A, x);
+            WindowFields fields{.route = "transient_dag", .reduction = "bottom_scc"};
+            if (!fam->q.empty()) fields.family_form = "alternating";
+            refuted = family_no(q, *fam,
+                                "the residual after x = " + xs + " (a bottom SCC) is not in " + fragment_name(false, k) + " (" +
+                                    d.certificate.fact + "), so by Theorem 10.6 (docs/WINDOWS.md §10) the language is not in " + q.frag,
+                                fields);
+            refuted->certificate.window->modalities = "window";
+            return std::nullopt;
+        }
+        Solved out{std::nullopt, nlohmann::json::parse(certificate_to_json(d.certificate, r))};
+        if (d.certificate.formula)
+            if (auto parsed = ltl::parse_formula(*d.certificate.formula)) out.formula = *parsed;
+        return out;
+    };
+    // One residual per bottom SCC decides (Theorem 10.8: one state of a bottom SCC, equivalently every).
+    std::vector<std::optional<Solved>> by_entry(dag.entries.size());
+    for (std::size_t b = 0; b < dag.bottoms; ++b) {
+        const std::size_t i = dag.first_entry[b];
+        by_entry[i] = solve(i, dag.bottoms - b);
+        if (refuted) return refuted;
+        if (!by_entry[i]) return std::nullopt;
+    }
+    const std::string shape = "every SCC of the minimal DFA that is not a bottom SCC is a single state, and the residual of a state of each "
+                              "of the " + std::to_string(dag.bottoms) + " bottom SCCs entered from one is in " + fragment_name(false, k);
+    // Theorem 10.8's formula needs a formula for the residual of every entry.
+    std::string omitted = "a residual's \"yes\" has no formula within the cap (its depth types are re-explored)";
+    bool formulas = true;
+    for (std::size_t i = 0; i < dag.entries.size() && formulas; ++i) {
+        if (!by_entry[i]) by_entry[i] = solve(i, dag.entries.size() - i);
+        formulas = by_entry[i] && by_entry[i]->formula;
+    }
+    if (formulas) {
+        std::vector<ltl::Formula> psi;
+        for (const auto& e : by_entry) psi.push_back(*e->formula);
+        // Compiling the formula back is charged to what is left of the work (budget.hh).
+        SearchBudget compile_budget;
+        compile_budget.work = work ? work_left(1) : 0;
+        BudgetScope scope(compile_budget);
+        auto yes = window_yes_by_formula(minimal, theorem_10_8_formula(minimal, dag, psi), k, true, options,
+                                         shape + ", so Theorem 10.8's formula (docs/WINDOWS.md §10) defines the language",
+                                         "transient_dag");
+        if (yes && yes->certificate.formula) return yes;
+        omitted = "Theorem 10.8's formula, assembled from the residuals' formulas, is over the formula cap";
+    }
+    // Some residual's "yes" has no formula (its depth types are re-explored), or the assembled
+    // formula is over the cap: the residuals' certificates are the certificate.
+    WindowDecision d = q.blank();
+    Certificate& c = d.certificate;
+    d.answer = Answer::Yes;
+    c.member = true;
+    c.kind = CertificateKind::DepthTypes;
+    c.fact = shape + " (their certificates, in field residuals), so by Theorem 10.8 (docs/WINDOWS.md §10) the language is in " + q.frag;
+    nlohmann::json residuals = nlohmann::json::array();
+    for (std::size_t b = 0; b < dag.bottoms; ++b) residuals.push_back(by_entry[dag.first_entry[b]]->certificate);
+    c.formula_omitted = omitted + "; the residuals' certificates are the certificate";
+    c.window = WindowFields{.k = k, .route = "transient_dag"};
+    c.window->residuals = std::move(residuals);
+    return d;
+}
+
+WindowDecision decide_by_search(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options);
+
 WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
+    // Zero letters (hybrid only): the same question on the words without them (Proposition 10.10).
+    if (hybrid && options.zero_letters)
+        if (auto zero = zero_letters(minimal))
+            return lift_zero_decision(decide(zero->reduced, k, hybrid, options), *zero, minimal, k, options);
     // Letters that act alike: the same question over one letter per class (Proposition 10.9).
     if (auto merged = letters_acting_alike(minimal))
         return lift_decision(decide(merged->reduced, k, hybrid, options), *merged, minimal, k, hybrid, options);
+    // Theorem 10.8's shape (hybrid only): the local questions on the bottom residuals first, on half
+    // of the question's work and time. A "no" stands; a "yes" stands unless the searches, on what the
+    // route left, find a smaller formula (the route's formula is often several times larger).
+    if (hybrid && options.transient_dag)
+        if (auto dag = transient_dag(minimal)) {
+            const std::uint64_t w0 = budget_work_done();
+            const auto t0 = BudgetClock::now();
+            std::optional<WindowDecision> d =
+                transient_dag_decision(minimal, *dag, k, options, options.work_limit / 2, options.time_limit_s / 2);
+            if (d && d->answer == Answer::No) return std::move(*d);
+            WindowOptions rest = options;
+            const std::uint64_t used = budget_work_done() - w0;
+            if (options.work_limit) rest.work_limit = std::max<std::uint64_t>(options.work_limit > used ? options.work_limit - used : 0, 1);
+            if (options.time_limit_s > 0)
+                rest.time_limit_s = std::max(1e-3, options.time_limit_s - std::chrono::duration<double>(BudgetClock::now() - t0).count());
+            WindowDecision searched = decide_by_search(minimal, k, hybrid, rest);
+            if (!d || searched.answer == Answer::No) return searched;  // a "no" cannot meet a "yes": both are proofs
+            auto size = [](const WindowDecision& w) {
+                return w.certificate.window && w.certificate.window->formula_size ? *w.certificate.window->formula_size
+                                                                                  : std::numeric_limits<std::size_t>::max();
+            };
+            if (searched.answer == Answer::Yes && searched.certificate.formula && size(searched) <= size(*d)) return searched;
+            return std::move(*d);
+        }
+    return decide_by_search(minimal, k, hybrid, options);
+}
+
+// The searches of §2-§4 on one question (decide() above first applies the reductions of §10).
+WindowDecision decide_by_search(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
     SearchBudget budget;
     if (options.time_limit_s > 0)
         budget.deadline = SearchBudget::Clock::now() +

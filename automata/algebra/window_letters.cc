@@ -1,6 +1,8 @@
 // Letters that act alike (window_letters.hh, docs/WINDOWS.md §10, Proposition 10.9).
 #include "automata/algebra/window_letters.hh"
 
+#include <algorithm>
+
 #include "automata/algorithms.hh"
 #include "ltl/builder.hh"
 #include "ltl/parser.hh"
@@ -115,6 +117,128 @@ WindowDecision lift_decision(WindowDecision reduced, const LetterClasses& m, con
         c.formula_omitted = "the reduced formula, widened, did not compile back to the language";
     }
     lift_words(c, m);
+    c.fact = opening + c.fact;
+    return reduced;
+}
+
+// --- zero letters (Proposition 10.10) ---
+
+namespace {
+
+// The sink a letter's column sends every state to, if there is one.
+std::optional<State> zero_sink(const Dfa& d, Symbol c) {
+    const State z = d.next(d.initial, c);
+    for (Symbol a = 0; a < d.num_symbols(); ++a)
+        if (d.next(z, a) != z) return std::nullopt;
+    for (State q = 0; q < d.num_states(); ++q)
+        if (d.next(q, c) != z) return std::nullopt;
+    return z;
+}
+
+ltl::Formula any_of(const std::vector<std::string>& letters) {
+    std::vector<ltl::Formula> atoms;
+    for (const std::string& a : letters) atoms.push_back(ltl::Formula::atom(a));
+    return ltl::disjunction(atoms);
+}
+
+}  // namespace
+
+std::vector<std::string> ZeroLetters::letters() const {
+    std::vector<std::string> out;
+    for (const ZeroStep& s : steps) out.insert(out.end(), s.letters.begin(), s.letters.end());
+    return out;
+}
+
+std::optional<ZeroLetters> zero_letters(const Dfa& minimal) {
+    ZeroLetters z;
+    z.reduced = minimal;
+    for (Symbol a = 0; a < minimal.num_symbols(); ++a) z.kept.push_back(a);
+    for (;;) {
+        const Dfa& d = z.reduced;
+        ZeroStep step;
+        std::vector<Symbol> keep;
+        for (Symbol c = 0; c < d.num_symbols(); ++c) {
+            if (auto sink = zero_sink(d, c)) {
+                step.letters.push_back(d.alphabet[c]);
+                step.accepting.push_back(d.accepting[*sink] != 0);
+            } else {
+                keep.push_back(c);
+            }
+        }
+        if (step.letters.empty() || keep.empty()) break;
+        Dfa r;
+        for (Symbol a : keep) r.alphabet.push_back(d.alphabet[a]);
+        r.initial = d.initial;
+        r.accepting = d.accepting;
+        r.delta.resize(d.num_states() * keep.size());
+        for (State q = 0; q < d.num_states(); ++q)
+            for (Symbol i = 0; i < keep.size(); ++i) r.delta[q * keep.size() + i] = d.next(q, keep[i]);
+        std::vector<Symbol> kept;
+        for (Symbol a : keep) kept.push_back(z.kept[a]);
+        z.kept = std::move(kept);
+        z.reduced = minimize(r);  // drops the states only zero letters reach
+        z.steps.push_back(std::move(step));
+    }
+    if (z.steps.empty()) return std::nullopt;
+    return z;
+}
+
+ltl::Formula lift_zero_formula(ltl::Formula f, const ZeroLetters& z) {
+    for (auto s = z.steps.rbegin(); s != z.steps.rend(); ++s) {
+        const ltl::Formula seen = ltl::Formula::past(any_of(s->letters));  // a zero letter occurs (at EOS)
+        const bool all_accept = std::all_of(s->accepting.begin(), s->accepting.end(), [](bool b) { return b; });
+        const bool none_accept = std::none_of(s->accepting.begin(), s->accepting.end(), [](bool b) { return b; });
+        if (all_accept) {
+            f = ltl::Formula::disj(seen, f);
+        } else if (none_accept) {
+            f = ltl::Formula::conj(ltl::Formula::neg(seen), f);
+        } else {
+            // the first zero letter decides: P(c & !P Z) for each c whose sink accepts
+            std::vector<ltl::Formula> first;
+            for (std::size_t i = 0; i < s->letters.size(); ++i)
+                if (s->accepting[i])
+                    first.push_back(ltl::Formula::past(
+                        ltl::Formula::conj(ltl::Formula::atom(s->letters[i]), ltl::Formula::neg(seen))));
+            f = ltl::Formula::disj(ltl::disjunction(first), ltl::Formula::conj(ltl::Formula::neg(seen), f));
+        }
+    }
+    return f;
+}
+
+WindowDecision lift_zero_decision(WindowDecision reduced, const ZeroLetters& z, const Dfa& minimal, unsigned k,
+                                  const WindowOptions& options) {
+    std::string letters, over;
+    for (const std::string& a : z.letters()) letters += (letters.empty() ? "" : ", ") + a;
+    for (const std::string& a : z.reduced.alphabet) over += (over.empty() ? "" : ", ") + a;
+    const bool one = z.letters().size() == 1;
+    const std::string opening = letters + (one ? " is a zero letter" : " are zero letters") +
+                                " (every state goes to one sink on it; Proposition 10.10, docs/WINDOWS.md §10), so the question is "
+                                "asked of the words over {" + over + "}: ";
+    Certificate& c = reduced.certificate;
+    if (reduced.answer == Answer::Yes && c.formula) {
+        if (auto f = ltl::parse_formula(*c.formula)) {
+            const std::string route = c.window && c.window->route ? *c.window->route : "formula";
+            if (auto w = window_yes_by_formula(minimal, lift_zero_formula(*f, z), k, true, options,
+                                               opening + c.fact + "; the words with a zero letter decided by the first one",
+                                               "zero_letters:" + route))
+                return std::move(*w);
+        }
+        // Over the formula cap once lifted (or, which cannot happen, not the language): the reduced
+        // formula stands, for the words over the kept letters, and the checker removes Z first.
+    }
+    auto lift = [&](Word& w) {
+        for (Symbol& s : w)
+            if (s != WordFamily::kLoopMarker) s = z.kept.at(s);
+    };
+    if (c.family) {
+        WordFamily& f = *c.family;
+        for (Word* w : {&f.x, &f.p, &f.y, &f.z, &f.e, &f.q}) lift(*w);
+        if (f.x2) lift(*f.x2);
+    }
+    for (auto& [u, v] : c.pairs) lift(u), lift(v);
+    if (!c.window) c.window = WindowFields{};
+    if (c.window->x) lift(*c.window->x);
+    c.window->zero_letters = z.letters();
     c.fact = opening + c.fact;
     return reduced;
 }

@@ -44,4 +44,35 @@ ltl::Formula lift_formula(ltl::Formula f, const LetterClasses& m, const std::vec
 WindowDecision lift_decision(WindowDecision reduced, const LetterClasses& m, const Dfa& minimal, unsigned k, bool hybrid,
                              const WindowOptions& options);
 
+// Zero letters (docs/WINDOWS.md §10, Proposition 10.10): a letter whose column sends every state to
+// one sink. With Z the zero letters and Γ the others, L is in LTL[P,Y<=k] iff L ∩ Γ* is (over Γ):
+// a formula for L ∩ Γ* becomes one for L by deciding the words with a letter of Z by their first one
+// (P z, strict past, sees it), and a formula for L read with the atoms of Z false defines L ∩ Γ*.
+// For LTL[Y<=k] only the second half holds: a "no" on L ∩ Γ* is a "no" on L. Removing Z can leave
+// a DFA with zero letters of its own; the reduction is repeated until none is left (steps).
+struct ZeroStep {
+    std::vector<std::string> letters;  // the zero letters removed at this step, alphabet order
+    std::vector<bool> accepting;       // whether each one's sink accepts
+};
+struct ZeroLetters {
+    Dfa reduced;                 // minimal and canonical, over the letters kept (alphabet order kept)
+    std::vector<Symbol> kept;    // reduced symbol -> original symbol
+    std::vector<ZeroStep> steps;  // in the order removed
+    std::vector<std::string> letters() const;  // every removed letter, in the original alphabet's order
+};
+
+// nullopt when `minimal` has no zero letter, or only zero letters (nothing would be left).
+std::optional<ZeroLetters> zero_letters(const Dfa& minimal);
+
+// A formula over the kept letters defining L ∩ Γ* as one defining L (innermost step first):
+// φ ↦ ⋁_{c accepting} P(c & !P Z) | (!P Z & φ), written P Z | φ or !P Z & φ when Z's sinks agree.
+ltl::Formula lift_zero_formula(ltl::Formula f, const ZeroLetters& z);
+
+// The hybrid question on z.reduced as one for `minimal`: a "yes" formula lifted and compiled back
+// (an ordinary formula certificate, route "zero_letters:..."); anything else keeps its certificate
+// with its words mapped back and the field "zero_letters", which tells the checker to remove them
+// before re-verifying it.
+WindowDecision lift_zero_decision(WindowDecision reduced, const ZeroLetters& z, const Dfa& minimal, unsigned k,
+                                  const WindowOptions& options);
+
 }  // namespace ltlkit::automata::algebra

@@ -5,6 +5,7 @@
 #include <deque>
 
 #include "automata/algorithms.hh"
+#include "ltl/builder.hh"
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/window_complete.hh"
 #include "automata/algebra/window_strategies.hh"
@@ -96,6 +97,101 @@ std::optional<BottomSccNo> bottom_scc_no(const Dfa& minimal, unsigned k, const W
         if (auto f = family_behind(minimal, x, *local)) return BottomSccNo{x, false, f};
     }
     return std::nullopt;
+}
+
+std::optional<TransientDag> transient_dag(const Dfa& minimal) {
+    const std::size_t n = minimal.num_states();
+    std::vector<std::vector<char>> reach(n);
+    for (State q = 0; q < n; ++q) reach[q] = reachable_from(minimal, q);
+    auto bottom = [&](State q) {
+        for (State r = 0; r < n; ++r)
+            if (reach[q][r] && !reach[r][q]) return false;
+        return true;
+    };
+    if (bottom(minimal.initial)) return std::nullopt;
+    TransientDag dag;
+    std::vector<char> seen(n, 0), entry(n, 0);
+    std::vector<Word> to(n);
+    std::deque<State> queue{minimal.initial};
+    seen[minimal.initial] = 1;
+    while (!queue.empty()) {
+        const State s = queue.front();
+        queue.pop_front();
+        if (bottom(s)) continue;
+        for (State r = 0; r < n; ++r)  // a transient state shares its SCC with no other state
+            if (r != s && reach[s][r] && reach[r][s]) return std::nullopt;
+        dag.transient.push_back(s);
+        for (Symbol a = 0; a < minimal.num_symbols(); ++a) {
+            const State t = minimal.next(s, a);
+            if (!seen[t]) {
+                seen[t] = 1;
+                to[t] = to[s];
+                to[t].push_back(a);
+                queue.push_back(t);
+            }
+            if (bottom(t) && !entry[t]) entry[t] = 1, dag.entries.push_back(t), dag.entry_words.push_back(to[t]);
+        }
+    }
+    for (std::size_t i = 0; i < dag.entries.size(); ++i) {
+        std::size_t b = dag.bottoms;
+        for (std::size_t j = 0; j < i && b == dag.bottoms; ++j)
+            if (reach[dag.entries[j]][dag.entries[i]]) b = dag.entry_bottom[j];  // bottom: reach = same SCC
+        if (b == dag.bottoms) ++dag.bottoms, dag.first_entry.push_back(i);
+        dag.entry_bottom.push_back(b);
+    }
+    return dag;
+}
+
+ltl::Formula theorem_10_8_formula(const Dfa& minimal, const TransientDag& dag, const std::vector<ltl::Formula>& residual) {
+    using ltl::Formula;
+    const std::size_t n = minimal.num_states();
+    std::vector<char> is_transient(n, 0);
+    for (State p : dag.transient) is_transient[p] = 1;
+    auto letter = [&](Symbol a) { return Formula::atom(minimal.alphabet[a]); };
+    // Predecessors come first in a topological order of the DAG (self-loops aside): a state's
+    // predecessors are transient states that reach it and are reached from it only through itself.
+    std::vector<State> order;
+    std::vector<char> placed(n, 0);
+    for (bool progress = true; progress && order.size() < dag.transient.size();) {
+        progress = false;
+        for (State p : dag.transient) {
+            if (placed[p]) continue;
+            bool ready = true;
+            for (State r : dag.transient)
+                for (Symbol a = 0; a < minimal.num_symbols() && ready; ++a)
+                    if (r != p && !placed[r] && minimal.next(r, a) == p) ready = false;
+            if (ready) placed[p] = 1, order.push_back(p), progress = true;
+        }
+    }
+    std::vector<std::optional<Formula>> before(n);
+    // "the transition from p' (transient) by a ends here": Before_{p'} & a, over the given pairs
+    auto entering = [&](State target) {
+        std::vector<Formula> ways;
+        for (State r : dag.transient)
+            for (Symbol a = 0; a < minimal.num_symbols(); ++a)
+                if (r != target && minimal.next(r, a) == target) ways.push_back(Formula::conj(*before[r], letter(a)));
+        return ltl::disjunction(ways);
+    };
+    for (State p : order) {
+        const Formula eb = p == minimal.initial ? Formula::tt() : Formula::past(entering(p));
+        std::vector<Formula> leave;
+        for (Symbol a = 0; a < minimal.num_symbols(); ++a)
+            if (minimal.next(p, a) != p) leave.push_back(letter(a));
+        before[p] = leave.empty() ? eb : Formula::conj(eb, Formula::neg(Formula::past(Formula::conj(eb, ltl::disjunction(leave)))));
+    }
+    std::vector<Formula> parts;
+    for (State p : order)
+        if (minimal.accepting[p]) parts.push_back(*before[p]);
+    for (std::size_t i = 0; i < dag.entries.size(); ++i) {
+        const Formula after = Formula::past(entering(dag.entries[i]));
+        const Formula rel = ltl::rebuilt(residual.at(i), [&](Formula g, Formula c0, Formula c1) {
+            if (g.op() == ltl::Op::Yesterday) return Formula::yesterday(Formula::conj(after, c0));
+            if (g.op() == ltl::Op::BoundedYesterday) return Formula::bounded_yesterday(Formula::conj(after, c0), g.k());
+            return ltl::with_children(g, c0, c1);
+        });
+        parts.push_back(Formula::conj(after, rel));
+    }
+    return ltl::disjunction(parts);
 }
 
 }  // namespace ltlkit::automata::algebra

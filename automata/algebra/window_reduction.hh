@@ -11,6 +11,7 @@
 
 #include "automata/certificate.hh"
 #include "automata/dfa.hh"
+#include "ltl/formula.hh"
 
 namespace ltlkit::automata::algebra {
 
@@ -40,5 +41,25 @@ struct BottomSccNo {
     std::optional<WordFamily> family;
 };
 std::optional<BottomSccNo> bottom_scc_no(const Dfa& minimal, unsigned k, const WindowOptions& options, std::size_t* steps);
+
+// Theorem 10.8 (docs/WINDOWS.md §10): when every SCC of the minimal DFA that is not a bottom SCC is
+// a single state (and the initial state is not in a bottom SCC), L is in LTL[P,Y<=k] iff the
+// residual of every bottom state entered from a transient state is in LTL[Y<=k]. The transient
+// states, in the order of a breadth-first search, and the bottom states they enter ("entries").
+struct TransientDag {
+    std::vector<State> transient;
+    std::vector<State> entries;
+    std::vector<Word> entry_words;  // a shortest word from the initial state into each entry
+    std::vector<std::size_t> entry_bottom;  // the bottom SCC of each entry, numbered in order of first entry
+    std::size_t bottoms = 0;                // the number of bottom SCCs entered
+    std::vector<std::size_t> first_entry;   // per bottom SCC, its first entry
+};
+// nullopt when the DFA does not have that shape.
+std::optional<TransientDag> transient_dag(const Dfa& minimal);
+
+// Theorem 10.8's formula of LTL[P,Y<=k]: Before_p at EOS for each accepting transient p, and for each
+// entry q, P Ent_q and ψ_q relativized to the positions after the entry (each Y<=j χ becomes
+// Y<=j (P Ent_q & χ')); `residual[i]` defines the residual of dag.entries[i] (a formula of LTL[Y<=k]).
+ltl::Formula theorem_10_8_formula(const Dfa& minimal, const TransientDag& dag, const std::vector<ltl::Formula>& residual);
 
 }  // namespace ltlkit::automata::algebra

@@ -44,6 +44,12 @@ struct WindowOptions {
     std::uint64_t work_limit = 0;
     // Progress of a question that runs longer than a second: (seconds so far, resident bytes).
     std::function<void(double, std::size_t)> progress;
+    // Remove zero letters before a hybrid question (Proposition 10.10, docs/WINDOWS.md §10); off only
+    // in tests that compare the answer with and without the reduction.
+    bool zero_letters = true;
+    // Decide a DFA of Theorem 10.8's shape through the local questions on its bottom residuals first
+    // (hybrid only; docs/WINDOWS.md §10); off only in tests that compare with the searches alone.
+    bool transient_dag = true;
 };
 
 struct WindowDecision {
