@@ -170,6 +170,14 @@ Result<std::string> sweep_config_difference(const std::string& stored_json, cons
     const ordered_json now = config_object(r);
     for (const auto& [key, value] : now.items()) {
         if (!stored->contains(key)) return key + " (not recorded)";
+        // The budget is no part of what is drawn or trained, and level L's cells and runs do not
+        // depend on how many levels follow it: more levels extend a sweep, fewer would hide levels
+        // already run.
+        if (key == "max_hours") continue;
+        if (key == "levels" && value.is_number_integer() && (*stored)[key].is_number_integer()) {
+            if (value.get<int>() >= (*stored)[key].get<int>()) continue;
+            return "levels: " + (*stored)[key].dump() + " there, " + value.dump() + " now; more levels extend a sweep, fewer do not";
+        }
         if ((*stored)[key] != value) return key + ": " + (*stored)[key].dump() + " there, " + value.dump() + " now";
     }
     return std::string();
@@ -427,6 +435,9 @@ Result<std::vector<SweepLanguage>> open_sweep_folder(const SweepRequest& r, cons
         if (!diff->empty())
             return make_error(dir + " holds a sweep with other settings (" + *diff +
                               "): rerun it with its own settings to resume it, or choose another --out");
+        // More levels or another budget: the folder now records this request.
+        if (const std::string now = sweep_config_json(r); write && *text != now)
+            if (auto w = write_file_atomic(config, now); !w.ok()) return w.error();
         if (fs::exists(fs::path(dir) / "languages.json")) return read_sweep_languages(dir);
     }
     auto drawn = draw_languages_with_dfas(r, log);

@@ -12,7 +12,7 @@ set -u
 bin=$1
 src=$2
 source "$src/tests/cli/kill_lib.bash"
-rm -rf ref int sh tampered q err*.txt
+rm -rf ref ext int sh tampered q err*.txt
 args=(sweep --strata rt_definite,none --per-stratum 1 --profile tiny --levels 2 --threads 1 --device cpu)
 
 # The digest of a sweep folder without the files that name the folder (command.txt, the report's
@@ -35,6 +35,15 @@ python3 "$src/tests/cli/sweep_recompute.py" ref || fail "ref: the report's table
 "$bin" "${args[@]}" --out ref >/dev/null 2>err-again.txt || fail "rerun exited $?"
 grep -q 'level 0 complete' err-again.txt || fail "rerun of a finished sweep: $(grep '^sweep:' err-again.txt)"
 grep -q 'training (' err-again.txt && fail "rerun of a finished sweep trained again"
+
+# More levels extend a finished sweep (its levels are not trained again); fewer are refused.
+rm -rf ext && cp -r ref ext
+"$bin" sweep --strata rt_definite,none --per-stratum 1 --profile tiny --levels 3 --threads 1 --device cpu --out ext >/dev/null 2>err-ext.txt || fail "--levels 3 on a 2-level sweep exited $?: $(tail -2 err-ext.txt)"
+grep -q 'level 0 complete' err-ext.txt || fail "extended sweep: level 0 not found complete: $(grep '^sweep:' err-ext.txt | head -3)"
+grep -q '"levels": 3' ext/sweep-config.json || fail "extended sweep: sweep-config.json still records $(grep -o '"levels": [0-9]*' ext/sweep-config.json)"
+diff <(cd ref && find level-0 level-1 -name result.json -exec sha256sum {} + | sort) \
+     <(cd ext && find level-0 level-1 -name result.json -exec sha256sum {} + | sort) >/dev/null \
+    || fail "extending the sweep changed the runs of its levels 0 and 1"
 
 # 2. Interrupted while level 0 trains its third run, then resumed.
 "$bin" "${args[@]}" --out int >/dev/null 2>err-int.txt &
@@ -119,6 +128,7 @@ check_bad() {
 check_bad "unknown stratum 'nope'" sweep --strata nope --out bad1
 check_bad "holds a sweep with other settings (per_stratum: 1 there, 2 now)" sweep --strata rt_definite,none --per-stratum 2 --profile tiny --levels 2 --out ref
 check_bad "--archs is for --suite sweeps" sweep --archs global --out bad2
+check_bad "levels: 2 there, 1 now; more levels extend a sweep, fewer do not" sweep --strata rt_definite,none --per-stratum 1 --profile tiny --levels 1 --out ref
 check_bad "--level 5: expected 0..1" "${args[@]}" --level 5 --out bad3
 
 [[ $fails -eq 0 ]] && echo "sweep: all passed"
