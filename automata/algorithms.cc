@@ -109,6 +109,17 @@ struct RefinablePartition {
 
 // Hopcroft's minimization (Hopcroft 1971) in Valmari's formulation with refinable partitions of
 // states and transitions ("Fast brief practical DFA minimization", IPL 2012): O(m log n), m = n·|Σ|.
+Dfa restrict_letters(const Dfa& d, const std::vector<Symbol>& keep) {
+    Dfa r;
+    for (Symbol a : keep) r.alphabet.push_back(d.alphabet[a]);
+    r.initial = d.initial;
+    r.accepting = d.accepting;
+    r.delta.resize(d.num_states() * keep.size());
+    for (State q = 0; q < d.num_states(); ++q)
+        for (std::size_t i = 0; i < keep.size(); ++i) r.delta[q * keep.size() + i] = d.next(q, keep[i]);
+    return r;
+}
+
 Dfa minimize(const Dfa& input) {
     const Dfa d = canonical(input);  // reachable part only
     const std::uint32_t n = static_cast<std::uint32_t>(d.num_states());

@@ -21,6 +21,10 @@ Dfa minimize(const Dfa& d);
 // Is d minimal (all states reachable and pairwise distinguishable)?
 bool is_minimal(const Dfa& d);
 
+// The same DFA over the letters `keep` only (renumbered in that order); states unchanged (not
+// minimized: states only the other letters reach stay).
+Dfa restrict_letters(const Dfa& d, const std::vector<Symbol>& keep);
+
 // Complement (same alphabet): accepting states flipped.
 Dfa complement(const Dfa& d);
 

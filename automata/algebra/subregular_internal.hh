@@ -26,9 +26,6 @@ Json marked_json(const std::vector<std::string>& alphabet, const Word& w);
 Result<Word> word_from_json(const nlohmann::json& j, const std::vector<std::string>& alphabet);
 Result<Word> marked_from_json(const nlohmann::json& j, const std::vector<std::string>& alphabet);
 
-// The same DFA over the letters `keep` only (renumbered in that order); states unchanged.
-Dfa restrict_letters(const Dfa& d, const std::vector<Symbol>& keep);
-
 // --- SL (subregular_local.cc)
 struct SlAnalysis {
     bool cyclic = false;            // not SL for any k

@@ -38,17 +38,6 @@ std::vector<std::uint8_t> live_states(const Dfa& d) {
     return live;
 }
 
-Dfa restrict_letters(const Dfa& d, const std::vector<Symbol>& keep) {
-    Dfa r;
-    for (Symbol a : keep) r.alphabet.push_back(d.alphabet[a]);
-    r.initial = d.initial;
-    r.accepting = d.accepting;
-    r.delta.resize(d.num_states() * keep.size());
-    for (State q = 0; q < d.num_states(); ++q)
-        for (std::size_t i = 0; i < keep.size(); ++i) r.delta[q * keep.size() + i] = d.next(q, keep[i]);
-    return r;
-}
-
 namespace {
 
 inline std::size_t tri(std::size_t i, std::size_t j) { return j * (j - 1) / 2 + i; }  // i < j

@@ -85,19 +85,11 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
             // must be the residual of some state of it
             const Word& x = dag->entry_words[dag->first_entry[b]];
             const std::string which = "the bottom SCC entered by '" + format_word(base.alphabet, x) + "'";
-            std::vector<Dfa> residuals;
-            const State entry = base.run(base.initial, x);
-            std::vector<char> in(base.num_states(), 0);
-            std::vector<State> stack{entry};
-            in[entry] = 1;
-            while (!stack.empty()) {
-                const State s = stack.back();
-                stack.pop_back();
-                residuals.push_back(residual_dfa(base, s));
-                for (Symbol a = 0; a < base.num_symbols(); ++a)
-                    if (const State t = base.next(s, a); !in[t]) in[t] = 1, stack.push_back(t);
-            }
-            if (residuals.front().num_states() == 1) continue;  // ∅ or Σ*: in every fragment
+            std::vector<Dfa> residuals;  // a bottom SCC is what its states reach
+            const std::vector<char> in = reachable_from(base, base.run(base.initial, x));
+            for (State s = 0; s < base.num_states(); ++s)
+                if (in[s]) residuals.push_back(residual_dfa(base, s));
+            if (residual_dfa(base, base.run(base.initial, x)).num_states() == 1) continue;  // ∅ or Σ*: in every fragment
             if (subs[b].is_null()) {
                 say(which + " has no residual certificate");
                 return false;
@@ -334,13 +326,7 @@ Result<bool> check_zero_letters(const CertificateWithDfa& read, std::string* exp
         }
         if (step.empty() || keep.empty()) break;
         removed.insert(removed.end(), step.begin(), step.end());
-        Dfa r;
-        for (Symbol a : keep) r.alphabet.push_back(d.alphabet[a]);
-        r.initial = d.initial;
-        r.accepting = d.accepting;
-        for (State q = 0; q < d.num_states(); ++q)
-            for (Symbol a : keep) r.delta.push_back(d.next(q, a));
-        d = minimize(r);
+        d = minimize(restrict_letters(d, keep));
         changed = true;
     }
     std::vector<std::string> want = removed, got = listed;

@@ -2,6 +2,7 @@
 #include "automata/algebra/window_letters.hh"
 
 #include <algorithm>
+#include <functional>
 
 #include "automata/algorithms.hh"
 #include "ltl/builder.hh"
@@ -17,14 +18,32 @@ bool same_column(const Dfa& d, Symbol a, Symbol b) {
     return true;
 }
 
-void lift_words(Certificate& c, const LetterClasses& m) {
+// Every word of the certificate (family, pairs, the window field x) with each letter renamed.
+void rename_words(Certificate& c, const std::function<Symbol(Symbol)>& letter) {
+    auto rename = [&](Word& w) {
+        for (Symbol& s : w)
+            if (s != WordFamily::kLoopMarker) s = letter(s);
+    };
     if (c.family) {
         WordFamily& f = *c.family;
-        for (Word* w : {&f.x, &f.p, &f.y, &f.z, &f.e, &f.q}) *w = lift_word(*w, m);
-        if (f.x2) f.x2 = lift_word(*f.x2, m);
+        for (Word* w : {&f.x, &f.p, &f.y, &f.z, &f.e, &f.q}) rename(*w);
+        if (f.x2) rename(*f.x2);
     }
-    for (auto& [u, v] : c.pairs) u = lift_word(u, m), v = lift_word(v, m);
-    if (c.window && c.window->x) c.window->x = lift_word(*c.window->x, m);
+    for (auto& [u, v] : c.pairs) rename(u), rename(v);
+    if (c.window && c.window->x) rename(*c.window->x);
+}
+
+// The reduced question's "yes" formula lifted by `lift` and compiled back on `minimal` (route
+// PREFIX:ROUTE); nullopt when there is no formula or it does not compile back within the cap.
+std::optional<WindowDecision> lifted_yes(const WindowDecision& reduced, const Dfa& minimal, unsigned k, bool hybrid,
+                                         const WindowOptions& options, const std::string& why, const std::string& prefix,
+                                         const std::function<ltl::Formula(ltl::Formula)>& lift) {
+    const Certificate& c = reduced.certificate;
+    if (reduced.answer != Answer::Yes || !c.formula) return std::nullopt;
+    auto f = ltl::parse_formula(*c.formula);
+    if (!f) return std::nullopt;
+    const std::string route = c.window && c.window->route ? *c.window->route : "formula";
+    return window_yes_by_formula(minimal, lift(*f), k, hybrid, options, why, prefix + ":" + route);
 }
 
 }  // namespace
@@ -42,13 +61,7 @@ std::optional<LetterClasses> letters_acting_alike(const Dfa& minimal) {
         }
     }
     if (m.kept.size() == minimal.num_symbols()) return std::nullopt;
-    Dfa r;
-    for (Symbol a : m.kept) r.alphabet.push_back(minimal.alphabet[a]);
-    r.initial = minimal.initial;
-    r.accepting = minimal.accepting;
-    r.delta.resize(minimal.num_states() * m.kept.size());
-    for (State q = 0; q < minimal.num_states(); ++q)
-        for (Symbol i = 0; i < m.kept.size(); ++i) r.delta[q * m.kept.size() + i] = minimal.next(q, m.kept[i]);
+    const Dfa r = restrict_letters(minimal, m.kept);
     // Still minimal (a word using a merged letter reaches and separates what the same word with the
     // kept letter does); minimize() renumbers it canonically.
     m.reduced = minimize(r);
@@ -102,21 +115,17 @@ WindowDecision lift_decision(WindowDecision reduced, const LetterClasses& m, con
                                 " (equal columns of the minimal DFA; Proposition 10.9, docs/WINDOWS.md §10), so the question is "
                                 "asked over {" + over + "}: ";
     Certificate& c = reduced.certificate;
+    if (auto w = lifted_yes(reduced, minimal, k, hybrid, options, opening + c.fact + "; each kept letter widened to its class",
+                            "merged_letters", [&](ltl::Formula f) { return lift_formula(f, m, minimal.alphabet); })) {
+        w->certificate.window->complete = c.window ? c.window->complete : std::nullopt;
+        return std::move(*w);
+    }
     if (reduced.answer == Answer::Yes && c.formula) {
-        if (auto f = ltl::parse_formula(*c.formula)) {
-            const std::string route = c.window && c.window->route ? *c.window->route : "formula";
-            if (auto w = window_yes_by_formula(minimal, lift_formula(*f, m, minimal.alphabet), k, hybrid, options,
-                                               opening + c.fact + "; each kept letter widened to its class",
-                                               "merged_letters:" + route)) {
-                w->certificate.window->complete = c.window ? c.window->complete : std::nullopt;
-                return std::move(*w);
-            }
-        }
         // Cannot happen (the widened formula defines the language): the answer stands without a formula.
         c.formula.reset();
         c.formula_omitted = "the reduced formula, widened, did not compile back to the language";
     }
-    lift_words(c, m);
+    rename_words(c, [&](Symbol s) { return m.kept.at(s); });
     c.fact = opening + c.fact;
     return reduced;
 }
@@ -166,13 +175,7 @@ std::optional<ZeroLetters> zero_letters(const Dfa& minimal) {
             }
         }
         if (step.letters.empty() || keep.empty()) break;
-        Dfa r;
-        for (Symbol a : keep) r.alphabet.push_back(d.alphabet[a]);
-        r.initial = d.initial;
-        r.accepting = d.accepting;
-        r.delta.resize(d.num_states() * keep.size());
-        for (State q = 0; q < d.num_states(); ++q)
-            for (Symbol i = 0; i < keep.size(); ++i) r.delta[q * keep.size() + i] = d.next(q, keep[i]);
+        const Dfa r = restrict_letters(d, keep);
         std::vector<Symbol> kept;
         for (Symbol a : keep) kept.push_back(z.kept[a]);
         z.kept = std::move(kept);
@@ -215,29 +218,14 @@ WindowDecision lift_zero_decision(WindowDecision reduced, const ZeroLetters& z, 
                                 " (every state goes to one sink on it; Proposition 10.10, docs/WINDOWS.md §10), so the question is "
                                 "asked of the words over {" + over + "}: ";
     Certificate& c = reduced.certificate;
-    if (reduced.answer == Answer::Yes && c.formula) {
-        if (auto f = ltl::parse_formula(*c.formula)) {
-            const std::string route = c.window && c.window->route ? *c.window->route : "formula";
-            if (auto w = window_yes_by_formula(minimal, lift_zero_formula(*f, z), k, true, options,
-                                               opening + c.fact + "; the words with a zero letter decided by the first one",
-                                               "zero_letters:" + route))
-                return std::move(*w);
-        }
-        // Over the formula cap once lifted (or, which cannot happen, not the language): the reduced
-        // formula stands, for the words over the kept letters, and the checker removes Z first.
-    }
-    auto lift = [&](Word& w) {
-        for (Symbol& s : w)
-            if (s != WordFamily::kLoopMarker) s = z.kept.at(s);
-    };
-    if (c.family) {
-        WordFamily& f = *c.family;
-        for (Word* w : {&f.x, &f.p, &f.y, &f.z, &f.e, &f.q}) lift(*w);
-        if (f.x2) lift(*f.x2);
-    }
-    for (auto& [u, v] : c.pairs) lift(u), lift(v);
+    if (auto w = lifted_yes(reduced, minimal, k, true, options,
+                            opening + c.fact + "; the words with a zero letter decided by the first one", "zero_letters",
+                            [&](ltl::Formula f) { return lift_zero_formula(f, z); }))
+        return std::move(*w);
+    // Otherwise (a formula over the cap once lifted, or none) the certificate stands for the words
+    // over the kept letters, and the checker removes Z first.
+    rename_words(c, [&](Symbol s) { return z.kept.at(s); });
     if (!c.window) c.window = WindowFields{};
-    if (c.window->x) lift(*c.window->x);
     c.window->zero_letters = z.letters();
     c.fact = opening + c.fact;
     return reduced;

@@ -13,8 +13,6 @@
 
 namespace ltlkit::automata::algebra {
 
-namespace {
-
 std::vector<char> reachable_from(const Dfa& dfa, State q) {
     std::vector<char> seen(dfa.num_states(), 0);
     std::vector<State> stack{q};
@@ -28,7 +26,6 @@ std::vector<char> reachable_from(const Dfa& dfa, State q) {
     return seen;
 }
 
-}  // namespace
 
 bool in_bottom_scc(const Dfa& dfa, State q) {
     const std::vector<char> from_q = reachable_from(dfa, q);

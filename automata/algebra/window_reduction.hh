@@ -15,6 +15,9 @@
 
 namespace ltlkit::automata::algebra {
 
+// The states reachable from q (q included), as flags.
+std::vector<char> reachable_from(const Dfa& dfa, State q);
+
 // Is q in a bottom SCC (every state reachable from q reaches q back)?
 bool in_bottom_scc(const Dfa& dfa, State q);
 
