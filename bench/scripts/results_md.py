@@ -26,7 +26,7 @@ import sys
 from collections import Counter, OrderedDict
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-GRIDS = ["lc25-cpu", "lc26-cpu", "lc25-cpu-deep", "lc26-cpu-deep"]
+GRIDS = ["lc25-cpu", "lc26-cpu", "lc25-cpu-deep", "lc26-cpu-deep", "lc25-cpu-labels", "lc26-cpu-labels"]
 EVIDENCE_KINDS = ["success", "controls_failed", "no_success", "at_the_ceiling", "forced_pairs", "length_failure",
                   "informative_pairs", "flat_fit", "untested", "not_fitted", "passes_adversarial"]
 LC26_ARCHS = ["local-1", "local-2", "local-4", "hybrid-1", "hybrid-2", "hybrid-4", "global"]
@@ -415,6 +415,38 @@ def block_sweep_strata(sweep=SWEEP):
     return rows
 
 
+def block_regrid(frozen, retrained):
+    """A frozen grid against the same grid trained again by today's protocol (controls and per-pair
+    outputs for every run, the 4,000-word fit check): verdicts kept and changed, recognizer
+    confirmations and their controls, and every changed cell."""
+    old = {(c["language"], c["arch"]): c for c in verdicts(frozen) if c["runs"] > 0}
+    new = {(c["language"], c["arch"]): c for c in verdicts(retrained) if c["runs"] > 0}
+    both = [k for k in old if k in new]
+    if not both:
+        raise Drift(f"{retrained}: no cell in common with {frozen}")
+    changed = [k for k in both if (old[k]["verdict"], old[k]["evidence"]) != (new[k]["verdict"], new[k]["evidence"])]
+    flips = [k for k in both if old[k]["verdict"] != new[k]["verdict"]]
+    def recognizers(cells):
+        rec = [c for c in cells if c["prediction"] == "recognizes"]
+        return (sum(1 for c in rec if c["verdict"] == "confirmed"), len(rec),
+                sum(1 for c in rec if c["evidence"] == "controls_failed"))
+    ro, rn = recognizers(old[k] for k in both), recognizers(new[k] for k in both)
+    runs = [r for k in both for r in new[k]["all_runs"]]
+    with_pairs = sum(1 for r in runs if r.get("adversarial_pairs"))
+    rows = [f"{len(both)} cells in both grids ({retrained}: {len(runs)} runs, {with_pairs} with stored per-pair "
+            f"outputs): the verdict is the same in {len(both) - len(flips)} and the evidence kind too in "
+            f"{len(both) - len(changed)}. Recognizer predictions confirmed: {ro[0]} of {ro[1]} in {frozen} (no control "
+            f"pairs: its recognizers were judged on boundary pairs, {ro[2]} failing them), {rn[0]} of {rn[1]} in "
+            f"{retrained}, where {rn[2]} failed their controls.", ""]
+    if changed:
+        rows += ["| language | arch | prediction | " + frozen + " | " + retrained + " |", "|---|---|---|---|---|"]
+        for k in sorted(changed, key=lambda k: (list(old).index(k))):
+            o, n = old[k], new[k]
+            rows.append(f"| {k[0]} | {k[1]} | {o['prediction']} | {o['verdict']} ({o['evidence']}) | "
+                        f"{n['verdict']} ({n['evidence']}) |")
+    return rows
+
+
 BLOCKS = {
     "ceiling-near-miss": lambda o: None if not o.ltlkit else block_ceiling_near_miss(o.ltlkit),
     "evidence-counts": lambda o: block_evidence_counts(),
@@ -436,6 +468,12 @@ BLOCKS = {
     "lc25-cpu-deep-means": lambda o: block_deep_means("lc25-cpu-deep"),
     "lc25-standing": lambda o: block_standing("lc25-cpu", "lc25-cpu-deep"),
     "ceiling-constant": lambda o: None if not o.ltlkit else block_ceiling_constant(o.ltlkit),
+    "lc26-regrid": lambda o: block_regrid("lc26-cpu", "lc26-cpu-labels"),
+    "lc25-regrid": lambda o: block_regrid("lc25-cpu", "lc25-cpu-labels"),
+    "lc26-cpu-labels-verdicts": lambda o: block_verdicts("lc26-cpu-labels"),
+    "lc25-cpu-labels-verdicts": lambda o: block_verdicts("lc25-cpu-labels"),
+    "lc26-cpu-labels-cells": lambda o: block_cells("lc26-cpu-labels"),
+    "lc25-cpu-labels-cells": lambda o: block_cells("lc25-cpu-labels"),
 }
 
 
