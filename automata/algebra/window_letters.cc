@@ -169,7 +169,7 @@ std::optional<ZeroLetters> zero_letters(const Dfa& minimal) {
         for (Symbol c = 0; c < d.num_symbols(); ++c) {
             if (auto sink = zero_sink(d, c)) {
                 step.letters.push_back(d.alphabet[c]);
-                step.accepting.push_back(d.accepting[*sink] != 0);
+                step.accepting = d.accepting[*sink] != 0;
             } else {
                 keep.push_back(c);
             }
@@ -189,21 +189,7 @@ std::optional<ZeroLetters> zero_letters(const Dfa& minimal) {
 ltl::Formula lift_zero_formula(ltl::Formula f, const ZeroLetters& z) {
     for (auto s = z.steps.rbegin(); s != z.steps.rend(); ++s) {
         const ltl::Formula seen = ltl::Formula::past(any_of(s->letters));  // a zero letter occurs (at EOS)
-        const bool all_accept = std::all_of(s->accepting.begin(), s->accepting.end(), [](bool b) { return b; });
-        const bool none_accept = std::none_of(s->accepting.begin(), s->accepting.end(), [](bool b) { return b; });
-        if (all_accept) {
-            f = ltl::Formula::disj(seen, f);
-        } else if (none_accept) {
-            f = ltl::Formula::conj(ltl::Formula::neg(seen), f);
-        } else {
-            // the first zero letter decides: P(c & !P Z) for each c whose sink accepts
-            std::vector<ltl::Formula> first;
-            for (std::size_t i = 0; i < s->letters.size(); ++i)
-                if (s->accepting[i])
-                    first.push_back(ltl::Formula::past(
-                        ltl::Formula::conj(ltl::Formula::atom(s->letters[i]), ltl::Formula::neg(seen))));
-            f = ltl::Formula::disj(ltl::disjunction(first), ltl::Formula::conj(ltl::Formula::neg(seen), f));
-        }
+        f = s->accepting ? ltl::Formula::disj(seen, f) : ltl::Formula::conj(ltl::Formula::neg(seen), f);
     }
     return f;
 }
@@ -219,7 +205,7 @@ WindowDecision lift_zero_decision(WindowDecision reduced, const ZeroLetters& z, 
                                 "asked of the words over {" + over + "}: ";
     Certificate& c = reduced.certificate;
     if (auto w = lifted_yes(reduced, minimal, k, true, options,
-                            opening + c.fact + "; the words with a zero letter decided by the first one", "zero_letters",
+                            opening + c.fact + "; the words with a zero letter end in its sink (P of the zero letters)", "zero_letters",
                             [&](ltl::Formula f) { return lift_zero_formula(f, z); }))
         return std::move(*w);
     // Otherwise (a formula over the cap once lifted, or none) the certificate stands for the words

@@ -46,13 +46,15 @@ WindowDecision lift_decision(WindowDecision reduced, const LetterClasses& m, con
 
 // Zero letters (docs/WINDOWS.md §10, Proposition 10.10): a letter whose column sends every state to
 // one sink. With Z the zero letters and Γ the others, L is in LTL[P,Y<=k] iff L ∩ Γ* is (over Γ):
-// a formula for L ∩ Γ* becomes one for L by deciding the words with a letter of Z by their first one
-// (P z, strict past, sees it), and a formula for L read with the atoms of Z false defines L ∩ Γ*.
+// a formula φ for L ∩ Γ* becomes P Z | φ or !P Z & φ for L (a word with a letter of Z ends in their
+// one sink; P, the strict past, sees the letter at EOS), and a formula for L read with the atoms of
+// Z false defines L ∩ Γ*.
 // For LTL[Y<=k] only the second half holds: a "no" on L ∩ Γ* is a "no" on L. Removing Z can leave
 // a DFA with zero letters of its own; the reduction is repeated until none is left (steps).
 struct ZeroStep {
     std::vector<std::string> letters;  // the zero letters removed at this step, alphabet order
-    std::vector<bool> accepting;       // whether each one's sink accepts
+    bool accepting = false;            // whether their sink accepts (one sink: a sink's row is fixed
+                                       // by every letter, so two constant columns have one value)
 };
 struct ZeroLetters {
     Dfa reduced;                 // minimal and canonical, over the letters kept (alphabet order kept)
@@ -65,7 +67,7 @@ struct ZeroLetters {
 std::optional<ZeroLetters> zero_letters(const Dfa& minimal);
 
 // A formula over the kept letters defining L ∩ Γ* as one defining L (innermost step first):
-// φ ↦ ⋁_{c accepting} P(c & !P Z) | (!P Z & φ), written P Z | φ or !P Z & φ when Z's sinks agree.
+// φ ↦ P Z | φ when the zero letters' sink accepts, !P Z & φ when it rejects.
 ltl::Formula lift_zero_formula(ltl::Formula f, const ZeroLetters& z);
 
 // The hybrid question on z.reduced as one for `minimal`: a "yes" formula lifted and compiled back
