@@ -555,13 +555,6 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
     return d;
 }
 
-// One question: the searches of kSearches under the first half of its budget, so that the exact
-// depth probe, which decides some languages in a fraction of a second where every search fails,
-// always runs; then the probe; then the unknown answer with what was tried. Within the first half,
-// each search gets an equal share of the time left to the searches not yet tried (one that answers
-// or gives up early leaves the rest to the next): the strategies decide different languages, and
-// one that finds nothing must not starve a later one that would answer in milliseconds. Without a
-// time budget every search runs to its own bounds, in order.
 WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options);
 
 // Yes or no (hybrid only), by Theorem 10.8 (docs/WINDOWS.md §10): the DFA's transient SCCs are single
@@ -617,14 +610,15 @@ std::optional<WindowDecision> transient_dag_decision(const Dfa& minimal, const T
     };
     // One residual per bottom SCC decides (Theorem 10.8: one state of a bottom SCC, equivalently every).
     std::vector<std::optional<Solved>> by_entry(dag.entries.size());
-    for (std::size_t b = 0; b < dag.bottoms; ++b) {
+    const std::size_t bottoms = dag.first_entry.size();
+    for (std::size_t b = 0; b < bottoms; ++b) {
         const std::size_t i = dag.first_entry[b];
-        by_entry[i] = solve(i, dag.bottoms - b);
+        by_entry[i] = solve(i, bottoms - b);
         if (refuted) return refuted;
         if (!by_entry[i]) return std::nullopt;
     }
     const std::string shape = "every SCC of the minimal DFA that is not a bottom SCC is a single state, and the residual of a state of each "
-                              "of the " + std::to_string(dag.bottoms) + " bottom SCCs entered from one is in " + fragment_name(false, k);
+                              "of the " + std::to_string(bottoms) + " bottom SCCs entered from one is in " + fragment_name(false, k);
     // Theorem 10.8's formula needs a formula for the residual of every entry.
     std::string omitted = "a residual's \"yes\" has no formula within the cap (its depth types are re-explored)";
     bool formulas = true;
@@ -654,7 +648,7 @@ std::optional<WindowDecision> transient_dag_decision(const Dfa& minimal, const T
     c.kind = CertificateKind::DepthTypes;
     c.fact = shape + " (their certificates, in field residuals), so by Theorem 10.8 (docs/WINDOWS.md §10) the language is in " + q.frag;
     nlohmann::json residuals = nlohmann::json::array();
-    for (std::size_t b = 0; b < dag.bottoms; ++b) residuals.push_back(by_entry[dag.first_entry[b]]->certificate);
+    for (const std::size_t i : dag.first_entry) residuals.push_back(by_entry[i]->certificate);
     c.formula_omitted = omitted + "; the residuals' certificates are the certificate";
     c.window = WindowFields{.k = k, .route = "transient_dag"};
     c.window->residuals = std::move(residuals);
@@ -698,7 +692,13 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     return decide_by_search(minimal, k, hybrid, options);
 }
 
-// The searches of §2-§4 on one question (decide() above first applies the reductions of §10).
+// One question, after the reductions of §10 in decide() above: the searches of kSearches under the
+// first half of its budget, so that the exact depth probe, which decides some languages in a
+// fraction of a second where every search fails, always runs; then the probe; then the unknown answer with what was tried. Within the first half,
+// each search gets an equal share of the time left to the searches not yet tried (one that answers
+// or gives up early leaves the rest to the next): the strategies decide different languages, and
+// one that finds nothing must not starve a later one that would answer in milliseconds. Without a
+// time budget every search runs to its own bounds, in order.
 WindowDecision decide_by_search(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
     SearchBudget budget;
     if (options.time_limit_s > 0)

@@ -18,21 +18,6 @@ bool same_column(const Dfa& d, Symbol a, Symbol b) {
     return true;
 }
 
-// Every word of the certificate (family, pairs, the window field x) with each letter renamed.
-void rename_words(Certificate& c, const std::function<Symbol(Symbol)>& letter) {
-    auto rename = [&](Word& w) {
-        for (Symbol& s : w)
-            if (s != WordFamily::kLoopMarker) s = letter(s);
-    };
-    if (c.family) {
-        WordFamily& f = *c.family;
-        for (Word* w : {&f.x, &f.p, &f.y, &f.z, &f.e, &f.q}) rename(*w);
-        if (f.x2) rename(*f.x2);
-    }
-    for (auto& [u, v] : c.pairs) rename(u), rename(v);
-    if (c.window && c.window->x) rename(*c.window->x);
-}
-
 // The reduced question's "yes" formula lifted by `lift` and compiled back on `minimal` (route
 // PREFIX:ROUTE); nullopt when there is no formula or it does not compile back within the cap.
 std::optional<WindowDecision> lifted_yes(const WindowDecision& reduced, const Dfa& minimal, unsigned k, bool hybrid,
@@ -47,6 +32,20 @@ std::optional<WindowDecision> lifted_yes(const WindowDecision& reduced, const Df
 }
 
 }  // namespace
+
+void rename_words(Certificate& c, const std::function<Symbol(Symbol)>& letter) {
+    auto rename = [&](Word& w) {
+        for (Symbol& s : w)
+            if (s != WordFamily::kLoopMarker) s = letter(s);
+    };
+    if (c.family) {
+        WordFamily& f = *c.family;
+        for (Word* w : {&f.x, &f.p, &f.y, &f.z, &f.e, &f.q}) rename(*w);
+        if (f.x2) rename(*f.x2);
+    }
+    for (auto& [u, v] : c.pairs) rename(u), rename(v);
+    if (c.window && c.window->x) rename(*c.window->x);
+}
 
 std::optional<LetterClasses> letters_acting_alike(const Dfa& minimal) {
     LetterClasses m;

@@ -6,6 +6,7 @@
 // strategy works on fewer letters and Corollary 10.5's certified range is larger.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ std::size_t letter_classes(const Dfa& minimal);
 
 // "c, d act as b" for the merged letters, in alphabet order.
 std::string merged_letters_phrase(const LetterClasses& m, const Dfa& minimal);
+
+// Every word of a certificate (its family, its pairs, the window field x) with each letter s
+// replaced by letter(s); loop markers are kept.
+void rename_words(Certificate& c, const std::function<Symbol(Symbol)>& letter);
 
 // A reduced word as a word of the original alphabet (loop markers kept).
 Word lift_word(const Word& w, const LetterClasses& m);

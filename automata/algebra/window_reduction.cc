@@ -7,6 +7,7 @@
 #include "automata/algorithms.hh"
 #include "ltl/builder.hh"
 #include "automata/algebra/budget.hh"
+#include "automata/algebra/scc.hh"
 #include "automata/algebra/window_complete.hh"
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algebra/windows.hh"
@@ -97,17 +98,22 @@ std::optional<BottomSccNo> bottom_scc_no(const Dfa& minimal, unsigned k, const W
 }
 
 std::optional<TransientDag> transient_dag(const Dfa& minimal) {
-    const std::size_t n = minimal.num_states();
-    std::vector<std::vector<char>> reach(n);
-    for (State q = 0; q < n; ++q) reach[q] = reachable_from(minimal, q);
-    auto bottom = [&](State q) {
-        for (State r = 0; r < n; ++r)
-            if (reach[q][r] && !reach[r][q]) return false;
-        return true;
-    };
+    const std::size_t n = minimal.num_states(), sigma = minimal.num_symbols();
+    std::vector<std::uint32_t> comp;
+    const std::size_t m = strong_components(n, sigma, [&](std::uint32_t q, std::size_t a) {
+        return static_cast<std::int64_t>(minimal.next(q, static_cast<Symbol>(a)));
+    }, comp);
+    std::vector<char> leaves(m, 0);      // an edge leaves the component: not a bottom SCC
+    std::vector<std::size_t> size(m, 0);
+    for (State q = 0; q < n; ++q) {
+        ++size[comp[q]];
+        for (Symbol a = 0; a < sigma; ++a)
+            if (comp[minimal.next(q, a)] != comp[q]) leaves[comp[q]] = 1;
+    }
+    auto bottom = [&](State q) { return !leaves[comp[q]]; };
     if (bottom(minimal.initial)) return std::nullopt;
     TransientDag dag;
-    std::vector<char> seen(n, 0), entry(n, 0);
+    std::vector<char> seen(n, 0), entry(n, 0), bottom_seen(m, 0);
     std::vector<Word> to(n);
     std::deque<State> queue{minimal.initial};
     seen[minimal.initial] = 1;
@@ -115,10 +121,9 @@ std::optional<TransientDag> transient_dag(const Dfa& minimal) {
         const State s = queue.front();
         queue.pop_front();
         if (bottom(s)) continue;
-        for (State r = 0; r < n; ++r)  // a transient state shares its SCC with no other state
-            if (r != s && reach[s][r] && reach[r][s]) return std::nullopt;
+        if (size[comp[s]] > 1) return std::nullopt;  // a transient SCC of two or more states
         dag.transient.push_back(s);
-        for (Symbol a = 0; a < minimal.num_symbols(); ++a) {
+        for (Symbol a = 0; a < sigma; ++a) {
             const State t = minimal.next(s, a);
             if (!seen[t]) {
                 seen[t] = 1;
@@ -126,15 +131,12 @@ std::optional<TransientDag> transient_dag(const Dfa& minimal) {
                 to[t].push_back(a);
                 queue.push_back(t);
             }
-            if (bottom(t) && !entry[t]) entry[t] = 1, dag.entries.push_back(t), dag.entry_words.push_back(to[t]);
+            if (!bottom(t) || entry[t]) continue;
+            entry[t] = 1;
+            if (!bottom_seen[comp[t]]) bottom_seen[comp[t]] = 1, dag.first_entry.push_back(dag.entries.size());
+            dag.entries.push_back(t);
+            dag.entry_words.push_back(to[t]);
         }
-    }
-    for (std::size_t i = 0; i < dag.entries.size(); ++i) {
-        std::size_t b = dag.bottoms;
-        for (std::size_t j = 0; j < i && b == dag.bottoms; ++j)
-            if (reach[dag.entries[j]][dag.entries[i]]) b = dag.entry_bottom[j];  // bottom: reach = same SCC
-        if (b == dag.bottoms) ++dag.bottoms, dag.first_entry.push_back(i);
-        dag.entry_bottom.push_back(b);
     }
     return dag;
 }

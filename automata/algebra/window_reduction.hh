@@ -52,10 +52,8 @@ std::optional<BottomSccNo> bottom_scc_no(const Dfa& minimal, unsigned k, const W
 struct TransientDag {
     std::vector<State> transient;
     std::vector<State> entries;
-    std::vector<Word> entry_words;  // a shortest word from the initial state into each entry
-    std::vector<std::size_t> entry_bottom;  // the bottom SCC of each entry, numbered in order of first entry
-    std::size_t bottoms = 0;                // the number of bottom SCCs entered
-    std::vector<std::size_t> first_entry;   // per bottom SCC, its first entry
+    std::vector<Word> entry_words;         // a shortest word from the initial state into each entry
+    std::vector<std::size_t> first_entry;  // per bottom SCC entered, the index of its first entry
 };
 // nullopt when the DFA does not have that shape.
 std::optional<TransientDag> transient_dag(const Dfa& minimal);
