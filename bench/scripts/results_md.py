@@ -440,7 +440,7 @@ def block_regrid(frozen, retrained):
             f"{retrained}, where {rn[2]} failed their controls.", ""]
     if changed:
         rows += ["| language | arch | prediction | " + frozen + " | " + retrained + " |", "|---|---|---|---|---|"]
-        for k in sorted(changed, key=lambda k: (list(old).index(k))):
+        for k in changed:  # in the frozen grid's order
             o, n = old[k], new[k]
             rows.append(f"| {k[0]} | {k[1]} | {o['prediction']} | {o['verdict']} ({o['evidence']}) | "
                         f"{n['verdict']} ({n['evidence']}) |")
