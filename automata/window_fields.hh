@@ -72,7 +72,9 @@ struct WindowFields {
     // A "no" by a family (window_bisimulation / hybrid_bisimulation): the modalities its folded
     // graphs are bisimilar for ("window" or "window+past"), its form and source; with reduction
     // "bottom_scc" (Theorem 10.6) the family lies behind a word into a bottom SCC, or, with
-    // residual_not_definite, the residual after x is not definite; bisimilar_for_k: a family for
+    // residual_not_definite, the residual after x is not definite; with reduction "scc"
+    // (Corollary 10.11) its words, read from the state after x, stay inside that state's SCC for
+    // every r >= r_min (checked with the window modality alone); bisimilar_for_k: a family for
     // that window carried to k, a multiple of it.
     std::optional<std::string> modalities = {}, family_form = {}, family_source = {}, reduction = {};
     std::optional<bool> residual_not_definite = {};

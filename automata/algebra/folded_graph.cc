@@ -207,11 +207,14 @@ State at_power(const PowerRun& pr, std::size_t r) {
     return pr.q[pr.s + (r - pr.s) % pr.c];
 }
 
-// Least r0 >= 1 with [accepts(q_r·y) != accepts(q_r·z)] for every r >= r0.
-std::optional<std::size_t> differs_from(const Dfa& d, const PowerRun& pr, const Word& y, const Word& z) {
+// Least r0 >= 1 with [accepts(q_r·y) != accepts(q_r·z)] for every r >= r0, neither run ending in
+// `avoid` (windows.hh).
+std::optional<std::size_t> differs_from(const Dfa& d, const PowerRun& pr, const Word& y, const Word& z,
+                                        State avoid = kNoAvoid) {
     auto differ = [&](std::size_t r) {
         State q = at_power(pr, r);
-        return d.is_accepting(d.run(q, y)) != d.is_accepting(d.run(q, z));
+        const State su = d.run(q, y), sv = d.run(q, z);
+        return su != avoid && sv != avoid && d.is_accepting(su) != d.is_accepting(sv);
     };
     for (std::size_t r = pr.s; r < pr.s + pr.c; ++r)
         if (!differ(r)) return std::nullopt;
@@ -273,7 +276,7 @@ std::vector<Word> family_prefixes(const Dfa& dfa, const NoSearchBounds& b) {
 }  // namespace
 
 std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid, const WindowOptions& o,
-                                        std::size_t* steps, bool* exhausted) {
+                                        std::size_t* steps, bool* exhausted, State avoid) {
     const std::size_t sigma = dfa.num_symbols();
     const std::size_t budget = o.search_budget;
     NoSearchBounds b = no_bounds(sigma, dfa.num_states(), k, hybrid, o);
@@ -300,7 +303,7 @@ std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid,
                     for (std::size_t i = 0; i < group.size(); ++i)
                         for (std::size_t j = i + 1; j < group.size(); ++j) {
                             ++*steps;
-                            auto r0 = differs_from(dfa, pr, *group[i], *group[j]);
+                            auto r0 = differs_from(dfa, pr, *group[i], *group[j], avoid);
                             if (!r0) continue;
                             std::size_t cost = group[i]->size() + group[j]->size();
                             if (best && best->y.size() + best->z.size() <= cost) continue;
@@ -367,7 +370,7 @@ Powers powers(const Transform& t) {
 }  // namespace
 
 std::optional<std::size_t> alternating_differs_from(const Dfa& d, const Word& x, const Word& p, const Word& q,
-                                                    const Word& y, const Word& z) {
+                                                    const Word& y, const Word& z, State avoid) {
     // u_r's and v_r's states are eventually periodic in r: with (i_p, c_p) and (i_q, c_q) the index
     // and period of the powers of p and q, s_r = p^r q^r has period c = lcm(c_p, c_q) from
     // i = max(i_p, i_q) on; for each residue ρ, (s_ρ)^r has an index i_ρ and a period c_ρ. So the
@@ -391,12 +394,13 @@ std::optional<std::size_t> alternating_differs_from(const Dfa& d, const Word& x,
             const Powers early = powers(then(pp.at(r), pq.at(r)));
             if (early.pw.empty()) return std::optional<bool>();  // out of budget
             const State base = then(early.at(r), pp.at(r))[sx];
-            return std::optional<bool>(d.is_accepting(d.run(base, y)) != d.is_accepting(d.run(pq.at(r)[base], z)));
+            const State su = d.run(base, y), sv = d.run(pq.at(r)[base], z);
+            return std::optional<bool>(su != avoid && sv != avoid && d.is_accepting(su) != d.is_accepting(sv));
         }
         const Transform& s_r = by_residue[(r - i0) % c].at(r);
         const State base = pp.at(r)[s_r[sx]];
         const State su = d.run(base, y), sv = d.run(pq.at(r)[base], z);
-        return std::optional<bool>(d.is_accepting(su) != d.is_accepting(sv));
+        return std::optional<bool>(su != avoid && sv != avoid && d.is_accepting(su) != d.is_accepting(sv));
     };
     const std::size_t top = std::max<std::size_t>(R0, 1) + P;
     std::optional<std::size_t> from;
@@ -451,7 +455,7 @@ bool alternating_eos_bisimilar(const Word& p, const Word& q, const Word& y, cons
 namespace ltlkit::automata::algebra::window_strategies {
 
 std::optional<WordFamily> search_alternating_family(const Dfa& dfa, unsigned k, bool hybrid, const WindowOptions& o,
-                                                    std::size_t* steps) {
+                                                    std::size_t* steps, State avoid) {
     const std::size_t sigma = dfa.num_symbols();
     const auto [max_p, max_tail] = alternating_bounds(sigma);
     // Membership costs states × (index + period of the powers) per family: beyond kMaxStates states
@@ -478,7 +482,7 @@ std::optional<WordFamily> search_alternating_family(const Dfa& dfa, unsigned k, 
                 for (const Word* y : it->second)
                     for (const Word& x : xs) {
                         ++*steps;
-                        auto r0 = alternating_differs_from(dfa, x, p, q, *y, z);
+                        auto r0 = alternating_differs_from(dfa, x, p, q, *y, z, avoid);
                         if (!r0) continue;
                         WordFamily f;
                         f.x = x;
@@ -508,12 +512,13 @@ bool family_eos_bisimilar(const Word& p, const Word& y, const Word& z, unsigned 
 }
 
 std::optional<std::size_t> membership_differs_from(const Dfa& d, const Word& x, const Word& p, const Word& y,
-                                                   const Word& z) {
+                                                   const Word& z, State avoid) {
     if (p.empty()) {
-        bool differ = d.is_accepting(d.run(d.run(d.initial, x), y)) != d.is_accepting(d.run(d.run(d.initial, x), z));
+        const State su = d.run(d.run(d.initial, x), y), sv = d.run(d.run(d.initial, x), z);
+        const bool differ = su != avoid && sv != avoid && d.is_accepting(su) != d.is_accepting(sv);
         return differ ? std::optional<std::size_t>(1) : std::nullopt;
     }
-    return differs_from(d, power_run(d, d.run(d.initial, x), p), y, z);
+    return differs_from(d, power_run(d, d.run(d.initial, x), p), y, z, avoid);
 }
 
 }  // namespace ltlkit::automata::algebra

@@ -213,8 +213,20 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
     // after x, a word into a bottom SCC: either the residual is not definite, or the family (whose
     // words start with x) is re-checked for the window modality alone.
     const bool reduction = hybrid && w.reduction.has_value();
-    if (reduction) {
-        if (*w.reduction != "bottom_scc") return make_error("\"reduction\" must be \"bottom_scc\"");
+    // Corollary 10.11: the family, read from the state after x, keeps both runs inside that state's
+    // SCC while membership differs, and its EOS nodes are bisimilar for the window alone.
+    const bool inner = reduction && *w.reduction == "scc";
+    if (inner) {
+        if (w.residual_not_definite) return make_error("\"residual_not_definite\" belongs to reduction \"bottom_scc\"");
+        if (!cert.family || cert.family->p.empty()) return make_error("reduction \"scc\" needs a family with a period");
+        const auto from = scc_family_from(minimal, *cert.family);
+        if (!from || *from > std::max<std::size_t>(cert.family->r_min, 1)) {
+            say(from ? "the words stay inside the SCC of the state after x with membership differing only from r = " + std::to_string(*from)
+                     : "for infinitely many r the words leave the SCC of the state after x or agree in membership");
+            return false;
+        }
+    } else if (reduction) {
+        if (*w.reduction != "bottom_scc") return make_error("\"reduction\" must be \"bottom_scc\" or \"scc\"");
         const bool not_definite = w.residual_not_definite.value_or(false);
         Word x;
         if (not_definite) {
@@ -241,9 +253,11 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
     }
     const bool past_modality = hybrid && !reduction;
     const std::string by_reduction =
-        reduction ? "; x leads into a bottom SCC, whose residual is thus not in " + fragment_name(false, k) +
-                        ", so by Theorem 10.6 the language is not in " + fragment_name(true, k)
-                  : std::string();
+        inner ? "; read from the state after x, both words stay inside its SCC for those r, so by Corollary 10.11 the "
+                "language is not in " + fragment_name(true, k)
+        : reduction ? "; x leads into a bottom SCC, whose residual is thus not in " + fragment_name(false, k) +
+                          ", so by Theorem 10.6 the language is not in " + fragment_name(true, k)
+                    : std::string();
     if (!cert.family) {
         say("a non-member certificate without a family cannot be re-verified (kind " + kind + ")");
         return false;

@@ -310,12 +310,28 @@ std::optional<WindowDecision> periodic_pair_family(const Question& q, Tried& t) 
 }
 
 // No (hybrid only), by Theorem 10.6 (docs/WINDOWS.md §10, window_reduction.cc): a bottom SCC whose
-// residual is not definite or has a window family. After the other searches.
+// residual is not definite or has a window family; else (Corollary 10.11) a window family that
+// stays inside another SCC. After the other searches.
 std::optional<WindowDecision> bottom_scc_family(const Question& q, Tried& t) {
     if (!q.hybrid) return std::nullopt;
     auto found = bottom_scc_no(q.minimal, q.k, q.options, &t.steps);
-    if (!found) return std::nullopt;
     const auto& A = q.minimal.alphabet;
+    if (!found) {
+        auto fam = q.options.inner_scc ? inner_scc_no(q.minimal, q.k, q.options, &t.steps) : std::nullopt;
+        if (!fam) return std::nullopt;
+        const std::string fact =
+            "from the state after x = " + (fam->x.empty() ? std::string("ε") : format_word(A, fam->x)) +
+            " (in an SCC that is not a bottom SCC) the window family p = " + format_word(A, fam->p) +
+            (fam->q.empty() ? "" : ", q = " + format_word(A, fam->q)) + " keeps both runs inside that SCC, with membership differing, for every r >= " +
+            std::to_string(fam->r_min) + ", and has bisimilar EOS nodes for the window-" + std::to_string(q.k) +
+            " modality; so by Corollary 10.11 (docs/WINDOWS.md §10: on long words that stay inside an SCC, a language of " + q.frag +
+            " agrees with one of " + fragment_name(false, q.k) + ") the language is not in " + q.frag;
+        WindowDecision d = family_no(q, *fam, fact, WindowFields{.family_form = fam->q.empty() ? std::optional<std::string>()
+                                                                                              : std::optional<std::string>("alternating"),
+                                                                 .reduction = "scc"});
+        d.certificate.window->modalities = "window";
+        return d;
+    }
     const std::string xs = found->x.empty() ? std::string("ε") : format_word(A, found->x);
     const std::string thm = ", so by Theorem 10.6 (docs/WINDOWS.md §10: every bottom-SCC residual of a language of " + q.frag +
                             " is definite and in " + fragment_name(false, q.k) + ") the language is not in " + q.frag;

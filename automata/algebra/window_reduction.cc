@@ -97,20 +97,98 @@ std::optional<BottomSccNo> bottom_scc_no(const Dfa& minimal, unsigned k, const W
     return std::nullopt;
 }
 
+namespace {
+// The SCC of every state (strong_components, scc.hh) and whether each SCC is a bottom SCC.
+struct Sccs {
+    std::vector<std::uint32_t> comp;
+    std::vector<char> bottom;
+    std::vector<std::size_t> size;
+};
+Sccs sccs_of(const Dfa& d) {
+    Sccs out;
+    const std::size_t m = strong_components(d.num_states(), d.num_symbols(), [&](std::uint32_t q, std::size_t a) {
+        return static_cast<std::int64_t>(d.next(q, static_cast<Symbol>(a)));
+    }, out.comp);
+    out.bottom.assign(m, 1);
+    out.size.assign(m, 0);
+    for (State q = 0; q < d.num_states(); ++q) {
+        ++out.size[out.comp[q]];
+        for (Symbol a = 0; a < d.num_symbols(); ++a)
+            if (out.comp[d.next(q, a)] != out.comp[q]) out.bottom[out.comp[q]] = 0;
+    }
+    return out;
+}
+
+SccRestriction restrict_to(const Dfa& dfa, const Sccs& s, State q) {
+    const std::size_t n = dfa.num_states(), sigma = dfa.num_symbols();
+    std::vector<State> index(n, kNoAvoid);
+    std::vector<State> members{q};
+    for (State r = 0; r < n; ++r)
+        if (r != q && s.comp[r] == s.comp[q]) members.push_back(r);
+    for (std::size_t i = 0; i < members.size(); ++i) index[members[i]] = static_cast<State>(i);
+    SccRestriction out;
+    out.outside = static_cast<State>(members.size());
+    Dfa& d = out.dfa;
+    d.alphabet = dfa.alphabet;
+    d.initial = 0;
+    d.accepting.assign(members.size() + 1, 0);
+    d.delta.assign((members.size() + 1) * sigma, out.outside);
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        d.accepting[i] = dfa.accepting[members[i]];
+        for (Symbol a = 0; a < sigma; ++a)
+            if (const State t = index[dfa.next(members[i], a)]; t != kNoAvoid) d.delta[i * sigma + a] = t;
+    }
+    return out;
+}
+}  // namespace
+
+SccRestriction scc_restriction(const Dfa& dfa, State q) {
+    return restrict_to(dfa, sccs_of(dfa), q);
+}
+
+std::optional<std::size_t> scc_family_from(const Dfa& minimal, const WordFamily& f) {
+    if (f.p.empty()) return std::nullopt;
+    const SccRestriction r = scc_restriction(minimal, minimal.run(minimal.initial, f.x));
+    return f.q.empty() ? membership_differs_from(r.dfa, Word{}, f.p, f.y, f.z, r.outside)
+                       : alternating_differs_from(r.dfa, Word{}, f.p, f.q, f.y, f.z, r.outside);
+}
+
+std::optional<WordFamily> inner_scc_no(const Dfa& minimal, unsigned k, const WindowOptions& options, std::size_t* steps) {
+    const Sccs s = sccs_of(minimal);
+    // The states in breadth-first order from the initial state, each with a shortest word to it.
+    std::vector<Word> to(minimal.num_states());
+    std::vector<char> seen(minimal.num_states(), 0);
+    std::vector<State> order{minimal.initial};
+    seen[minimal.initial] = 1;
+    for (std::size_t i = 0; i < order.size(); ++i)
+        for (Symbol a = 0; a < minimal.num_symbols(); ++a)
+            if (const State t = minimal.next(order[i], a); !seen[t]) {
+                seen[t] = 1;
+                to[t] = to[order[i]];
+                to[t].push_back(a);
+                order.push_back(t);
+            }
+    for (State q : order) {
+        if (s.bottom[s.comp[q]] || s.size[s.comp[q]] < 2) continue;  // bottom SCCs: bottom_scc_no
+        if (budget_exhausted()) return std::nullopt;
+        const SccRestriction r = restrict_to(minimal, s, q);
+        bool exhausted = false;
+        std::optional<WordFamily> f =
+            window_strategies::search_family(r.dfa, k, false, options, steps, &exhausted, r.outside);
+        if (!f) f = window_strategies::search_alternating_family(r.dfa, k, false, options, steps, r.outside);
+        if (!f) continue;
+        f->x = to[q];
+        return f;
+    }
+    return std::nullopt;
+}
+
 std::optional<TransientDag> transient_dag(const Dfa& minimal) {
     const std::size_t n = minimal.num_states(), sigma = minimal.num_symbols();
-    std::vector<std::uint32_t> comp;
-    const std::size_t m = strong_components(n, sigma, [&](std::uint32_t q, std::size_t a) {
-        return static_cast<std::int64_t>(minimal.next(q, static_cast<Symbol>(a)));
-    }, comp);
-    std::vector<char> leaves(m, 0);      // an edge leaves the component: not a bottom SCC
-    std::vector<std::size_t> size(m, 0);
-    for (State q = 0; q < n; ++q) {
-        ++size[comp[q]];
-        for (Symbol a = 0; a < sigma; ++a)
-            if (comp[minimal.next(q, a)] != comp[q]) leaves[comp[q]] = 1;
-    }
-    auto bottom = [&](State q) { return !leaves[comp[q]]; };
+    const Sccs sc = sccs_of(minimal);
+    const std::vector<std::uint32_t>& comp = sc.comp;
+    const std::size_t m = sc.size.size();
+    auto bottom = [&](State q) { return sc.bottom[comp[q]] != 0; };
     if (bottom(minimal.initial)) return std::nullopt;
     TransientDag dag;
     std::vector<char> seen(n, 0), entry(n, 0), bottom_seen(m, 0);
@@ -121,7 +199,7 @@ std::optional<TransientDag> transient_dag(const Dfa& minimal) {
         const State s = queue.front();
         queue.pop_front();
         if (bottom(s)) continue;
-        if (size[comp[s]] > 1) return std::nullopt;  // a transient SCC of two or more states
+        if (sc.size[comp[s]] > 1) return std::nullopt;  // a transient SCC of two or more states
         dag.transient.push_back(s);
         for (Symbol a = 0; a < sigma; ++a) {
             const State t = minimal.next(s, a);

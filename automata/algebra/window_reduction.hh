@@ -4,6 +4,8 @@
 // "no" for LTL[P,Y<=k] on L; on a definite L every residual agrees with L on long words, so
 // LTL[P,Y<=k] and LTL[Y<=k] agree there. The certificates keep the family's x (a word into the bottom
 // SCC) and carry "reduction": "bottom_scc"; the checker re-verifies the family for the window alone.
+// Corollary 10.11 extends the family half to SCCs that are not bottom SCCs, for words that stay
+// inside them ("reduction": "scc").
 #pragma once
 
 #include <optional>
@@ -14,6 +16,8 @@
 #include "ltl/formula.hh"
 
 namespace ltlkit::automata::algebra {
+
+struct WindowOptions;
 
 // The states reachable from q (q included), as flags.
 std::vector<char> reachable_from(const Dfa& dfa, State q);
@@ -32,8 +36,6 @@ Dfa residual_dfa(const Dfa& dfa, State q);
 // L; nullopt if membership does not differ from some r on (which cannot happen for a valid `local`).
 std::optional<WordFamily> family_behind(const Dfa& dfa, const Word& x, const WordFamily& local);
 
-struct WindowOptions;
-
 // A "no" for LTL[P,Y<=k] by Theorem 10.6: for the first bottom SCC (in breadth-first order of the
 // shortest words into them) whose residual is not definite, or has a window family found by the
 // family search of §2 (local) or the periodic-pair search of §10, the word x into it and the family
@@ -44,6 +46,28 @@ struct BottomSccNo {
     std::optional<WordFamily> family;
 };
 std::optional<BottomSccNo> bottom_scc_no(const Dfa& minimal, unsigned k, const WindowOptions& options, std::size_t* steps);
+
+// Theorem 10.6(a) (docs/WINDOWS.md §10, Corollary 10.11): the SCC C of q as a DFA of its own. Its
+// states are C's (renumbered, q the initial state) and one new rejecting sink `outside` (the last),
+// the target of every transition that leaves C: a word's run from q stays inside C iff its run here
+// does not end in `outside`.
+struct SccRestriction {
+    Dfa dfa;
+    State outside = 0;
+};
+SccRestriction scc_restriction(const Dfa& dfa, State q);
+
+// The least r0 >= 1 from which the family's two words, read from the state after its x, both keep
+// their run inside that state's SCC and differ in membership, for every r >= r0 (one-period or
+// alternating form); nullopt when no such r0 exists. What Corollary 10.11 needs besides the
+// bisimilar EOS nodes for the window alone.
+std::optional<std::size_t> scc_family_from(const Dfa& minimal, const WordFamily& f);
+
+// A "no" for LTL[P,Y<=k] by Corollary 10.11: for the states of SCCs of two or more states that are
+// not bottom SCCs, in breadth-first order, a window family (one-period, then alternating: the
+// searches of §2, §2b for the window alone) read from that state whose runs stay inside its SCC and
+// whose membership differs; its x is a shortest word to the state. nullopt when none is found.
+std::optional<WordFamily> inner_scc_no(const Dfa& minimal, unsigned k, const WindowOptions& options, std::size_t* steps);
 
 // Theorem 10.8 (docs/WINDOWS.md §10): when every SCC of the minimal DFA that is not a bottom SCC is
 // a single state (and the initial state is not in a bottom SCC), L is in LTL[P,Y<=k] iff the

@@ -75,9 +75,9 @@ struct NoSearchBounds {
 NoSearchBounds no_bounds(std::size_t sigma, std::size_t minimal_states, unsigned k, bool hybrid, const WindowOptions& o);
 // A family x·p^r·y / x·p^r·z within the bounds whose membership differs for all large r while the
 // EOS nodes of its folded graphs are bisimilar; steps counts search steps, exhausted says whether
-// the bounds were searched to the end.
+// the bounds were searched to the end. avoid: as in membership_differs_from (windows.hh).
 std::optional<WordFamily> search_family(const Dfa& dfa, unsigned k, bool hybrid, const WindowOptions& o,
-                                        std::size_t* steps, bool* exhausted);
+                                        std::size_t* steps, bool* exhausted, State avoid = kNoAvoid);
 
 // An alternating family x·(pʳqʳ)ʳ·pʳ·y / x·(pʳqʳ)ʳ·pʳ·qʳ·z (docs/WINDOWS.md §2b): p ≠ q primitive
 // of length ≤ 3 (≤ 2 over 5+ letters), tails ≤ 2 over up to 3 letters (≤ 1 beyond), x as in
@@ -89,7 +89,7 @@ inline AlternatingBounds alternating_bounds(std::size_t sigma) {
     return sigma <= 3 ? AlternatingBounds{3, 2} : sigma == 4 ? AlternatingBounds{3, 1} : AlternatingBounds{2, 1};
 }
 std::optional<WordFamily> search_alternating_family(const Dfa& dfa, unsigned k, bool hybrid, const WindowOptions& o,
-                                                    std::size_t* steps);
+                                                    std::size_t* steps, State avoid = kNoAvoid);
 
 // --- "yes" by formula synthesis (formula_synthesis.cc)
 // The sample words, concatenated: position i of word w is start[w] + i, its EOS start[w] + |w|.

@@ -50,6 +50,9 @@ struct WindowOptions {
     // Decide a DFA of Theorem 10.8's shape through the local questions on its bottom residuals first
     // (hybrid only; docs/WINDOWS.md §10); off only in tests that compare with the searches alone.
     bool transient_dag = true;
+    // Search window families that stay inside an SCC that is not a bottom SCC (hybrid only;
+    // Corollary 10.11, docs/WINDOWS.md §10); off only in tests that compare with the searches without it.
+    bool inner_scc = true;
 };
 
 struct WindowDecision {
@@ -96,13 +99,18 @@ std::optional<WordFamily> family_from_pair(const Dfa& dfa, const Word& u, const 
 // under P)? And the least r0 >= 1 from which x·(pʳqʳ)ʳ·pʳ·y and x·(pʳqʳ)ʳ·pʳ·qʳ·z differ in
 // membership for every r (nullopt: they agree for infinitely many r).
 bool alternating_eos_bisimilar(const Word& p, const Word& q, const Word& y, const Word& z, unsigned k, bool hybrid);
+//
+// `avoid` (both functions): a state that is neither accepting nor rejecting for the comparison: the
+// words differ at r only if neither run ends there. Theorem 10.6(a)'s families (window_reduction.hh)
+// run on an SCC whose exits all lead to one sink, `avoid`: they count only while both runs stay in.
+inline constexpr State kNoAvoid = ~State{0};
 std::optional<std::size_t> alternating_differs_from(const Dfa& d, const Word& x, const Word& p, const Word& q,
-                                                    const Word& y, const Word& z);
+                                                    const Word& y, const Word& z, State avoid = kNoAvoid);
 
 // The least r0 >= 1 such that x·p^r·y and x·p^r·z differ in membership for every r >= r0, or nullopt
 // when they agree for infinitely many r (the run of x·p^r is eventually periodic in r).
 std::optional<std::size_t> membership_differs_from(const Dfa& d, const Word& x, const Word& p,
-                                                   const Word& y, const Word& z);
+                                                   const Word& y, const Word& z, State avoid = kNoAvoid);
 
 // The necessary conditions, on a minimal DFA: definite (no pair p != q on a cycle of the pair
 // graph) and locally R-trivial (no such pair with p, q in one SCC), decided by the DFA criteria of
