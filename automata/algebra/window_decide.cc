@@ -89,7 +89,7 @@ struct Tried {
     UpsetSearchReport upsets;
     bool alternating = false;  // the alternating family search ran (and found none)
     bool periodic_pair = false;  // the periodic-pair search (window_complete.cc) ran to its end
-    bool searches_cut = false;  // the searches stopped at half of the question's budget
+    bool searches_cut = false;  // the searches stopped at their part (three quarters) of the question's budget
     // Each strategy (or the probe) that a bound of the budget stopped: its name, the bound, the
     // steps (polls) it used and the steps it had.
     struct Cut {
@@ -529,7 +529,7 @@ WindowDecision unknown_answer(const Question& q, const Tried& t) {
     if (t.lower < options.probe_depth && bound == BudgetBound::None)
         os << "; the depth-" << (t.lower + 1) << " probe stopped at " << options.probe_states << " product states";
     if (t.searches_cut && bound == BudgetBound::None) {
-        os << "; the searches stopped at their shares of half of the question's budget (";
+        os << "; the searches stopped at their shares of three quarters of the question's budget (";
         if (options.work_limit) os << options.work_limit << " steps, --window-work; ";
         if (options.time_limit_s > 0) os << options.time_limit_s << " s, --window-time; ";
         os << (options.memory_limit_bytes >> 20) << " MiB, --window-memory), the rest went to the probe";
@@ -708,13 +708,27 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     return decide_by_search(minimal, k, hybrid, options);
 }
 
+// The weights of the searches' shares, in the order of kSearches: the formula search and the three
+// routes that build a formula from window types (sink state, extended sink state, closed sets) get
+// six shares each, every other search one (docs/WINDOWS.md §5b: on the unknown cells of the two
+// window benches these four answered once given more, while their shares ran out first; the others
+// answer cheaply or give up early, leaving their shares to the next).
+constexpr std::uint64_t kShareWeight[] = {1, 1, 6, 6, 1, 6, 6, 1, 1, 1, 1};
+static_assert(std::size(kShareWeight) == std::size(kSearches));
+std::uint64_t weights_from(std::size_t i) {
+    std::uint64_t w = 0;
+    for (std::size_t j = i; j < std::size(kShareWeight); ++j) w += kShareWeight[j];
+    return w;
+}
+
 // One question, after the reductions of §10 in decide() above: the searches of kSearches under the
-// first half of its budget, so that the exact depth probe, which decides some languages in a
-// fraction of a second where every search fails, always runs; then the probe; then the unknown answer with what was tried. Within the first half,
-// each search gets an equal share of the time left to the searches not yet tried (one that answers
-// or gives up early leaves the rest to the next): the strategies decide different languages, and
-// one that finds nothing must not starve a later one that would answer in milliseconds. Without a
-// time budget every search runs to its own bounds, in order.
+// first three quarters of its budget, so that the exact depth probe, which decides some languages in
+// a fraction of a second where every search fails, always runs; then the probe; then the unknown
+// answer with what was tried. Within the searches' part, each search gets its weighted share
+// (kShareWeight) of what is left to the searches not yet tried (one that answers or gives up early
+// leaves the rest to the next): the strategies decide different languages, and one that finds
+// nothing must not starve a later one that would answer in milliseconds. Without a time budget
+// every search runs to its own bounds, in order.
 WindowDecision decide_by_search(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
     SearchBudget budget;
     if (options.time_limit_s > 0)
@@ -725,11 +739,11 @@ WindowDecision decide_by_search(const Dfa& minimal, unsigned k, bool hybrid, con
     budget.progress = options.progress;
     BudgetScope scope(budget);
     const auto searches_end =
-        options.time_limit_s > 0 ? SearchBudget::Clock::now() + (budget.deadline - SearchBudget::Clock::now()) / 2
+        options.time_limit_s > 0 ? SearchBudget::Clock::now() + (budget.deadline - SearchBudget::Clock::now()) / 4 * 3
                                  : budget.deadline;
-    // The same split in work: half of it for the searches, in equal shares of what is left.
+    // The same split in work: three quarters of it for the searches, in weighted shares of what is left.
     const std::uint64_t work_start = budget_work_done();
-    const std::uint64_t searches_work = options.work_limit / 2;
+    const std::uint64_t searches_work = options.work_limit / 4 * 3;
     const Question q{minimal, k, hybrid, options, fragment_name(hybrid, k)};
     Tried tried;
     std::optional<WindowDecision> capped;  // the first "yes" whose formula is over the cap
@@ -741,12 +755,14 @@ WindowDecision decide_by_search(const Dfa& minimal, unsigned k, bool hybrid, con
             SearchBudget part = budget;
             const auto now = SearchBudget::Clock::now();
             if (options.time_limit_s > 0)
+                // divided first, so that a huge --window-time cannot overflow
                 part.deadline = now + std::max(searches_end - now, SearchBudget::Clock::duration::zero()) /
-                                          static_cast<std::int64_t>(kStrategies - i);
+                                          static_cast<std::int64_t>(weights_from(i)) * static_cast<std::int64_t>(kShareWeight[i]);
             if (options.work_limit) {
                 const std::uint64_t used = budget_work_done() - work_start;
                 // at least one poll, so that a spent share stops the search at its first poll
-                part.work = std::max<std::uint64_t>(searches_work > used ? (searches_work - used) / (kStrategies - i) : 0, 1);
+                part.work = std::max<std::uint64_t>(
+                    searches_work > used ? (searches_work - used) / weights_from(i) * kShareWeight[i] : 0, 1);
                 share_work = part.work;
             }
             share.emplace(part);

@@ -254,7 +254,7 @@ for f in own.certs/*.json own.certs/w100/local_k-2.json own.certs/w100/local_k-4
 done
 
 # Y<=5 a & !Y<=5 b over {a,b,c}, k = 3 (no two letters act alike): every search fails, the depth
-# probe (after the searches' half of the question's budget) separates at depth 3; the hybrid answer
+# probe (after the searches' three quarters of the question's budget) separates at depth 3; the hybrid answer
 # is the local one, its certificate re-runs the window-type exploration. Decided with the default
 # budget, which is counted in work, so on a loaded machine too.
 rm -rf y5.certs
