@@ -152,7 +152,8 @@ LTLKIT_COMMAND(CommandDef{
                        "Product states the depth probe explores per depth (default 500000)");
         app.add_option("--window-work", a->window_work,
                        "Search steps (polls of the searches and the depth probe) shared by the local_k / hybrid_k questions, each an "
-                       "equal share of what is left; a question out of steps answers unknown and says so. Counted in work, not "
+                       "equal share of what is left, and what is left at the end goes to the questions it stopped, asked again; a "
+                       "question out of steps answers unknown and says so. Counted in work, not "
                        "time, so the answers do not depend on the machine or its load (default " +
                            std::to_string(ClassifyOptions::kDefaultWindowWork) + ", at most about 1.5 s of CPU and 150 MB on 4-letter DFAs of up to 12 states; 0 = no limit)");
         app.add_option("--window-time", a->window_time,

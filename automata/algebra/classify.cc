@@ -253,6 +253,8 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     std::size_t questions_left = 0;
     for (ClassKind id : {ClassKind::Definite, ClassKind::LocallyRTrivial})
         if (out.classes[id] != false) questions_left += options.max_k >= 2 ? options.max_k - 1 : 0;
+    // The work and time each question asked had (keyed by hybrid, k), for the second round.
+    std::map<std::pair<bool, unsigned>, std::pair<std::uint64_t, double>> asked;
     auto ask = [&](const ClassId& id, bool hybrid, unsigned k) {
         if (options.window_time_s > 0) {
             const double used = std::chrono::duration<double>(SearchBudget::Clock::now() - window_start).count();
@@ -267,6 +269,7 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
         if (options.progress) wo.progress = [&](double sec, std::size_t rss) { options.progress(to_string(id), sec, rss); };
         WindowDecision w = hybrid ? decide_hybrid_k(minimal, k, wo) : decide_local_k(minimal, k, wo);
         release_free_memory();
+        asked[{hybrid, k}] = {wo.work_limit, wo.time_limit_s};
         return w;
     };
     // The input formula, when its syntax lies in the fragment, is its own certificate.
@@ -317,6 +320,56 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
             out.certificates[hid] = w.certificate;
         }
         if (out.classes[ClassKind::LocallyRTrivial] != false) --questions_left;
+    }
+    // The second round (docs/WINDOWS.md §5b): a question answered early leaves its share to the
+    // questions after it, but not to those before; what is left at the end goes, in equal shares, to
+    // the questions a work or time bound stopped (not memory: the same bound would stop them again),
+    // each asked again only if its share is larger than the one it had, since the searches are
+    // deterministic in their work.
+    if (options.window_second_round && (options.window_work > 0 || options.window_time_s > 0)) {
+        apply_window_inclusions(minimal, options.max_k, options.formula_cap, out);
+        std::vector<std::pair<bool, unsigned>> again;
+        for (const auto& [q, had] : asked) {
+            const auto& answers = q.first ? out.hybrid_k : out.local_k;
+            const Certificate& c = out.certificates[window_class_id(q.first, q.second)];
+            if (answers.at(q.second) == Answer::Unknown && c.window && c.window->budget &&
+                c.window->budget->bound != BudgetStop::Bound::Memory)
+                again.push_back(q);
+        }
+        // local before hybrid for each k, smaller k first: a local yes answers the hybrid question
+        std::sort(again.begin(), again.end(), [](const auto& a, const auto& b) {
+            return std::pair(a.second, a.first) < std::pair(b.second, b.first);
+        });
+        questions_left = again.size();
+        for (const auto& [hybrid, k] : again) {
+            std::map<unsigned, Answer>& answers = hybrid ? out.hybrid_k : out.local_k;
+            const ClassId id = window_class_id(hybrid, k);
+            const auto [work_had, time_had] = asked.at({hybrid, k});
+            const std::uint64_t work_used = budget_work_done() - window_work_start;
+            const std::uint64_t work_share =
+                options.window_work > work_used ? (options.window_work - work_used) / std::max<std::size_t>(questions_left, 1) : 0;
+            const double time_share =
+                options.window_time_s > 0
+                    ? (options.window_time_s - std::chrono::duration<double>(SearchBudget::Clock::now() - window_start).count()) /
+                          double(std::max<std::size_t>(questions_left, 1))
+                    : 0;
+            const BudgetStop::Bound bound = out.certificates[id].window->budget->bound;
+            const bool larger = bound == BudgetStop::Bound::Work ? options.window_work == 0 || work_share > work_had
+                                                                 : options.window_time_s == 0 || time_share > time_had;
+            if (answers.at(k) != Answer::Unknown || !larger) {  // answered by an inclusion meanwhile, or no more to give
+                --questions_left;
+                continue;
+            }
+            WindowDecision w = ask(id, hybrid, k);
+            --questions_left;
+            // An unknown again says what the larger share reached (its bounds are at least the first's).
+            w.certificate.fact += w.answer == Answer::Unknown
+                                      ? " (asked a second time with what the other window questions left: still unknown)"
+                                      : " (asked a second time, with what the other window questions left)";
+            answers[k] = w.answer;
+            out.certificates[id] = std::move(w.certificate);
+            if (w.answer != Answer::Unknown) apply_window_inclusions(minimal, options.max_k, options.formula_cap, out);
+        }
     }
     // A hybrid no gives an unknown local answer its family, and the inclusions across k apply.
     apply_window_inclusions(minimal, options.max_k, options.formula_cap, out);

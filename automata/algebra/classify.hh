@@ -39,6 +39,11 @@ struct ClassifyOptions {
     std::uint64_t window_work = kDefaultWindowWork;
     double window_time_s = 0;
     std::size_t window_memory_bytes = std::size_t(400) << 20;
+    // After every window question has been asked once, the work and time they left unused go to
+    // the questions a work or time bound stopped, in equal shares, each asked again when its share
+    // is larger than the one it had (docs/WINDOWS.md §5b). Within the same budget, so it never costs
+    // more than the budget; off, every question is asked once.
+    bool window_second_round = true;
     // Called about once a second while a window question runs longer than a second.
     std::function<void(const std::string& question, double seconds, std::size_t resident_bytes)> progress;
     // The formula the language was written as (null: none). A formula that lies in LTL[Y<=k] or
