@@ -109,6 +109,14 @@ Result<SweepReport> build_sweep_report(const std::string& dir) {
         level_verdicts.push_back(*verdicts);
     }
     const int levels_started = static_cast<int>(level_cells.size());
+    // The runs a cell has at each level when that level is done: a verdict on fewer (a report of a
+    // level still training, e.g. `ltlkit report` on its folder) is not the level's, so it stays pending.
+    std::vector<int> runs_per_cell;
+    for (int L = 0; L < levels_started; ++L) {
+        auto level = sweep_level(*profile, L);
+        if (!level.ok()) return level.error();
+        runs_per_cell.push_back(level->sizes.seeds.value_or(profile->seeds) * static_cast<int>(profile->lrs.size()));
+    }
 
     std::vector<Cell> cells;
     for (const auto& l : *langs)
@@ -124,7 +132,8 @@ Result<SweepReport> build_sweep_report(const std::string& dir) {
                 if (!level_cells[L].count(id)) continue;
                 Step s;
                 s.level = L;
-                if (auto it = level_verdicts[L].find(id); it != level_verdicts[L].end()) {
+                if (auto it = level_verdicts[L].find(id);
+                    it != level_verdicts[L].end() && it->second.value("runs", 0) >= runs_per_cell[L]) {
                     s.verdict = it->second.value("verdict", "pending");
                     s.evidence = it->second.value("evidence", "none");
                     s.reason = it->second.value("reason", "");

@@ -12,7 +12,7 @@ set -u
 bin=$1
 src=$2
 source "$src/tests/cli/kill_lib.bash"
-rm -rf ref ext int sh tampered q err*.txt
+rm -rf ref ext int sh tampered partial q err*.txt
 args=(sweep --strata rt_definite,none --per-stratum 1 --profile tiny --levels 2 --threads 1 --device cpu)
 
 # The digest of a sweep folder without the files that name the folder (command.txt, the report's
@@ -105,6 +105,26 @@ x["verdict"] = "confirmed" if x["verdict"] != "confirmed" else "inconclusive"
 json.dump(v, open(d + "/level-0/verdicts.json", "w"))
 EOF
 python3 "$src/tests/cli/sweep_recompute.py" tampered >/dev/null && fail "a tampered verdicts.json still recomputes"
+
+# A report written while a level still trains (`ltlkit report` on the level's folder) judges some
+# cells on fewer runs than planned: the sweep's report and the recomputation leave those pending at
+# that level (the cell keeps its verdict of the level below), and agree with each other.
+rm -rf partial && cp -r ref partial
+cell=$(python3 - partial <<'EOF'
+import json, sys
+d = sys.argv[1]
+v = json.load(open(d + "/level-1/verdicts.json"))
+x = next(x for x in v if x["verdict"] != "pending" and x["runs"] > 1)
+x["runs"] = 1  # as if only its first run had finished
+x["all_runs"] = x.get("all_runs", [])[:1]
+json.dump(v, open(d + "/level-1/verdicts.json", "w"))
+print(x["language"] + ":" + x["arch"])
+EOF
+) || fail "partial: no level-1 cell judged on several runs"
+"$bin" sweep --report partial >out-partial.txt 2>&1 || fail "--report on a partial level exited $?: $(tail -1 out-partial.txt)"
+grep -q "^| $cell | .* → 1:none | escalated to level 1 (not finished yet)" partial/sweep.md \
+    || fail "partial: $cell is not pending at level 1: $(grep "^| $cell |" partial/sweep.md | head -1)"
+python3 "$src/tests/cli/sweep_recompute.py" partial >/dev/null || fail "partial: the report's table does not recompute"
 
 # 5. A suite file's languages, the architectures given.
 printf 'last-a\ta,b\tformula\tY a\n' > q.suite

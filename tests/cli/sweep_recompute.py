@@ -4,8 +4,9 @@ neural/verify/sweep_report.cc, and compares it with sweep.json and sweep.md (tes
 
 From languages.json (stratum, architectures and predictions of every language) and each level's
 cells.txt and verdicts.json (what `ltlkit verify` judged), a cell's final verdict is that of the
-highest level whose cells.txt lists it and whose verdicts.json judged it (verdict not "pending");
-it has real evidence when that verdicts.json entry says so (`real_evidence`). Per stratum and
+highest level whose cells.txt lists it and whose verdicts.json judged it (verdict not "pending")
+on every run that level's plan.json plans for the cell (a report written while the level still
+trains judges some cells on fewer runs: those are not the level's verdicts yet); it has real evidence when that verdicts.json entry says so (`real_evidence`). Per stratum and
 architecture: cells, predictions, verdicts, evidence kinds of the judged cells, real evidence and
 its share. Usage: sweep_recompute.py SWEEP_DIR; exit 1 with one line per difference.
 """
@@ -37,6 +38,14 @@ def recompute(d):
         if os.path.exists(vpath):
             for v in json.load(open(vpath, encoding="utf-8")):
                 verdicts[v["language"] + ":" + v["arch"]] = v
+        planned = collections.Counter()
+        ppath = os.path.join(d, f"level-{level}", "plan.json")
+        if os.path.exists(ppath):
+            for r in json.load(open(ppath, encoding="utf-8"))["runs"]:
+                planned[r["language"] + ":" + r["arch"]] += 1
+        for cell in list(verdicts):
+            if verdicts[cell].get("runs", 0) < planned[cell]:
+                del verdicts[cell]
         levels.append((cells, verdicts))
         level += 1
     rows = collections.OrderedDict()
