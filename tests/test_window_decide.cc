@@ -248,3 +248,33 @@ TEST_CASE("Across windows: a yes at 2k gives a yes at k and a no at k a no at 2k
     CHECK(no_derived >= 12);
     CHECK(both_direct >= 24);
 }
+
+// The family search's period bound over four letters reaches the window (|p| <= max(3, k),
+// folded_graph.cc no_bounds): P(Y<=3 d & (d | b) & Y<=3 c) is not in LTL[P,Y<=4], shown only by
+// a family of period 4 (every shorter one fails). The answer is checked by routes that do not use
+// the folded graphs: the certificate's words differ in membership on the DFA, and their EOS types
+// (window 4 and strict past, computed on the words) agree to a depth that grows with r.
+TEST_CASE("Over four letters the family search tries periods as long as the window", "[windows]") {
+    const std::vector<std::string> abcd = {"a", "b", "c", "d"};
+    const Dfa d = dfa_of("P (Y<=3 d & ((d | b) & Y<=3 c))", abcd);
+    WindowOptions short_periods;
+    short_periods.max_period = 3;
+    short_periods.probe_depth = 0;
+    short_periods.work_limit = 300'000;  // the other searches stop there (work, not time: deterministic)
+    const WindowDecision before = decide_hybrid_k(d, 4, short_periods);
+    CHECK(before.answer == Answer::Unknown);  // periods of at most 3 letters find no family
+    WindowOptions defaults;
+    defaults.probe_depth = 0;
+    const WindowDecision w = decide_hybrid_k(d, 4, defaults);
+    REQUIRE(w.answer == Answer::No);
+    REQUIRE(w.certificate.family);
+    CHECK(reverifies(w.certificate, d));
+    const WordFamily& f = *w.certificate.family;
+    CHECK(f.p.size() == 4);
+    for (unsigned depth = 1; depth <= 2; ++depth) {
+        const std::size_t r = std::max<std::size_t>(f.r_min, 2 * depth + 2);
+        const auto [u, v] = f.at(r);
+        CHECK(d.accepts(u) != d.accepts(v));
+        CHECK(eos_depth_types_equal(u, v, 4, true, depth));
+    }
+}

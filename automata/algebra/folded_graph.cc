@@ -229,7 +229,10 @@ std::optional<std::size_t> differs_from(const Dfa& d, const PowerRun& pr, const 
 
 NoSearchBounds no_bounds(std::size_t sigma, std::size_t minimal_states, unsigned k, bool hybrid, const WindowOptions& o) {
     NoSearchBounds b{};
-    b.max_p = o.max_period ? o.max_period : sigma <= 2 ? k + 4 : (sigma == 3 ? k + 1 : 3);
+    // Over four or more letters |p| <= 3, but at least k: a family whose period is shorter than the
+    // window can miss what the window sees (at k = 4, p = aacd against P(Y<=3 d & (d | b) & Y<=3 c);
+    // docs/WINDOWS.md §5).
+    b.max_p = o.max_period ? o.max_period : sigma <= 2 ? k + 4 : (sigma == 3 ? k + 1 : std::max<std::size_t>(3, k));
     b.max_tail = o.max_tail ? o.max_tail : sigma <= 2 ? 4 : (sigma == 3 ? 3 : 2);
     // x: one shortest word to each state, up to kEveryStateMax states (then the search costs
     // states × periods power runs, and the words' total length grows with the square of the
