@@ -323,17 +323,26 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     }
     // The second round (docs/WINDOWS.md §5b): a question answered early leaves its share to the
     // questions after it, but not to those before; what is left at the end goes, in equal shares, to
-    // the questions a work or time bound stopped (not memory: the same bound would stop them again),
+    // the unknown questions a work or time bound stopped, or one of whose searches ran out of its
+    // share (not memory: the same bound would stop them again),
     // each asked again only if its share is larger than the one it had, since the searches are
     // deterministic in their work.
     if (options.window_second_round && (options.window_work > 0 || options.window_time_s > 0)) {
         apply_window_inclusions(minimal, options.max_k, options.formula_cap, out);
+        // The bound that stopped an unknown question, or a search of it ("work" / "time"; memory
+        // does not count): the one that ended it, else the first share a search ran out of.
+        auto stopped_by = [](const Certificate& c) -> std::optional<BudgetStop::Bound> {
+            if (!c.window) return std::nullopt;
+            if (c.window->budget && c.window->budget->bound != BudgetStop::Bound::Memory) return c.window->budget->bound;
+            for (const BudgetCut& cut : c.window->cuts)
+                if (cut.bound == "work" || cut.bound == "time")
+                    return cut.bound == "work" ? BudgetStop::Bound::Work : BudgetStop::Bound::Time;
+            return std::nullopt;
+        };
         std::vector<std::pair<bool, unsigned>> again;
         for (const auto& [q, had] : asked) {
             const auto& answers = q.first ? out.hybrid_k : out.local_k;
-            const Certificate& c = out.certificates[window_class_id(q.first, q.second)];
-            if (answers.at(q.second) == Answer::Unknown && c.window && c.window->budget &&
-                c.window->budget->bound != BudgetStop::Bound::Memory)
+            if (answers.at(q.second) == Answer::Unknown && stopped_by(out.certificates[window_class_id(q.first, q.second)]))
                 again.push_back(q);
         }
         // local before hybrid for each k, smaller k first: a local yes answers the hybrid question
@@ -353,7 +362,7 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
                     ? (options.window_time_s - std::chrono::duration<double>(SearchBudget::Clock::now() - window_start).count()) /
                           double(std::max<std::size_t>(questions_left, 1))
                     : 0;
-            const BudgetStop::Bound bound = out.certificates[id].window->budget->bound;
+            const BudgetStop::Bound bound = stopped_by(out.certificates[id]).value_or(BudgetStop::Bound::Work);
             const bool larger = bound == BudgetStop::Bound::Work ? options.window_work == 0 || work_share > work_had
                                                                  : options.window_time_s == 0 || time_share > time_had;
             if (answers.at(k) != Answer::Unknown || !larger) {  // answered by an inclusion meanwhile, or no more to give
