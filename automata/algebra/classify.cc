@@ -324,9 +324,8 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     // The second round (docs/WINDOWS.md §5b): a question answered early leaves its share to the
     // questions after it, but not to those before; what is left at the end goes, in equal shares, to
     // the unknown questions a work or time bound stopped, or one of whose searches ran out of its
-    // share (not memory: the same bound would stop them again),
-    // each asked again only if its share is larger than the one it had, since the searches are
-    // deterministic in their work.
+    // share (not memory: the same bound would stop them again), each asked again only if its share
+    // is larger than the one it had, since the searches are deterministic in their work.
     if (options.window_second_round && (options.window_work > 0 || options.window_time_s > 0)) {
         apply_window_inclusions(minimal, options.max_k, options.formula_cap, out);
         // The bound that stopped an unknown question, or a search of it ("work" / "time"; memory
