@@ -338,14 +338,25 @@ Result<double> estimate_level_seconds(const Profile& profile, const ProfileSizes
 namespace {
 
 // The cells of level `level + 1`: those of `level` whose verdict escalates.
-std::vector<std::string> escalated_cells(const std::vector<std::string>& cells, const std::map<std::string, json>& verdicts) {
+// The cells of level `from` that go to level `to` (escalation_to). With `to` already planned
+// (its cells.txt written by an earlier binary), only escalation_of applies, so that a level's cell
+// list, once written, keeps its plan and its finished runs.
+std::vector<std::string> escalated_cells(const std::vector<std::string>& cells, const std::map<std::string, json>& verdicts,
+                                         const SweepLevel& from, const SweepLevel& to, bool to_planned) {
     std::vector<std::string> out;
     for (const auto& cell : cells) {
         auto it = verdicts.find(cell);
         if (it == verdicts.end()) continue;
         const json& v = it->second;
-        if (escalation_of(v.value("verdict", "pending"), v.value("evidence", "none"), v.value("prediction", "unknown")).escalate)
-            out.push_back(cell);
+        const std::string verdict = v.value("verdict", "pending"), evidence = v.value("evidence", "none"),
+                          prediction = v.value("prediction", "unknown");
+        bool every_fitted = v.contains("all_runs") && v["all_runs"].is_array() && !v["all_runs"].empty();
+        if (every_fitted)
+            for (const auto& run : v["all_runs"]) every_fitted = every_fitted && !run.value("failed_to_fit", true);
+        const EscalationDecision d =
+            to_planned ? escalation_of(verdict, evidence, prediction)
+                       : escalation_to(verdict, evidence, prediction, v.value("runs", 0), every_fitted, from, to);
+        if (d.escalate) out.push_back(cell);
     }
     return out;
 }
@@ -574,7 +585,15 @@ Result<SweepReport> run_sweep(const SweepRequest& r, const std::string& dir, con
             }
         }
         if (r.only_level && L == *r.only_level) break;
-        cells = escalated_cells(cells, *verdicts);
+        if (L + 1 < r.levels) {
+            auto next = sweep_level(profile, L + 1);
+            if (!next.ok()) return next.error();
+            auto planned = read_level_cells(dir, L + 1);
+            if (!planned.ok()) return planned.error();
+            cells = escalated_cells(cells, *verdicts, *level, *next, !planned->empty());
+        } else {
+            cells = escalated_cells(cells, *verdicts, *level, *level, true);
+        }
         if (cells.empty()) {
             emit(hooks.log, "sweep: no cell of level " + std::to_string(L) + " escalates");
             break;

@@ -97,6 +97,12 @@ struct EscalationDecision {
     std::string why;
 };
 EscalationDecision escalation_of(const std::string& verdict, const std::string& evidence, const std::string& prediction);
+// The same for the step from level `from` to level `to`, knowing the cell's runs at `from`: a level
+// that changes only the step budget (same seeds, same model) trains the same models again for a
+// cell whose every run fitted before its budget (training stops at the fit check), so such a cell
+// is not escalated to it (its evidence, e.g. controls_failed, cannot change there).
+EscalationDecision escalation_to(const std::string& verdict, const std::string& evidence, const std::string& prediction,
+                                 int runs, bool every_run_fitted, const SweepLevel& from, const SweepLevel& to);
 
 // The estimated seconds of `runs_per_cell` runs of each cell (arch names) under `profile` sized by
 // `sizes`, on a CPU (neural/cost.hh, verify's estimate).

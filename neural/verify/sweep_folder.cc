@@ -152,6 +152,20 @@ EscalationDecision escalation_of(const std::string& verdict, const std::string& 
     return {false, "evidence " + evidence + " is not one that more training changes"};
 }
 
+EscalationDecision escalation_to(const std::string& verdict, const std::string& evidence, const std::string& prediction,
+                                 int runs, bool every_run_fitted, const SweepLevel& from, const SweepLevel& to) {
+    EscalationDecision d = escalation_of(verdict, evidence, prediction);
+    if (!d.escalate || runs == 0 || !every_run_fitted) return d;
+    const ProfileSizes& a = from.sizes;
+    const ProfileSizes& b = to.sizes;
+    const bool only_steps = a.layers == b.layers && a.d_model == b.d_model && a.heads == b.heads && a.d_ff == b.d_ff &&
+                            a.per_length == b.per_length && a.seeds == b.seeds;
+    if (!only_steps) return d;
+    return {false, evidence + " at level " + std::to_string(from.level) + ", not escalated: its " + std::to_string(runs) +
+                       " runs there all fitted before their step budget, and level " + std::to_string(to.level) +
+                       " raises only the step budget (same seeds, same model), so it would train the same models again"};
+}
+
 std::string level_dir(const std::string& dir, int level) {
     return (fs::path(dir) / ("level-" + std::to_string(level))).string();
 }

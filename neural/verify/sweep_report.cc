@@ -155,8 +155,20 @@ Result<SweepReport> build_sweep_report(const std::string& dir) {
                 c.status = "escalated to level " + std::to_string(last.level) + " (not finished yet): " +
                            c.final.evidence + " at level " + std::to_string(c.final.level);
             else {
-                const auto d = escalation_of(c.final.verdict, c.final.evidence, c.prediction);
+                auto d = escalation_of(c.final.verdict, c.final.evidence, c.prediction);
                 const int next = c.final.level + 1;
+                // not escalated by escalation_to (a level that changes only the step budget), unless
+                // the next level was planned with the cell by an earlier binary
+                const bool planned_with_it = next < levels_started && level_cells[next].count(id);
+                if (d.escalate && next < req->levels && !planned_with_it) {
+                    auto from = sweep_level(*profile, c.final.level);
+                    auto to = sweep_level(*profile, next);
+                    if (!from.ok()) return from.error();
+                    if (!to.ok()) return to.error();
+                    bool every_fitted = !c.final.all_runs.empty();
+                    for (const auto& run : c.final.all_runs) every_fitted = every_fitted && !run.value("failed_to_fit", true);
+                    d = escalation_to(c.final.verdict, c.final.evidence, c.prediction, c.final.runs, every_fitted, *from, *to);
+                }
                 if (!d.escalate)
                     c.status = d.why;
                 else if (next >= req->levels)
