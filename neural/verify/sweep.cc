@@ -350,12 +350,9 @@ std::vector<std::string> escalated_cells(const std::vector<std::string>& cells, 
         const json& v = it->second;
         const std::string verdict = v.value("verdict", "pending"), evidence = v.value("evidence", "none"),
                           prediction = v.value("prediction", "unknown");
-        bool every_fitted = v.contains("all_runs") && v["all_runs"].is_array() && !v["all_runs"].empty();
-        if (every_fitted)
-            for (const auto& run : v["all_runs"]) every_fitted = every_fitted && !run.value("failed_to_fit", true);
         const EscalationDecision d =
             to_planned ? escalation_of(verdict, evidence, prediction)
-                       : escalation_to(verdict, evidence, prediction, v.value("runs", 0), every_fitted, from, to);
+                       : escalation_to(verdict, evidence, prediction, v.value("runs", 0), every_run_fitted(v), from, to);
         if (d.escalate) out.push_back(cell);
     }
     return out;
@@ -543,7 +540,7 @@ Result<SweepReport> run_sweep(const SweepRequest& r, const std::string& dir, con
         std::string command = "ltlkit";
         for (const auto& a : args) command += " " + a;
         if (auto w = write_if_changed((fs::path(ldir) / "command.txt").string(), command + "\n"); !w.ok()) return w.error();
-        const int runs_per_cell = level->sizes.seeds.value_or(profile.seeds) * static_cast<int>(profile.lrs.size());
+        const int runs_per_cell = level_runs_per_cell(profile, *level);
         if (r.shard_count > 1)
             if (auto m = merge_level_shards(dir, L, r.shard_count); !m.ok()) return m.error();
         auto verdicts = read_level_verdicts(dir, L);

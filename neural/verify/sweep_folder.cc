@@ -166,6 +166,17 @@ EscalationDecision escalation_to(const std::string& verdict, const std::string& 
                        " raises only the step budget (same seeds, same model), so it would train the same models again"};
 }
 
+int level_runs_per_cell(const Profile& base, const SweepLevel& level) {
+    return level.sizes.seeds.value_or(base.seeds) * static_cast<int>(base.lrs.size());
+}
+
+bool every_run_fitted(const json& verdict) {
+    if (!verdict.contains("all_runs") || !verdict["all_runs"].is_array() || verdict["all_runs"].empty()) return false;
+    for (const auto& run : verdict["all_runs"])
+        if (!run.is_object() || run.value("failed_to_fit", true)) return false;
+    return true;
+}
+
 std::string level_dir(const std::string& dir, int level) {
     return (fs::path(dir) / ("level-" + std::to_string(level))).string();
 }

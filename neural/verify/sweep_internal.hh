@@ -35,6 +35,10 @@ std::string level_dir(const std::string& dir, int level);
 Result<std::vector<std::string>> read_level_cells(const std::string& dir, int level);
 // level-L/verdicts.json by cell "LANGUAGE:ARCH" (empty when absent).
 Result<std::map<std::string, nlohmann::json>> read_level_verdicts(const std::string& dir, int level);
+// The runs a cell has at a level once the level is done (its seeds × the profile's learning rates).
+int level_runs_per_cell(const Profile& base, const SweepLevel& level);
+// Whether a verdicts.json entry lists its runs and every one of them fitted (failed_to_fit false).
+bool every_run_fitted(const nlohmann::json& verdict);
 std::string cell_of(const std::string& language, const std::string& arch);
 
 // The `ltlkit verify` arguments of one level (without the program name).

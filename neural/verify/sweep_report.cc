@@ -48,6 +48,7 @@ struct Step {
     int level = 0;
     std::string verdict = "pending", evidence = "none", reason;
     int runs = 0;
+    bool every_fitted = false;  // every_run_fitted of its verdicts.json entry
     ordered_json all_runs = ordered_json::array();  // each run: id, fitted, random test, pairs, training accuracy
 };
 
@@ -115,7 +116,7 @@ Result<SweepReport> build_sweep_report(const std::string& dir) {
     for (int L = 0; L < levels_started; ++L) {
         auto level = sweep_level(*profile, L);
         if (!level.ok()) return level.error();
-        runs_per_cell.push_back(level->sizes.seeds.value_or(profile->seeds) * static_cast<int>(profile->lrs.size()));
+        runs_per_cell.push_back(level_runs_per_cell(*profile, *level));
     }
 
     std::vector<Cell> cells;
@@ -139,6 +140,7 @@ Result<SweepReport> build_sweep_report(const std::string& dir) {
                     s.reason = it->second.value("reason", "");
                     s.runs = it->second.value("runs", 0);
                     s.all_runs = runs_of(it->second);
+                    s.every_fitted = every_run_fitted(it->second);
                     if (s.verdict != "pending") c.final = s;
                 }
                 c.history.push_back(s);
@@ -165,9 +167,7 @@ Result<SweepReport> build_sweep_report(const std::string& dir) {
                     auto to = sweep_level(*profile, next);
                     if (!from.ok()) return from.error();
                     if (!to.ok()) return to.error();
-                    bool every_fitted = !c.final.all_runs.empty();
-                    for (const auto& run : c.final.all_runs) every_fitted = every_fitted && !run.value("failed_to_fit", true);
-                    d = escalation_to(c.final.verdict, c.final.evidence, c.prediction, c.final.runs, every_fitted, *from, *to);
+                    d = escalation_to(c.final.verdict, c.final.evidence, c.prediction, c.final.runs, c.final.every_fitted, *from, *to);
                 }
                 if (!d.escalate)
                     c.status = d.why;
