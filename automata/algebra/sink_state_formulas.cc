@@ -22,11 +22,12 @@ namespace {
 
 // A weakening of chi(t) for a level-j type t (docs/WINDOWS.md §3c, step 4): a greedy choice among
 // its conjuncts (its letter, its level-(j-1) type, one "Y<=k chi(s)" per window type s, "nothing
-// else in the window") that still excludes every type of `others` (level-j types other than t),
-// then without the conjuncts that the others cover. It holds wherever t does and, like chi(t), only
-// depends on the level-j type. `eos`: t is an EOS type, evaluated only at EOS (no letter conjunct).
-ltl::Formula weakened_chi(WindowTypes& types, long t, const std::vector<long>& others, bool eos,
-                          const std::vector<std::string>& alphabet) {
+// else in the window") that still excludes every type of `others` (level-j types other than t,
+// indexed by `index`), then without the conjuncts that the others cover. It holds wherever t does
+// and, like chi(t), only depends on the level-j type. `eos`: t is an EOS type, evaluated only at EOS
+// (no letter conjunct).
+ltl::Formula weakened_chi(WindowTypes& types, long t, const std::vector<long>& others, const OthersIndex& index,
+                          bool eos, const std::vector<std::string>& alphabet) {
     const unsigned j = type_level(types, t);
     if (j == 0) return types.formula(t, alphabet);
     // past the budget the caller discards the formula: nothing more to build
@@ -34,23 +35,20 @@ ltl::Formula weakened_chi(WindowTypes& types, long t, const std::vector<long>& o
     const long own = types.sig[std::size_t(t)][0];
     const std::vector<long> S = type_window(types, t);
     CoverCandidates cands{others.size(), {}, {}};
-    auto add = [&](ltl::Formula f, auto&& excludes) { cands.add(f, [&](std::size_t i) { return excludes(others[i]); }); };
-    if (!eos)
-        add(types.formula(type_ground(types, t), alphabet),
-            [&](long g) { return type_ground(types, g) != type_ground(types, t); });
-    if (j >= 2 || eos) add(types.formula(own, alphabet), [&](long g) { return types.sig[std::size_t(g)][0] != own; });
+    if (!eos) {
+        const long ground = type_ground(types, t);
+        cands.add_column(types.formula(ground, alphabet), index.differs(index.ground, ground));
+    }
+    if (j >= 2 || eos) cands.add_column(types.formula(own, alphabet), index.differs(index.own, own));
     for (long si : S)
-        add(ltl::Formula::bounded_yesterday(types.formula(si, alphabet), types.k), [&](long g) {
-            const auto& w = types.sig[std::size_t(g)];  // [own type, window types...] (sorted after the first)
-            return !std::binary_search(w.begin() + 1, w.end(), si);
-        });
+        cands.add_column(ltl::Formula::bounded_yesterday(types.formula(si, alphabet), types.k), index.differs(index.member, si));
     const std::set<long> Sset(S.begin(), S.end());
-    add(ltl::Formula::neg(ltl::Formula::bounded_yesterday(
-            ltl::Formula::neg(disjoin(Sset, [&](long si) { return types.formula(si, alphabet); })), types.k)),
-        [&](long g) {
-            const auto& w = types.sig[std::size_t(g)];
-            return !std::includes(S.begin(), S.end(), w.begin() + 1, w.end());
-        });
+    cands.add(ltl::Formula::neg(ltl::Formula::bounded_yesterday(
+                  ltl::Formula::neg(disjoin(Sset, [&](long si) { return types.formula(si, alphabet); })), types.k)),
+              [&](std::size_t i) {
+                  const auto& w = types.sig[std::size_t(others[i])];  // [own type, window types...] (sorted after the first)
+                  return !std::includes(S.begin(), S.end(), w.begin() + 1, w.end());
+              });
     const auto f = cands.cover();
     return f ? *f : types.formula(t, alphabet);  // (cannot fail: together they are chi(t))
 }
@@ -194,15 +192,20 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         std::map<unsigned, std::vector<long>> by_level, eos_by_level;  // the types of seen / seen_eos
         for (long t : seen) by_level[type_level(types, t)].push_back(t);
         for (long t : seen_eos) eos_by_level[type_level(types, t)].push_back(t);
+        // the others of each level, indexed once for all the types of the level (OthersIndex)
+        std::map<std::pair<bool, unsigned>, OthersIndex> indexes;
+        auto weakened = [&](long t, bool eos) {
+            const unsigned j = type_level(types, t);
+            const std::vector<long>& others = (eos ? eos_by_level : by_level)[j];
+            auto it = indexes.find({eos, j});
+            if (it == indexes.end()) it = indexes.emplace(std::pair(eos, j), OthersIndex(types, others)).first;
+            return weakened_chi(types, t, others, it->second, eos, minimal.alphabet);
+        };
         const std::vector<long>& G = by_level[D];
         const std::vector<long>& G_eos = eos_by_level[D];
         ltl::Formula a = ltl::Formula::disj(
-            ltl::Formula::past(disjoin(bad, [&](long t) {
-                return weakened_chi(types, t, by_level[type_level(types, t)], false, minimal.alphabet);
-            })),
-            disjoin(bad_eos, [&](long t) {
-                return weakened_chi(types, t, eos_by_level[type_level(types, t)], true, minimal.alphabet);
-            }));
+            ltl::Formula::past(disjoin(bad, [&](long t) { return weakened(t, false); })),
+            disjoin(bad_eos, [&](long t) { return weakened(t, true); }));
         ltl::Formula b = ltl::Formula::neg(ltl::Formula::conj(
             ltl::Formula::historically(disjoin(std::set<long>(G.begin(), G.end()), chi)),
             disjoin(std::set<long>(G_eos.begin(), G_eos.end()), chi)));

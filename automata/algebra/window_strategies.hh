@@ -20,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -147,11 +148,18 @@ unsigned type_level(const WindowTypes& types, long id);
 long type_ground(const WindowTypes& types, long id);
 std::vector<long> type_window(const WindowTypes& types, long id);
 
-// Greedy set cover (docs/WINDOWS.md §3c, step 4): candidate c excludes the other types i with
-// excl[c][i]; repeatedly picks the unused candidate that excludes the most others not yet excluded
-// per unit of cost, until every other is excluded, then drops (in order) each pick whose exclusions
-// the remaining picks cover. nullopt when the candidates together do not exclude every other.
-std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<std::vector<std::uint8_t>>& excl,
+// A set of others (0..n-1, by index) as bits, 64 to a word (bit i % 64 of word i / 64).
+using CoverBits = std::vector<std::uint64_t>;
+inline std::size_t cover_words(std::size_t others) { return (others + 63) / 64; }
+
+// Greedy set cover (docs/WINDOWS.md §3c, step 4): candidate c excludes the other types i with bit i
+// of excl[c] set; repeatedly picks the unused candidate that excludes the most others not yet
+// excluded per unit of cost (the first of equal scores), until every other is excluded, then drops
+// (in order) each pick whose exclusions the remaining picks cover. nullopt when the candidates
+// together do not exclude every other, or the budget is spent. Word-parallel: one step of a pass
+// examines 64 others, and the budget is charged one item per word (tests/test_greedy_cover.cc
+// compares it with the one-other-at-a-time greedy on random instances).
+std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<CoverBits>& excl,
                                                      const std::vector<std::size_t>& cost, std::size_t others);
 
 // The conjuncts of a characteristic formula offered to greedy_cover, each with the others (0..n-1,
@@ -159,20 +167,45 @@ std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<std::vect
 struct CoverCandidates {
     std::size_t others = 0;
     std::vector<ltl::Formula> formulas;
-    std::vector<std::vector<std::uint8_t>> excl;
+    std::vector<CoverBits> excl;
     // Each candidate charges the search budget for its `others` checks (budget.hh); past the budget
     // its column is left empty (excludes nothing), and the caller, which finds the budget spent,
     // discards what it builds.
     template <class Excludes>
     void add(ltl::Formula f, Excludes&& excludes) {
         formulas.push_back(f);
-        excl.emplace_back(others);
+        excl.emplace_back(cover_words(others), 0);
         if (budget_charge(1 + others / kItemsPerPoll)) return;
-        for (std::size_t i = 0; i < others; ++i) excl.back()[i] = excludes(i);
+        CoverBits& col = excl.back();
+        for (std::size_t i = 0; i < others; ++i)
+            if (excludes(i)) col[i / 64] |= std::uint64_t{1} << (i % 64);
+    }
+    // A candidate whose column is already known (from an OthersIndex): charges one item per word.
+    void add_column(ltl::Formula f, CoverBits col) {
+        formulas.push_back(f);
+        if (budget_charge(1 + col.size() / kItemsPerPoll)) col.assign(cover_words(others), 0);
+        excl.push_back(std::move(col));
     }
     // The conjunction of the greedy choice; nullopt when the candidates do not exclude every other.
     std::optional<ltl::Formula> cover() const;
     ltl::Formula all() const { return ltl::conjunction(formulas); }
+};
+
+// The others of one level (the types a weakened characteristic formula must exclude), indexed once
+// for every type of the level that needs a cover of them (docs/WINDOWS.md §3c, step 4): for each
+// value of an other's ground type, of its own level-(j-1) type and of each type in its window, the
+// others that have it, as bits. The columns of the candidates "same ground type", "same own type"
+// and "Y<=k chi(s)" are then complements of these sets, one word operation per 64 others, where
+// testing each other costs one comparison or binary search per other and per candidate. Building
+// charges one item per (other, key) pair and the memory of the sets (budget.hh); past the budget
+// the sets are left incomplete, and the caller, which finds the budget spent, discards what it builds.
+struct OthersIndex {
+    std::size_t others = 0;
+    std::unordered_map<long, CoverBits> ground, own, member;
+    bool complete = false;  // built within the budget; otherwise differs() excludes nothing
+    OthersIndex(const WindowTypes& types, const std::vector<long>& others);
+    // The others whose key under `by` is not `key` (all others when none has it).
+    CoverBits differs(const std::unordered_map<long, CoverBits>& by, long key) const;
 };
 
 // The word that a breadth-first exploration reached state s by: parent[s] = (previous state, letter),

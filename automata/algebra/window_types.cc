@@ -4,6 +4,7 @@
 #include "automata/algebra/window_strategies.hh"
 
 #include <algorithm>
+#include <bit>
 
 #include "automata/algebra/budget.hh"
 
@@ -96,32 +97,42 @@ std::vector<long> type_window(const WindowTypes& types, long id) {
     return std::vector<long>(sg.begin() + 1, sg.end());
 }
 
-std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<std::vector<std::uint8_t>>& excl,
+std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<CoverBits>& excl,
                                                      const std::vector<std::size_t>& cost, std::size_t others) {
-    const std::size_t n = excl.size();
-    std::vector<std::uint8_t> done(others, 0), used(n, 0);
+    const std::size_t n = excl.size(), words = cover_words(others);
+    // the others not excluded yet; the bits past `others` in the last word stay clear
+    CoverBits left_bits(words, ~std::uint64_t{0});
+    if (others % 64) left_bits.back() = (std::uint64_t{1} << (others % 64)) - 1;
+    std::vector<std::uint8_t> used(n, 0);
     for (std::size_t left = others; left > 0;) {
-        if (budget_charge(1 + n * others / kItemsPerPoll)) return std::nullopt;  // the budget is spent
+        if (budget_charge(1 + n * words / kItemsPerPoll)) return std::nullopt;  // the budget is spent
         std::size_t best = n;
         double score = 0;
         for (std::size_t ci = 0; ci < n; ++ci) {
             std::size_t gain = 0;
-            for (std::size_t i = 0; i < others; ++i) gain += !done[i] && excl[ci][i];
+            for (std::size_t w = 0; w < words; ++w) gain += static_cast<std::size_t>(std::popcount(excl[ci][w] & left_bits[w]));
             const double sc = double(gain) / double(cost[ci]);
             if (!used[ci] && gain > 0 && sc > score) score = sc, best = ci;
         }
         if (best == n) return std::nullopt;
         used[best] = 1;
-        for (std::size_t i = 0; i < others; ++i)
-            if (!done[i] && excl[best][i]) done[i] = 1, --left;
-    }
-    if (budget_charge(1 + n * n * others / kItemsPerPoll)) return std::nullopt;
-    auto covered_without = [&](std::size_t ci) {
-        for (std::size_t i = 0; i < others; ++i) {
-            bool any = false;
-            for (std::size_t cj = 0; cj < n && !any; ++cj) any = cj != ci && used[cj] && excl[cj][i];
-            if (!any) return false;
+        left = 0;
+        for (std::size_t w = 0; w < words; ++w) {
+            left_bits[w] &= ~excl[best][w];
+            left += static_cast<std::size_t>(std::popcount(left_bits[w]));
         }
+    }
+    if (budget_charge(1 + n * n * words / kItemsPerPoll)) return std::nullopt;
+    CoverBits all(words, ~std::uint64_t{0});
+    if (others % 64 && words) all.back() = (std::uint64_t{1} << (others % 64)) - 1;
+    CoverBits u(words);
+    auto covered_without = [&](std::size_t ci) {
+        std::fill(u.begin(), u.end(), 0);
+        for (std::size_t cj = 0; cj < n; ++cj)
+            if (cj != ci && used[cj])
+                for (std::size_t w = 0; w < words; ++w) u[w] |= excl[cj][w];
+        for (std::size_t w = 0; w < words; ++w)
+            if ((u[w] & all[w]) != all[w]) return false;
         return true;
     };
     for (std::size_t ci = 0; ci < n; ++ci)
@@ -129,6 +140,40 @@ std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<std::vect
     std::vector<std::size_t> out;
     for (std::size_t ci = 0; ci < n; ++ci)
         if (used[ci]) out.push_back(ci);
+    return out;
+}
+
+OthersIndex::OthersIndex(const WindowTypes& types, const std::vector<long>& list) : others(list.size()) {
+    const std::size_t words = cover_words(others);
+    std::size_t pairs = 0;
+    for (long g : list) pairs += types.sig[std::size_t(g)].size() + 1;
+    if (budget_charge(1 + pairs / kItemsPerPoll)) return;
+    auto set = [&](std::unordered_map<long, CoverBits>& by, long key, std::size_t i) {
+        auto [it, fresh] = by.try_emplace(key);
+        if (fresh) {
+            if (budget_charge_bytes(words * sizeof(std::uint64_t) + 64)) return false;
+            it->second.assign(words, 0);
+        }
+        it->second[i / 64] |= std::uint64_t{1} << (i % 64);
+        return true;
+    };
+    for (std::size_t i = 0; i < others; ++i) {
+        const auto& sg = types.sig[std::size_t(list[i])];
+        if (sg[0] == -2) continue;  // level 0: no ground, own or window sets
+        if (!set(ground, type_ground(types, list[i]), i) || !set(own, sg[0], i)) return;
+        for (std::size_t j = 1; j < sg.size(); ++j)
+            if (!set(member, sg[j], i)) return;
+    }
+    complete = true;
+}
+
+CoverBits OthersIndex::differs(const std::unordered_map<long, CoverBits>& by, long key) const {
+    const std::size_t words = cover_words(others);
+    if (!complete) return CoverBits(words, 0);
+    CoverBits out(words, ~std::uint64_t{0});
+    if (others % 64 && words) out.back() = (std::uint64_t{1} << (others % 64)) - 1;
+    if (auto it = by.find(key); it != by.end())
+        for (std::size_t w = 0; w < words; ++w) out[w] &= ~it->second[w];
     return out;
 }
 
