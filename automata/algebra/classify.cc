@@ -250,9 +250,18 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
     // Measured on the budget clock (wall or this thread's CPU time), like each question's deadline.
     const auto window_start = SearchBudget::Clock::now();
     const std::uint64_t window_work_start = budget_work_done();
+    // For a definite language hybrid_k is local_k (Corollary 10.7, docs/WINDOWS.md §10): under a work
+    // or time budget with the second round on, its hybrid questions wait until every local one has been
+    // asked, and are asked only for the k whose local answer stayed unknown, so that the local questions
+    // get the shares of both (the second round then gives what is left to both).
+    const bool defer_definite_hybrid = options.window_definite_local_first && options.window_second_round &&
+                                       (options.window_work > 0 || options.window_time_s > 0) &&
+                                       out.classes[ClassKind::Definite] == true;
     std::size_t questions_left = 0;
     for (ClassKind id : {ClassKind::Definite, ClassKind::LocallyRTrivial})
-        if (out.classes[id] != false) questions_left += options.max_k >= 2 ? options.max_k - 1 : 0;
+        if (out.classes[id] != false && !(id == ClassKind::LocallyRTrivial && defer_definite_hybrid))
+            questions_left += options.max_k >= 2 ? options.max_k - 1 : 0;
+    std::vector<unsigned> deferred;  // the k of the hybrid questions of a definite language, asked after the loop
     // The work and time each question asked had (keyed by hybrid, k), for the second round.
     std::map<std::pair<bool, unsigned>, std::pair<std::uint64_t, double>> asked;
     auto ask = [&](const ClassId& id, bool hybrid, unsigned k) {
@@ -313,13 +322,28 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
                                       : std::nullopt) {
             out.hybrid_k[k] = Answer::No;
             out.certificates[hid] = *derived;
+        } else if (auto own = own_formula(true, k)) {
+            out.hybrid_k[k] = own->answer;
+            out.certificates[hid] = std::move(own->certificate);
+        } else if (defer_definite_hybrid) {
+            out.hybrid_k[k] = Answer::Unknown;
+            deferred.push_back(k);
         } else {
-            auto own = own_formula(true, k);
-            WindowDecision w = own ? std::move(*own) : ask(hid, true, k);
+            WindowDecision w = ask(hid, true, k);
             out.hybrid_k[k] = w.answer;
             out.certificates[hid] = w.certificate;
         }
-        if (out.classes[ClassKind::LocallyRTrivial] != false) --questions_left;
+        if (out.classes[ClassKind::LocallyRTrivial] != false && !defer_definite_hybrid) --questions_left;
+    }
+    questions_left = deferred.size();
+    for (unsigned k : deferred) {
+        const ClassId hid = window_class_id(true, k);
+        WindowDecision w = ask(hid, true, k);
+        --questions_left;
+        w.certificate.fact += " (asked after every local question: for a definite language hybrid_k:" + std::to_string(k) +
+                              " is local_k:" + std::to_string(k) + ", Corollary 10.7, docs/WINDOWS.md §10)";
+        out.hybrid_k[k] = w.answer;
+        out.certificates[hid] = std::move(w.certificate);
     }
     // The second round (docs/WINDOWS.md §5b): a question answered early leaves its share to the
     // questions after it, but not to those before; what is left at the end goes, in equal shares, to

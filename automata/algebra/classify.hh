@@ -44,6 +44,10 @@ struct ClassifyOptions {
     // is larger than the one it had (docs/WINDOWS.md §5b). Within the same budget, so it never costs
     // more than the budget; off, every question is asked once.
     bool window_second_round = true;
+    // For a definite language (hybrid_k = local_k, Corollary 10.7): with the second round on and a
+    // work or time budget, the local questions share the budget first, and a hybrid question is asked
+    // only where its local answer stayed unknown, with what the local ones left (docs/WINDOWS.md §5b).
+    bool window_definite_local_first = true;
     // Called about once a second while a window question runs longer than a second.
     std::function<void(const std::string& question, double seconds, std::size_t resident_bytes)> progress;
     // The formula the language was written as (null: none). A formula that lies in LTL[Y<=k] or

@@ -689,7 +689,10 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
             const std::uint64_t w0 = budget_work_done();
             const auto t0 = BudgetClock::now();
             std::optional<WindowDecision> d =
-                transient_dag_decision(minimal, *dag, k, options, options.work_limit / 2, options.time_limit_s / 2);
+                transient_dag_decision(minimal, *dag, k, options,
+                                       // half, but never 0 (no bound) when the question has a bound of 1
+                                       options.work_limit ? std::max<std::uint64_t>(options.work_limit / 2, 1) : 0,
+                                       options.time_limit_s / 2);
             if (d && d->answer == Answer::No) return std::move(*d);
             WindowOptions rest = options;
             const std::uint64_t used = budget_work_done() - w0;
