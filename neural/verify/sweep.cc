@@ -415,6 +415,7 @@ std::vector<std::string> verify_arguments(const SweepRequest& r, const std::stri
     for (const auto& [opt, v] : {std::pair{"--steps", s.steps}, {"--seeds", s.seeds}, {"--d-model", s.d_model},
                                  {"--heads", s.heads}, {"--layers", s.layers}})
         if (v) a.insert(a.end(), {opt, std::to_string(*v)});
+    if (level.first_seed != 1) a.insert(a.end(), {"--seed", std::to_string(level.first_seed)});
     if (r.shard_count > 1) a.insert(a.end(), {"--shard", std::to_string(r.shard_index) + "/" + std::to_string(r.shard_count)});
     if (r.quiet) a.push_back("-q");
     return a;

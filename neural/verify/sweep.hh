@@ -84,6 +84,7 @@ std::string sweep_language_json(const SweepLanguage& l);
 struct SweepLevel {
     int level = 0;
     ProfileSizes sizes;
+    int first_seed = 1;       // the level's seed indices are first_seed .. first_seed + seeds - 1 (verify --seed)
     std::string description;  // one line
 };
 Result<SweepLevel> sweep_level(const Profile& base, int level);

@@ -127,7 +127,12 @@ Result<SweepLevel> sweep_level(const Profile& base, int level) {
         return l;
     }
     const auto& m = base.base.model;
-    const double factor = level == 1 ? 4.0 : std::pow(4.0, level - 1);
+    // Levels 4 and up train level 3's models (16x the steps, twice the width) from new seeds: more
+    // steps cannot change a run that stopped at its fit check, and a cell whose runs all fitted but
+    // failed their controls, or that no seed fitted, is then asked of other initialisations
+    // (docs/PROTOCOL.md "Sweeps").
+    const int sized_as = std::min(level, 3);
+    const double factor = sized_as == 1 ? 4.0 : std::pow(4.0, sized_as - 1);
     l.sizes.steps = static_cast<int>(std::min(1e8, base.base.training.steps * factor));
     l.sizes.seeds = std::max(3, base.seeds);
     l.description = std::to_string(*l.sizes.steps) + " steps (" + std::to_string(static_cast<int>(factor)) +
@@ -136,6 +141,11 @@ Result<SweepLevel> sweep_level(const Profile& base, int level) {
         l.sizes.d_model = m.d_model * 2;
         l.sizes.heads = m.heads * 2;
         l.description += ", d_model " + std::to_string(*l.sizes.d_model) + " x " + std::to_string(*l.sizes.heads) + " heads";
+    }
+    if (level >= 4) {
+        l.first_seed = 1 + *l.sizes.seeds * (level - 3);
+        l.description += ", new seeds " + std::to_string(l.first_seed) + ".." + std::to_string(l.first_seed + *l.sizes.seeds - 1) +
+                         " (level 3's models from other initialisations)";
     }
     return l;
 }
@@ -159,7 +169,7 @@ EscalationDecision escalation_to(const std::string& verdict, const std::string& 
     const ProfileSizes& a = from.sizes;
     const ProfileSizes& b = to.sizes;
     const bool only_steps = a.layers == b.layers && a.d_model == b.d_model && a.heads == b.heads && a.d_ff == b.d_ff &&
-                            a.per_length == b.per_length && a.seeds == b.seeds;
+                            a.per_length == b.per_length && a.seeds == b.seeds && from.first_seed == to.first_seed;
     if (!only_steps) return d;
     return {false, evidence + " at level " + std::to_string(from.level) + ", not escalated: its " + std::to_string(runs) +
                        " runs there all fitted before their step budget, and level " + std::to_string(to.level) +

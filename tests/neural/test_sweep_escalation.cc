@@ -58,6 +58,29 @@ TEST_CASE("a level that raises only the step budget gets no cell whose runs all 
     CHECK(d.why.find("raises only the step budget") != std::string::npos);
 }
 
+TEST_CASE("levels 4 and up train level 3's models from new seeds, and take the cells more steps cannot change") {
+    const Profile demo = *profile_by_name("demo");
+    const SweepLevel l3 = *sweep_level(demo, 3), l4 = *sweep_level(demo, 4), l5 = *sweep_level(demo, 5);
+    for (const SweepLevel* l : {&l4, &l5}) {
+        INFO("level " << l->level);
+        CHECK(l->sizes.steps == l3.sizes.steps);
+        CHECK(l->sizes.d_model == l3.sizes.d_model);
+        CHECK(l->sizes.heads == l3.sizes.heads);
+        CHECK(l->sizes.seeds == l3.sizes.seeds);
+    }
+    // seed indices 1..3 below level 4, then 4..6 and 7..9: no run of a level repeats one below it
+    for (int L = 0; L <= 3; ++L) CHECK(sweep_level(demo, L)->first_seed == 1);
+    CHECK(l4.first_seed == 4);
+    CHECK(l5.first_seed == 7);
+    CHECK(l4.description.find("new seeds 4..6") != std::string::npos);
+    // a cell whose level-3 runs all fitted and failed their controls goes on to new seeds; so does
+    // one that no seed fitted
+    CHECK(escalation_to("not_reproduced", "controls_failed", "recognizes", 3, true, l3, l4).escalate);
+    CHECK(escalation_to("not_reproduced", "controls_failed", "recognizes", 3, true, l4, l5).escalate);
+    CHECK(escalation_to("inconclusive", "not_fitted", "fails", 3, false, l3, l4).escalate);
+    CHECK_FALSE(escalation_to("confirmed", "length_failure", "fails", 3, true, l3, l4).escalate);
+}
+
 TEST_CASE("on the committed sweep the rule drops from level 3 exactly the cells whose level-2 runs all fitted") {
     const std::string dir = std::string(LTLKIT_SOURCE_DIR) + "/docs/results/sweep";
     REQUIRE(std::filesystem::exists(dir + "/level-3/cells.txt"));
