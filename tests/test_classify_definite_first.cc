@@ -42,26 +42,18 @@ TEST_CASE("definite languages: local questions first adds answers that re-verify
         const Dfa d = minimize(*compiled);
         if (d.num_states() < 6 || d.num_states() > 12) continue;
         ++dfas;
-        ClassifyOptions first;
-        first.max_k = 4;
-        first.window_work = kWork;
-        ClassifyOptions each = first;
-        each.window_definite_local_first = false;
-        const std::uint64_t w0 = budget_work_done();
-        auto a = classify(d, first);
-        const std::uint64_t w1 = budget_work_done();
-        auto b = classify(d, each);
-        REQUIRE(a);
-        REQUIRE(b);
-        REQUIRE(a->classes[ClassKind::Definite] == true);
+        const ClassifiedTwice both = classify_with_and_without(d, 4, kWork, &ClassifyOptions::window_definite_local_first);
+        const Classification* a = &both.with;
+        const Classification* b = &both.without;
+        REQUIRE(a->classes.at(ClassKind::Definite) == true);
         INFO(ltl::to_string(f));
-        CHECK(w1 - w0 <= kWork + kWork / 20);
+        CHECK(both.work_with <= kWork + kWork / 20);
         for (unsigned k = 2; k <= 4; ++k) {
             INFO("k = " << k);
-            for (const auto* c : {&*a, &*b})
+            for (const Classification* c : {a, b})
                 if (c->local_k.at(k) != Answer::Unknown && c->hybrid_k.at(k) != Answer::Unknown)
                     CHECK(c->local_k.at(k) == c->hybrid_k.at(k));
-            if (a->certificates[window_class_id(true, k)].fact.find("asked after every local question") != std::string::npos)
+            if (a->certificates.at(window_class_id(true, k)).fact.find("asked after every local question") != std::string::npos)
                 ++deferred_asked;
             for (bool hybrid : {false, true}) {
                 const Answer x = (hybrid ? a->hybrid_k : a->local_k).at(k), y = (hybrid ? b->hybrid_k : b->local_k).at(k);
@@ -72,7 +64,7 @@ TEST_CASE("definite languages: local questions first adds answers that re-verify
                     ++agree;
                 } else if (x != Answer::Unknown) {
                     ++added;
-                    const Certificate& c = a->certificates[id];
+                    const Certificate& c = a->certificates.at(id);
                     if (!c.formula_omitted) CHECK(reverifies(c, d));
                 } else if (y != Answer::Unknown) {
                     ++lost;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "automata/algebra/budget.hh"
 #include "automata/algebra/classify.hh"
 #include "automata/algebra/depth_probe.hh"
 #include "automata/algebra/windows.hh"
@@ -58,6 +59,29 @@ inline bool reverifies(const Certificate& c, const Dfa& d) {
     auto ok = check_window_certificate(cert_json(c, d), &why);
     INFO(to_string(c.class_id) << " " << to_string(c.kind) << ": " << (ok ? why : ok.error().message));
     return ok.ok() && *ok;
+}
+
+// classify `d` at --max-k `max_k` and --window-work `work`, with `option` on (its default) and off,
+// and the work (budget.hh polls) the first used: the comparison of tests/test_classify_second_round.cc
+// and tests/test_classify_definite_first.cc.
+struct ClassifiedTwice {
+    Classification with, without;
+    std::uint64_t work_with = 0;
+};
+inline ClassifiedTwice classify_with_and_without(const Dfa& d, unsigned max_k, std::uint64_t work, bool ClassifyOptions::*option) {
+    ClassifyOptions on;
+    on.max_k = max_k;
+    on.window_work = work;
+    on.*option = true;
+    ClassifyOptions off = on;
+    off.*option = false;
+    const std::uint64_t w0 = budget_work_done();
+    auto a = classify(d, on);
+    const std::uint64_t w1 = budget_work_done();
+    auto b = classify(d, off);
+    REQUIRE(a);
+    REQUIRE(b);
+    return {std::move(*a), std::move(*b), w1 - w0};
 }
 
 inline Word pumped(const Word& x, const Word& p, std::size_t r, const Word& tail) {
