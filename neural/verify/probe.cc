@@ -147,7 +147,7 @@ Result<Probe> probe_from_json(const std::string& text, const std::vector<std::st
 }
 
 bool needs_probe(const RunResult& r) {
-    return !r.failed_to_fit && r.success && r.adversarial_accuracy && *r.adversarial_accuracy >= kPairSetPass;
+    return !r.failed_to_fit && passes_both_tests(r);
 }
 
 Result<std::size_t> probe_runs(const Plan& plan, const std::string& out, const std::vector<const RunPlan*>& runs,

@@ -316,7 +316,7 @@ std::string to_string(EvidenceGroup g) {
 EvidenceKind failure_kind(const RunResult& r, PairSetKind adversarial) {
     if (r.success) {
         if (!r.adversarial_accuracy) return EvidenceKind::Untested;
-        if (*r.adversarial_accuracy >= kPairSetPass)
+        if (passes_both_tests(r))
             return r.probe && r.probe->first_wrong_r ? EvidenceKind::ProbeFailure : EvidenceKind::PassesAdversarial;
         // A mixed set may fail on its forced pairs only: counted as the architecture's.
         return adversarial == PairSetKind::Informative ? EvidenceKind::InformativePairs : EvidenceKind::ForcedPairs;

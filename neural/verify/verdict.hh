@@ -134,6 +134,13 @@ std::string to_string(EvidenceGroup g);  // "success" | "by_architecture" | "obs
 // The threshold of "passes a pair set" (the adversarial set of rule 5, the control pairs of rule 3).
 inline constexpr double kPairSetPass = 0.99;
 
+// A run that succeeds on the random test and passes its adversarial set (kPairSetPass): what no run of
+// a cell predicted to fail may do (rule 5, unless the probe past the test lengths finds the failure),
+// so the condition under which verify probes such a run (probe.hh needs_probe).
+inline bool passes_both_tests(const RunResult& r) {
+    return r.success && r.adversarial_accuracy && *r.adversarial_accuracy >= kPairSetPass;
+}
+
 struct Verdict {
     std::string language, arch;
     Prediction prediction = Prediction::Unknown;  // after the NoPE / strict-mask rule
