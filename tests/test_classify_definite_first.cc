@@ -79,3 +79,41 @@ TEST_CASE("definite languages: local questions first adds answers that re-verify
     CHECK(added > 0);
     CHECK(lost < added);
 }
+
+TEST_CASE("a window question with a work bound of 1 stops at once, whatever route it takes") {
+    // The formula on which classify once ran 705,349 steps over a budget of 150,000: a definite
+    // language whose DFA has Theorem 10.8's shape, whose route through the residuals took half of a
+    // bound of 1 as 0, i.e. no bound (docs/PERFORMANCE.md, "The sink-state route's formula in
+    // word-parallel steps"); then random formulas of LTL[P,Y<=k] over three letters.
+    const std::vector<std::string> atoms{"a", "b", "c", "d"};
+    std::vector<Dfa> dfas{dfa_of(std::string("(!(b & a & c) <-> Y<=3 (Y<=3 b | !d)) | !(!c & !c | Y<=3 (a <-> a)) -> Y<=3 "
+                                             "Y<=3 !(b & d <-> (c <-> b))"),
+                                 atoms)};
+    std::mt19937_64 rng(5);
+    for (int draw = 0; draw < 2000 && dfas.size() < 30; ++draw) {
+        const ltl::Formula f =
+            random_formula(rng, ltl::FragmentKind::PYLeqK, {"a", "b", "c"}, int(3 + rng() % 3), unsigned(2 + rng() % 2));
+        auto compiled = compile(f, {"a", "b", "c"});
+        if (!compiled) continue;
+        Dfa d = minimize(*compiled);
+        if (d.num_states() >= 4 && locally_r_trivial_by_pair_graph(d)) dfas.push_back(std::move(d));
+    }
+    REQUIRE(dfas.size() >= 20);
+    std::uint64_t most = 0;
+    for (const Dfa& d : dfas)
+        for (unsigned k : {2u, 3u, 4u})
+            for (bool hybrid : {false, true}) {
+                if (!hybrid && !definite_by_pair_graph(d)) continue;
+                WindowOptions o;
+                o.work_limit = 1;
+                const std::uint64_t w0 = budget_work_done();
+                const WindowDecision w = hybrid ? decide_hybrid_k(d, k, o) : decide_local_k(d, k, o);
+                const std::uint64_t used = budget_work_done() - w0;
+                most = std::max(most, used);
+                INFO(to_json(d) << " k = " << k << (hybrid ? " hybrid" : " local") << ": " << used << " steps");
+                CHECK(used <= 200);  // every strategy stops at its first poll (one charge may cover a few)
+                (void)w;
+            }
+    INFO("most steps used: " << most);
+    CHECK(most > 0);
+}
