@@ -12,7 +12,7 @@ set -u
 bin=$1
 src=$2
 source "$src/tests/cli/kill_lib.bash"
-rm -rf ref ext int sh tampered partial q err*.txt
+rm -rf ref ext int sh tampered partial q five err*.txt
 args=(sweep --strata rt_definite,none --per-stratum 1 --profile tiny --levels 2 --threads 1 --device cpu)
 
 # The digest of a sweep folder without the files that name the folder (command.txt, the report's
@@ -136,6 +136,23 @@ python3 "$src/tests/cli/sweep_recompute.py" q >/dev/null || fail "q: the report'
 printf 'last-a\ta,b\tformula\tY b\n' > q.suite
 "$bin" sweep --suite q.suite --archs global,local-1 --profile tiny --levels 1 --out q >/dev/null 2>err-q2.txt
 [[ $? == 2 ]] && grep -q "holds a sweep with other settings (suite_sha256" err-q2.txt || fail "an edited suite resumed: $(tail -1 err-q2.txt)"
+
+# 5b. Levels 4 and 5 train level 3's models from new seeds (docs/PROTOCOL.md "Sweeps"): the level-2
+# sweep extended to five levels; its cells that stay without evidence reach level 4, whose verify
+# gets --seed 4 and trains seeds 4..6 only, while the levels below keep seeds 1..3.
+rm -rf five && cp -r ref five
+"$bin" sweep --strata rt_definite,none --per-stratum 1 --profile tiny --levels 5 --threads 1 --device cpu --out five >/dev/null 2>err-five.txt \
+    || fail "--levels 5 exited $?: $(tail -2 err-five.txt)"
+if [[ -f five/level-4/cells.txt ]]; then
+    grep -q -- ' --seed 4$' five/level-4/command.txt || fail "level 4's verify: $(cat five/level-4/command.txt)"
+    l4=$(find five/level-4/runs -mindepth 3 -maxdepth 3 -type d -printf '%f\n' | sed 's/-.*//' | sort -u | tr '\n' ' ')
+    [[ "$l4" == "seed4 seed5 seed6 " ]] || fail "level 4 trained the seeds '$l4', want seed4 seed5 seed6"
+    l3=$(find five/level-3/runs -mindepth 3 -maxdepth 3 -type d -printf '%f\n' | sed 's/-.*//' | sort -u | tr '\n' ' ')
+    [[ "$l3" == "seed1 seed2 seed3 " ]] || fail "level 3 trained the seeds '$l3', want seed1 seed2 seed3"
+    python3 "$src/tests/cli/sweep_recompute.py" five >/dev/null || fail "five: the report's table does not recompute"
+else
+    fail "no cell reached level 4 (the tiny profile fits every cell): the new-seeds level is untested"
+fi
 
 # 6. Bad requests: one line, exit 2.
 check_bad() {
