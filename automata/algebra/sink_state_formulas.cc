@@ -196,6 +196,7 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         std::map<std::pair<bool, unsigned>, OthersIndex> indexes;
         auto weakened = [&](long t, bool eos) {
             const unsigned j = type_level(types, t);
+            if (j == 0) return types.formula(t, minimal.alphabet);  // nothing to weaken: no index needed
             const std::vector<long>& others = (eos ? eos_by_level : by_level)[j];
             auto it = indexes.find({eos, j});
             if (it == indexes.end()) it = indexes.emplace(std::pair(eos, j), OthersIndex(types, others)).first;

@@ -151,6 +151,12 @@ std::vector<long> type_window(const WindowTypes& types, long id);
 // A set of others (0..n-1, by index) as bits, 64 to a word (bit i % 64 of word i / 64).
 using CoverBits = std::vector<std::uint64_t>;
 inline std::size_t cover_words(std::size_t others) { return (others + 63) / 64; }
+// Every one of `others` others (the bits past them in the last word clear).
+inline CoverBits all_others(std::size_t others) {
+    CoverBits b(cover_words(others), ~std::uint64_t{0});
+    if (others % 64) b.back() = (std::uint64_t{1} << (others % 64)) - 1;
+    return b;
+}
 
 // Greedy set cover (docs/WINDOWS.md §3c, step 4): candidate c excludes the other types i with bit i
 // of excl[c] set; repeatedly picks the unused candidate that excludes the most others not yet

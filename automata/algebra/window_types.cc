@@ -100,9 +100,7 @@ std::vector<long> type_window(const WindowTypes& types, long id) {
 std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<CoverBits>& excl,
                                                      const std::vector<std::size_t>& cost, std::size_t others) {
     const std::size_t n = excl.size(), words = cover_words(others);
-    // the others not excluded yet; the bits past `others` in the last word stay clear
-    CoverBits left_bits(words, ~std::uint64_t{0});
-    if (others % 64) left_bits.back() = (std::uint64_t{1} << (others % 64)) - 1;
+    CoverBits left_bits = all_others(others);  // the others not excluded yet
     std::vector<std::uint8_t> used(n, 0);
     for (std::size_t left = others; left > 0;) {
         if (budget_charge(1 + n * words / kItemsPerPoll)) return std::nullopt;  // the budget is spent
@@ -123,8 +121,7 @@ std::optional<std::vector<std::size_t>> greedy_cover(const std::vector<CoverBits
         }
     }
     if (budget_charge(1 + n * n * words / kItemsPerPoll)) return std::nullopt;
-    CoverBits all(words, ~std::uint64_t{0});
-    if (others % 64 && words) all.back() = (std::uint64_t{1} << (others % 64)) - 1;
+    const CoverBits all = all_others(others);
     CoverBits u(words);
     auto covered_without = [&](std::size_t ci) {
         std::fill(u.begin(), u.end(), 0);
@@ -170,8 +167,7 @@ OthersIndex::OthersIndex(const WindowTypes& types, const std::vector<long>& list
 CoverBits OthersIndex::differs(const std::unordered_map<long, CoverBits>& by, long key) const {
     const std::size_t words = cover_words(others);
     if (!complete) return CoverBits(words, 0);
-    CoverBits out(words, ~std::uint64_t{0});
-    if (others % 64 && words) out.back() = (std::uint64_t{1} << (others % 64)) - 1;
+    CoverBits out = all_others(others);
     if (auto it = by.find(key); it != by.end())
         for (std::size_t w = 0; w < words; ++w) out[w] &= ~it->second[w];
     return out;
