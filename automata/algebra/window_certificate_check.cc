@@ -118,6 +118,36 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
             fragment_name(true, k));
         return true;
     }
+    if (member && cert.kind == CertificateKind::DepthTypes && !cert.formula && w.types == "sink") {
+        // Lemma 4 of docs/WINDOWS.md §3c: its hypothesis re-checked by an exploration of the checker's
+        // own (window_sink_check.cc), on the DFA over one letter per class where letters act alike
+        // (Proposition 10.9: the same answer, and the decision asked it there).
+        if (!hybrid) {
+            say("a sink-state exploration proves membership in LTL[P,Y<=k] (its formula uses P), not in " + fragment_name(false, k));
+            return false;
+        }
+        auto depth = count_in("depth", w.depth, 64);
+        if (!depth) return depth.error();
+        if (!w.x) return make_error("a sink-state certificate needs the word \"x\" into the sink");
+        const std::optional<LetterClasses> merged = letters_acting_alike(minimal);
+        const Dfa& explored = merged ? merged->reduced : minimal;
+        Word x = *w.x;
+        if (merged)
+            for (Symbol& c : x) c = merged->class_of.at(c);
+        const bool letters = w.past_letters.value_or(false), mixed = w.mixed.value_or(false);
+        auto found = check_sink_exploration(explored, k, static_cast<unsigned>(*depth), letters, mixed, x, 5'000'000);
+        if (!found) return found.error();
+        if (*found) {
+            say(**found);
+            return false;
+        }
+        say("the depth-" + std::to_string(*depth) + " window types" +
+            (letters ? std::string(" of letters annotated with the letters before them") : std::string()) +
+            " of words that avoid the sink (the state after '" + format_word(minimal.alphabet, *w.x) +
+            "') never cover a word that enters it" + (mixed ? ", and their EOS types decide the words that avoid it" : "") +
+            " (re-explored), so by Lemma 4 (docs/WINDOWS.md §3c) the language is in " + fragment_name(true, k));
+        return true;
+    }
     if (member && cert.kind == CertificateKind::DepthTypes && !cert.formula) {
         // Re-run the exhaustive exploration of the depth-d EOS types (depth_probe.hh).
         auto depth = count_in("depth", w.depth, 64);

@@ -172,12 +172,43 @@ std::optional<WindowDecision> searched_formula(const Question& q, Tried& t) {
                              ") whose minimal DFA equals the language's, found by formula search and compiled back");
 }
 
+// The sink-state strategy's hypothesis held but its formula was not built within the budget or is
+// over the cap: a "yes" whose certificate is the exploration (kind depth_types, types "sink"), which
+// check-certificate re-runs with its own code (docs/WINDOWS.md §3c, "Without a formula"). decide's
+// loop keeps it as its capped answer, so a later strategy's formula (or the probe's) still wins.
+WindowDecision sink_exploration_yes(const Question& q, const SinkSearchReport& sink) {
+    WindowDecision d = q.blank();
+    Certificate& c = d.certificate;
+    d.answer = Answer::Yes;
+    c.member = true;
+    c.kind = CertificateKind::DepthTypes;
+    const std::string types = "the depth-" + std::to_string(sink.depth) + " window types" +
+                              (sink.past_letters ? std::string(" of letters annotated with the set of letters before them") : std::string());
+    c.fact = "the run's entry into the sink state decides" +
+             (sink.mixed ? std::string(" (and, for the words that avoid it, the EOS type)") : std::string()) + ": " + types +
+             " of the positions and of EOS in words that avoid the sink (" + std::to_string(sink.good) +
+             " types) never cover a word that enters it (" + std::to_string(sink.bad) +
+             " types outside them are reached), so by Lemma 4 (docs/WINDOWS.md §3c) a " + q.frag + " formula of depth " +
+             std::to_string(sink.depth + 1 + (sink.past_letters ? 1 : 0)) + " defines the language";
+    c.formula_omitted = "the formula of Lemma 4 was not built within the question's budget or is over the cap (--formula-cap); "
+                        "check-certificate re-runs the exploration";
+    c.window = WindowFields{.k = q.k,
+                            .route = "sink",
+                            .past_letters = sink.past_letters,
+                            .mixed = sink.mixed,
+                            .depth = sink.depth,
+                            .types = "sink",
+                            .x = sink.sink_word};
+    return d;
+}
+
 // Yes: a language "the run enters the sink" (or its complement): the window types that words
 // avoiding the sink never show (docs/WINDOWS.md §3c), compiled back.
 std::optional<WindowDecision> sink_state_formula(const Question& q, Tried& t) {
     if (!q.hybrid) return std::nullopt;
-    t.sink = search_sink(q.minimal, q.k, kSinkDepth, 4 * q.options.probe_states);
+    t.sink = search_sink(q.minimal, q.k, kSinkDepth, 4 * q.options.probe_states, false, q.options.max_formula_size);
     const SinkSearchReport& sink = t.sink;
+    if (sink.formula.is_null() && sink.holds) return sink_exploration_yes(q, sink);
     if (sink.formula.is_null()) return std::nullopt;
     const std::size_t size = ltl::tree_size(sink.formula);
     return q.formula_yes(sink.formula, size,
@@ -221,9 +252,10 @@ std::optional<WindowDecision> window_type_formula(const Question& q, Tried& t) {
 // so the tables of §7 (which have no unknown cell) do not depend on it.
 std::optional<WindowDecision> extended_sink_state_formula(const Question& q, Tried& t) {
     if (!q.hybrid) return std::nullopt;
-    SinkSearchReport ext = search_sink(q.minimal, q.k, kSinkDepth, 4 * q.options.probe_states, true);
+    SinkSearchReport ext = search_sink(q.minimal, q.k, kSinkDepth, 4 * q.options.probe_states, true, q.options.max_formula_size);
     t.sink.states += ext.states;
     t.sink.applicable = t.sink.applicable || ext.applicable;
+    if (ext.formula.is_null() && ext.holds) return sink_exploration_yes(q, ext);
     if (ext.formula.is_null()) return std::nullopt;
     const std::size_t size = ltl::tree_size(ext.formula);
     return q.formula_yes(ext.formula, size,
@@ -781,9 +813,14 @@ WindowDecision decide_by_search(const Dfa& minimal, unsigned k, bool hybrid, con
         if (options.memory_limit_bytes) release_free_memory();
         if (!d) continue;
         if (d->answer == Answer::Yes && !d->certificate.formula) {
-            // Over the formula cap: the answer stands, but its certificate cannot be re-verified;
-            // the later strategies and the probe may still give one that can.
-            if (!capped) capped = std::move(d);
+            // Over the formula cap (or, for the sink-state strategy, not built within its share):
+            // the answer stands; the later strategies and the probe may still give a formula. Of
+            // these answers the first whose certificate can be re-verified is kept (the sink-state
+            // exploration, re-run by check-certificate), else the first.
+            auto verifiable = [](const WindowDecision& w) {
+                return w.certificate.kind == CertificateKind::DepthTypes && w.certificate.window && w.certificate.window->types;
+            };
+            if (!capped || (!verifiable(*capped) && verifiable(*d))) capped = std::move(d);
             continue;
         }
         return std::move(*d);

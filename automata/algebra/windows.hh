@@ -149,6 +149,12 @@ struct SinkSearchReport {
     bool applicable = false;      // the DFA has the shape above (extended: it has a sink besides q0)
     bool past_letters = false;    // the answer's types annotate letters with the set of letters before
     bool mixed = false;           // the states besides the sink have both acceptances
+    // The hypothesis of Lemma 4 (and, when mixed, "the EOS type decides the words that avoid the
+    // sink") holds at `depth`, with or without letters annotated (past_letters): a proof that the
+    // language is in LTL[P,Y<=k] whether or not its formula was built and compiled back within the
+    // budget and the cap (formula null). sink_word: a shortest word into the sink.
+    bool holds = false;
+    Word sink_word;
     // At the largest depth that failed (conflict_depth): a word that enters s whose position types all
     // lie in G, and a word that avoids s, with equal level-D EOS types.
     std::optional<std::pair<Word, Word>> conflict;
@@ -159,8 +165,17 @@ struct SinkSearchReport {
 // is compiled back. Not applicable (applicable = false) without a sink as described. `extended`
 // also accepts both acceptances besides the sink (the EOS type must then decide the words that avoid
 // it) and tries, per depth, types whose letters carry the set of letters before them (P a / !P a).
+// A formula of tree size over formula_cap (0: none) is not compiled back (holds stays true).
 SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth, std::size_t max_states,
-                             bool extended = false);
+                             bool extended = false, std::size_t formula_cap = 0);
+
+// The checker's own verification of a sink-state "yes" without a formula (docs/WINDOWS.md §3c,
+// "Without a formula"): the state after sink_word must be a sink other than the initial state, and
+// an exploration of the DFA x window-type product written apart from search_sink must find Lemma 4's
+// hypothesis (and, with mixed, the EOS types deciding the words that avoid the sink) at depth D.
+// nullopt: it holds; otherwise why not. max_states bounds the exploration (an error past it).
+Result<std::optional<std::string>> check_sink_exploration(const Dfa& minimal, unsigned k, unsigned D, bool past_letters,
+                                                          bool mixed, const Word& sink_word, std::size_t max_states);
 
 // The closed-set strategy of the hybrid fragment (docs/WINDOWS.md §3d), a generalization of the
 // sink-state strategy to languages decided by the SCCs the run passes through: for each set U of
