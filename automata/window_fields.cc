@@ -15,7 +15,7 @@ constexpr std::string_view kKeys[] = {"k",          "formula_size", "route",    
                                       "types",      "modalities",   "family_form",   "family_source", "reduction",
                                       "residual_not_definite",      "x",             "bisimilar_for_k", "bounds",
                                       "depth_lower_bound",          "cuts",          "budget",     "complete",
-                                      "zero_letters", "residuals"};
+                                      "zero_letters", "residuals",  "closed_sets"};
 
 template <class T>
 void put(json& j, const char* key, const std::optional<T>& v) {
@@ -98,6 +98,7 @@ json to_json(const WindowFields& f, const std::vector<std::string>& alphabet) {
     put(j, "bisimilar_for_k", f.bisimilar_for_k);
     put(j, "zero_letters", f.zero_letters);
     put(j, "residuals", f.residuals);
+    put(j, "closed_sets", f.closed_sets);
     if (f.bounds) {
         const SearchBounds& b = *f.bounds;
         j["bounds"] = {{"max_p", b.max_p},
@@ -175,6 +176,12 @@ Result<std::optional<WindowFields>> window_fields_from_json(const nlohmann::json
         for (const json& c : j["residuals"])
             if (!c.is_object() && !c.is_null()) return make_error("certificate field \"residuals\" must hold certificate objects or null");
         f.residuals = j["residuals"];
+    }
+    if (j.contains("closed_sets")) {
+        const json& c = j["closed_sets"];
+        if (!c.is_object() || !c.contains("sets") || !c["sets"].is_array() || !c.contains("decision") || !c["decision"].is_object())
+            return make_error("certificate field \"closed_sets\" must be an object with an array \"sets\" and an object \"decision\"");
+        f.closed_sets = c;
     }
     r.count("depth_lower_bound", f.depth_lower_bound);
     if (j.contains("complete")) {

@@ -87,6 +87,11 @@ struct WindowFields {
     // certificate (a JSON object, its DFA embedded) per bottom state entered from a transient state,
     // in the order of a breadth-first search; null for a residual of one state (∅ or Σ*).
     std::optional<nlohmann::json> residuals = {};
+    // A hybrid "yes" by the closed-set strategy without a formula (kind depth_types, types
+    // "closed_sets"; docs/WINDOWS.md §3d, "Without a formula"): {"sets": [{"states": [words, one
+    // into each state of the set], "depth", "past_letters", "nested", "marks": [indices of earlier
+    // sets]}, ...], "decision": {"depth", "past_letters", "nested", "marks"}}.
+    std::optional<nlohmann::json> closed_sets = {};
     // An unknown answer (kind search_exhausted): the bounds reached, the depth lower bound (its
     // witness is the certificate's first pair), the strategies a budget stopped, the bound that
     // ended the question.

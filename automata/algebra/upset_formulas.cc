@@ -158,6 +158,7 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
     struct Entered {
         std::size_t set;
         ltl::Formula formula;
+        UpsetSearchReport::Exploration by;  // the exploration in which Lemma 5 held (marks: indices into known)
     };
     std::vector<Entered> known;
     auto is_known = [&](std::size_t ui) {
@@ -346,7 +347,7 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
                     // that the word before it entered U.
                     ltl::Formula f = ltl::Formula::disj(ltl::Formula::past(keys_formula(bad, seen, false)),
                                                         keys_formula(bad_eos, seen_eos, true));
-                    known.push_back({ui, f});
+                    known.push_back({ui, f, {D, enrich, nested, marks}});
                     grew = true;
                 }
                 // Membership as a function of (the known sets the run is in, EOS key): a set is
@@ -361,6 +362,17 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
                     function = m != 3;
                 }
                 if (!function) continue;  // with new sets (grew): explore again with their marks
+                if (!rep.holds) {  // the proof, before its formula is built
+                    rep.holds = true;
+                    rep.chain.clear();
+                    for (const Entered& e : known)
+                        rep.chain.push_back({std::vector<char>(sets[e.set].begin(), sets[e.set].end()), e.by});
+                    rep.decision = {D, enrich, nested, marks};
+                    rep.depth = D;
+                    rep.entered = known.size();
+                    rep.past_letters = enrich;
+                    rep.nested_marks = nested;
+                }
                 // A decision tree: split on "entered U" until the EOS keys alone decide the points left.
                 auto leaf = [&](const std::map<long, int>& m) {
                     std::set<long> acc, rej;

@@ -118,6 +118,63 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
             fragment_name(true, k));
         return true;
     }
+    if (member && cert.kind == CertificateKind::DepthTypes && !cert.formula && w.types == "closed_sets") {
+        // Lemma 5 of docs/WINDOWS.md §3d for each set of the chain, then membership as a function of
+        // the sets entered and the EOS key, each re-explored by the checker's own code
+        // (window_sink_check.cc); over one letter per class where letters act alike (Proposition 10.9).
+        if (!hybrid) {
+            say("a closed-set exploration proves membership in LTL[P,Y<=k] (its formula uses P), not in " + fragment_name(false, k));
+            return false;
+        }
+        if (!w.closed_sets) return make_error("a closed-set certificate needs the field \"closed_sets\"");
+        const std::optional<LetterClasses> merged = letters_acting_alike(minimal);
+        const Dfa& explored = merged ? merged->reduced : minimal;
+        auto exploration = [&](const nlohmann::json& j, const std::string& what) -> Result<UpsetSearchReport::Exploration> {
+            UpsetSearchReport::Exploration e;
+            if (!j.is_object() || !j.contains("depth") || !j["depth"].is_number_unsigned() || !j.contains("marks") || !j["marks"].is_array())
+                return make_error("closed_sets: " + what + " needs an unsigned \"depth\" and an array \"marks\"");
+            e.depth = j["depth"].get<unsigned>();
+            e.past_letters = j.value("past_letters", false);
+            e.nested = j.value("nested", false);
+            for (const auto& m : j["marks"]) {
+                if (!m.is_number_unsigned()) return make_error("closed_sets: " + what + ": marks are indices of earlier sets");
+                e.marks.push_back(m.get<std::size_t>());
+            }
+            return e;
+        };
+        std::vector<UpsetSearchReport::Step> chain;
+        const nlohmann::json& sets = (*w.closed_sets)["sets"];
+        for (std::size_t i = 0; i < sets.size(); ++i) {
+            const std::string what = "set " + std::to_string(i + 1);
+            auto by = exploration(sets[i], what);
+            if (!by) return by.error();
+            if (!sets[i].contains("states") || !sets[i]["states"].is_array() || sets[i]["states"].empty())
+                return make_error("closed_sets: " + what + " needs a non-empty array \"states\" of words");
+            UpsetSearchReport::Step step{std::vector<char>(explored.num_states(), 0), *by};
+            for (const auto& text : sets[i]["states"]) {
+                if (!text.is_string()) return make_error("closed_sets: " + what + ": states are words");
+                auto word = parse_word(minimal.alphabet, text.get<std::string>());
+                if (!word) return make_error("closed_sets: " + what + ": " + word.error().message);
+                if (merged)
+                    for (Symbol& c : *word) c = merged->class_of.at(c);
+                step.set[explored.run(explored.initial, *word)] = 1;
+            }
+            chain.push_back(std::move(step));
+        }
+        auto decision = exploration((*w.closed_sets)["decision"], "the decision");
+        if (!decision) return decision.error();
+        auto found = check_closed_set_chain(explored, k, chain, *decision, 5'000'000);
+        if (!found) return found.error();
+        if (*found) {
+            say(**found);
+            return false;
+        }
+        say("each of the " + std::to_string(chain.size()) +
+            " closed sets is closed, avoids the initial state and is entered only by words showing a key that words avoiding it never "
+            "show, and membership is a function of the sets entered and the EOS key (re-explored), so by Lemmas 5 and 6 (docs/WINDOWS.md §3d) "
+            "the language is in " + fragment_name(true, k));
+        return true;
+    }
     if (member && cert.kind == CertificateKind::DepthTypes && !cert.formula && w.types == "sink") {
         // Lemma 4 of docs/WINDOWS.md §3c: its hypothesis re-checked by an exploration of the checker's
         // own (window_sink_check.cc), on the DFA over one letter per class where letters act alike

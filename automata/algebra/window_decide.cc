@@ -277,10 +277,62 @@ std::optional<WindowDecision> extended_sink_state_formula(const Question& q, Tri
 // Yes: the closed-set strategy (docs/WINDOWS.md §3d): which sets of states closed under the
 // transitions (an SCC and what it reaches) the run entered, each by Lemma 4 of §3c, and the EOS
 // type. After the other searches, so the tables of §7 do not depend on it.
+// The closed-set strategy's proof held but its formula was not built within the budget or is over
+// the cap: a "yes" whose certificate is the chain of sets with their explorations (kind depth_types,
+// types "closed_sets"), which check-certificate re-explores with its own code (docs/WINDOWS.md §3d,
+// "Without a formula"). Each set is written as words into its states (shortest, breadth-first), so
+// that the certificate does not depend on how a reader numbers the states.
+WindowDecision closed_set_exploration_yes(const Question& q, const UpsetSearchReport& u) {
+    const Dfa& d = q.minimal;
+    std::vector<std::optional<Word>> to(d.num_states());
+    to[d.initial] = Word{};
+    std::vector<State> queue{d.initial};
+    for (std::size_t i = 0; i < queue.size(); ++i)
+        for (Symbol c = 0; c < d.num_symbols(); ++c)
+            if (const State t = d.next(queue[i], c); !to[t]) {
+                to[t] = *to[queue[i]];
+                to[t]->push_back(c);
+                queue.push_back(t);
+            }
+    auto exploration = [](const UpsetSearchReport::Exploration& e) {
+        return nlohmann::json{{"depth", e.depth}, {"past_letters", e.past_letters}, {"nested", e.nested}, {"marks", e.marks}};
+    };
+    nlohmann::json sets = nlohmann::json::array();
+    for (const auto& step : u.chain) {
+        nlohmann::json j = exploration(step.by);
+        nlohmann::json words = nlohmann::json::array();
+        for (State s = 0; s < d.num_states(); ++s)
+            if (step.set[s] && to[s]) words.push_back(format_word(d.alphabet, *to[s]));
+        j["states"] = std::move(words);
+        sets.push_back(std::move(j));
+    }
+    WindowDecision w = q.blank();
+    Certificate& c = w.certificate;
+    w.answer = Answer::Yes;
+    c.member = true;
+    c.kind = CertificateKind::DepthTypes;
+    c.fact = "membership is a function of which of " + std::to_string(u.chain.size()) +
+             " sets of states closed under the transitions the run entered and of the EOS key (the depth-" +
+             std::to_string(u.decision.depth) + " window type with the marks of those sets), and each set's entry is seen, by Lemma 5 "
+             "(docs/WINDOWS.md §3d), through window types that words avoiding it never show; so a " + q.frag + " formula defines the language";
+    c.formula_omitted = "the formula of §3d was not built within the question's budget or is over the cap (--formula-cap); "
+                        "check-certificate re-runs the explorations";
+    c.window = WindowFields{.k = q.k,
+                            .route = "closed_sets",
+                            .past_letters = u.decision.past_letters,
+                            .nested_marks = u.decision.nested,
+                            .depth = u.decision.depth,
+                            .types = "closed_sets",
+                            .closed_sets = nlohmann::json{{"sets", std::move(sets)}, {"decision", exploration(u.decision)}}};
+    return w;
+}
+
 std::optional<WindowDecision> closed_set_formula(const Question& q, Tried& t) {
     if (!q.hybrid) return std::nullopt;
     t.upsets = search_upsets(q.minimal, q.k, kSinkDepth, 4 * q.options.probe_states, q.options.max_formula_size);
     const UpsetSearchReport& u = t.upsets;
+    if (u.holds && (u.formula.is_null() || ltl::tree_size(u.formula) > q.options.max_formula_size))
+        return closed_set_exploration_yes(q, u);
     if (u.formula.is_null()) return std::nullopt;
     const std::size_t size = ltl::tree_size(u.formula);
     return q.formula_yes(

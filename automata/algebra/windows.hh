@@ -196,11 +196,37 @@ struct UpsetSearchReport {
     bool applicable = false;    // some closed set avoids the initial state
     bool past_letters = false;  // the answer's letters carry the set of letters before them
     bool nested_marks = false;  // the answer's window types carry the marks of their positions
+    // The proof without its formula (docs/WINDOWS.md §3d, "Without a formula"), recorded the first
+    // time membership is a function of the sets entered and the EOS key, before the formula is
+    // built: the sets in the order Lemma 5 established them, each with the exploration that did
+    // (window depth, annotated letters, nested marks, and the earlier sets used as marks), and the
+    // exploration of that function check. holds: such a proof was recorded.
+    struct Exploration {
+        unsigned depth = 0;
+        bool past_letters = false, nested = false;
+        std::vector<std::size_t> marks;  // indices into chain
+    };
+    struct Step {
+        std::vector<char> set;  // per state of the minimal DFA
+        Exploration by;
+    };
+    bool holds = false;
+    std::vector<Step> chain;
+    Exploration decision;
 };
 // A formula over formula_cap tree nodes (0: no cap) does not end the search: the next passes start
 // afresh, and the smallest found is returned when none is within the cap.
 UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_depth, std::size_t max_states,
                                 std::size_t formula_cap = 0);
+
+// The checker's own verification of a closed-set "yes" without a formula (docs/WINDOWS.md §3d,
+// "Without a formula"): each set of the chain must be closed, avoid the initial state, and satisfy
+// Lemma 5's hypothesis under its exploration, whose marks are earlier sets of the chain; then, under
+// the decision's exploration, acceptance must be a function of (the chain's sets holding the state,
+// EOS key). Explorations written apart from search_upsets. nullopt: it holds; otherwise why not.
+Result<std::optional<std::string>> check_closed_set_chain(const Dfa& minimal, unsigned k,
+                                                          const std::vector<UpsetSearchReport::Step>& chain,
+                                                          const UpsetSearchReport::Exploration& decision, std::size_t max_states);
 
 // Whether the formula's syntax lies in LTL[Y<=k] (resp. LTL[P,Y<=k]): only Y<=k (k >= 2 exactly this
 // k), P/H for the hybrid fragment, and Boolean connectives.
