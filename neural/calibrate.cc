@@ -124,7 +124,8 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
             // words per length, sets how well the attention scores stay in cache.
             const double tokens_per_word = static_cast<double>(n + 1);
             double words = chunks.tokens / tokens_per_word;
-            words = std::min(words, chunks.scores / (std::max(c.model.heads, 1) * tokens_per_word * tokens_per_word));
+            if (c.model.arch.is_transformer())  // attention scores bound the chunk (make_predictor)
+                words = std::min(words, chunks.scores / (std::max(c.model.heads, 1) * tokens_per_word * tokens_per_word));
             const long b = std::max(1L, static_cast<long>(words));
             auto [tok, eos] = batch_of(b, n, *dev);
             const double t0 = clock.now();

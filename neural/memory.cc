@@ -60,6 +60,7 @@ double activation_elements(const Config& c, double batch, double n, bool all_lay
 double eval_chunk(const Config& c, double n) {
     const EvalChunks limits = eval_chunks(true);
     const double by_tokens = std::floor(limits.tokens / n);
+    if (!c.model.arch.is_transformer()) return std::max(1.0, by_tokens);  // no attention scores (make_predictor)
     const double by_scores = std::floor(limits.scores / (std::max(1, c.model.heads) * n * n));
     return std::max(1.0, std::min(by_tokens, by_scores));
 }

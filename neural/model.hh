@@ -79,6 +79,9 @@ public:
     // Longest input (symbols + EOS) the model accepts; 0 = unbounded.
     virtual long max_tokens() const { return 0; }
     virtual void set_reference(bool) {}
+    // Whether the model has attention layers, whose B · heads · N² scores bound the evaluation's
+    // chunks (make_predictor); a recurrent model's chunks are bounded by their tokens alone.
+    virtual bool has_attention() const { return false; }
 };
 
 class TransformerRecognizer : public Recognizer {
@@ -96,6 +99,7 @@ public:
     torch::Tensor read(const torch::Tensor& h, const torch::Tensor& eos);
     long max_tokens() const override { return pe == PositionalEncoding::Learned ? max_positions : 0; }
     void set_reference(bool on) override;
+    bool has_attention() const override { return true; }
 
     torch::nn::Embedding embed{nullptr}, pos{nullptr};
     std::vector<Block> blocks;

@@ -520,6 +520,9 @@ std::function<std::vector<float>(const std::vector<const automata::Word*>&)> mak
     std::shared_ptr<Recognizer> model, torch::Device device, int num_symbols, int heads,
     std::optional<EvalChunks> limits) {
     const EvalChunks chunks = limits ? *limits : eval_chunks(device.is_cuda());
+    // Attention scores bound a transformer's chunks; an LSTM has none (the scores bound gave it one
+    // word per forward pass at the long test lengths: 1.2x slower, docs/PERFORMANCE.md).
+    if (!model->has_attention()) heads = 0;
     return [model, device, num_symbols, heads, chunks](const std::vector<const automata::Word*>& words) {
         c10::InferenceMode inference;  // no autograd bookkeeping at all (cheaper than NoGradGuard)
         model->eval();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -135,6 +136,42 @@ TEST_CASE("position 1 and the empty word give finite logits and gradients for ev
                 for (const auto& p : m->parameters())
                     if (p.grad().defined()) REQUIRE(torch::isfinite(p.grad()).all().item<bool>());
             }
+}
+
+TEST_CASE("the predictor's chunks: one word per pass and the default chunks give the same logits, for every architecture",
+          "[neural][eval]") {
+    // make_predictor bounds a chunk by B·N tokens and, for attention, B·heads·N² scores; an LSTM has
+    // no scores, so its chunks hold many long words where a transformer's hold one. Either way the
+    // logits must be those of each word alone (padding after EOS is never read).
+    torch::manual_seed(9);
+    torch::set_num_threads(1);
+    std::mt19937_64 rng(4);
+    std::vector<automata::Word> words;
+    for (int i = 0; i < 60; ++i) {
+        automata::Word w(rng() % 300);
+        for (auto& s : w) s = static_cast<automata::Symbol>(rng() % 3);
+        words.push_back(std::move(w));
+    }
+    std::vector<const automata::Word*> ptrs;
+    for (const auto& w : words) ptrs.push_back(&w);
+    for (std::string arch : {"global", "local-2", "hybrid-1", "lstm"}) {
+        Config c;
+        c.model.arch = *parse_architecture(arch);
+        c.model.layers = 2;
+        c.model.d_model = 16;
+        c.model.heads = 2;
+        c.model.d_ff = 32;
+        c.model.lstm_hidden = 32;
+        auto m = make_recognizer(c, 3);
+        CHECK(m->has_attention() == c.model.arch.is_transformer());
+        const auto alone = make_predictor(m, torch::kCPU, 3, c.model.heads, EvalChunks{1, 1})(ptrs);
+        const auto chunked = make_predictor(m, torch::kCPU, 3, c.model.heads)(ptrs);
+        REQUIRE(alone.size() == chunked.size());
+        double worst = 0;
+        for (std::size_t i = 0; i < alone.size(); ++i) worst = std::max(worst, double(std::abs(alone[i] - chunked[i])));
+        INFO(arch);
+        CHECK(worst < 1e-4);
+    }
 }
 
 TEST_CASE("a one-layer 1-local model with hand-set weights recognizes Σ*a at every length up to 1000",
