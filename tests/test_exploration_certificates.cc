@@ -19,23 +19,6 @@ using namespace ltlkit::testing;
 
 namespace {
 
-// A random minimal DFA with n states besides a sink (accepting or not); mixed: the other states
-// take random acceptances, else the sink's opposite.
-Dfa random_sink_dfa(std::mt19937_64& rng, std::size_t sigma, std::size_t n, bool mixed) {
-    Dfa d;
-    for (std::size_t i = 0; i < sigma; ++i) d.alphabet.push_back(std::string(1, char('a' + i)));
-    d.initial = 0;
-    const bool sink_acc = rng() % 2;
-    d.accepting.assign(n + 1, !sink_acc);
-    d.accepting[n] = sink_acc;
-    if (mixed)
-        for (std::size_t q = 0; q < n; ++q) d.accepting[q] = rng() % 2;
-    d.delta.resize((n + 1) * sigma);
-    for (std::size_t q = 0; q <= n; ++q)
-        for (std::size_t c = 0; c < sigma; ++c) d.delta[q * sigma + c] = static_cast<State>(q == n ? n : rng() % (n + 1));
-    return minimize(d);
-}
-
 // The checker's verdict on a sink-state claim: true when its exploration finds the hypothesis.
 bool checker_holds(const Dfa& d, unsigned k, unsigned D, bool letters, bool mixed, const Word& x) {
     auto r = check_sink_exploration(d, k, D, letters, mixed, x, 2'000'000);
@@ -177,25 +160,6 @@ TEST_CASE("A sink-state yes over the formula cap is certified by its exploration
 }
 
 namespace {
-
-// A random minimal DFA whose states form layers (a transition never goes back to an earlier layer),
-// so that several closed sets exist (as in tests/test_window_formulas.cc).
-Dfa random_layered_dfa(std::mt19937_64& rng, std::size_t sigma, std::size_t n) {
-    Dfa d;
-    for (std::size_t i = 0; i < sigma; ++i) d.alphabet.push_back(std::string(1, char('a' + i)));
-    d.initial = 0;
-    std::vector<std::size_t> layer(n);
-    for (std::size_t q = 1; q < n; ++q) layer[q] = layer[q - 1] + (rng() % 2);
-    d.accepting.resize(n);
-    for (auto& a : d.accepting) a = rng() % 2;
-    d.delta.resize(n * sigma);
-    for (std::size_t q = 0; q < n; ++q) {
-        std::size_t first = q;
-        while (first > 0 && layer[first - 1] == layer[q]) --first;
-        for (std::size_t c = 0; c < sigma; ++c) d.delta[q * sigma + c] = static_cast<State>(first + rng() % (n - first));
-    }
-    return minimize(d);
-}
 
 bool chain_holds(const Dfa& d, unsigned k, const std::vector<UpsetSearchReport::Step>& chain,
                  const UpsetSearchReport::Exploration& decision) {

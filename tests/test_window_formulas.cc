@@ -142,19 +142,8 @@ TEST_CASE("Sink-state formulas agree with the depth probe and the direct semanti
     std::size_t found = 0, failed = 0, mixed_found = 0;
     for (int trial = 0; trial < 600 && (found < 25 || mixed_found < 5); ++trial) {
         const std::size_t sigma = 2 + trial % 2, n = 2 + trial % 3;  // n states besides the sink
-        Dfa d;
-        for (std::size_t i = 0; i < sigma; ++i) d.alphabet.push_back(std::string(1, char('a' + i)));
-        d.initial = 0;
-        const bool sink_acc = rng() % 2, mixed = trial % 4 == 3;  // mixed: the extended route (§3c)
-        d.accepting.assign(n + 1, !sink_acc);
-        d.accepting[n] = sink_acc;
-        if (mixed)
-            for (std::size_t q = 0; q < n; ++q) d.accepting[q] = rng() % 2;
-        d.delta.resize((n + 1) * sigma);
-        for (std::size_t q = 0; q <= n; ++q)
-            for (std::size_t c = 0; c < sigma; ++c)
-                d.delta[q * sigma + c] = static_cast<State>(q == n ? n : rng() % (n + 1));
-        d = minimize(d);
+        const bool mixed = trial % 4 == 3;  // mixed: the extended route (§3c)
+        const Dfa d = random_sink_dfa(rng, sigma, n, mixed);
         if (!locally_r_trivial_by_pair_graph(d)) continue;
         for (unsigned k = 2; k <= 3; ++k) {
             SinkSearchReport r = search_sink(d, k, 3, 300'000, mixed);
@@ -201,21 +190,7 @@ TEST_CASE("Closed-set formulas agree with the direct semantics and the depth pro
     std::size_t found = 0, beyond_sink = 0, tried = 0;
     for (int trial = 0; trial < 400 && (found < 20 || beyond_sink < 3); ++trial) {
         const std::size_t sigma = 2 + trial % 2, n = 3 + trial % 3;
-        Dfa d;
-        for (std::size_t i = 0; i < sigma; ++i) d.alphabet.push_back(std::string(1, char('a' + i)));
-        d.initial = 0;
-        std::vector<std::size_t> layer(n);
-        for (std::size_t q = 1; q < n; ++q) layer[q] = layer[q - 1] + (rng() % 2);
-        d.accepting.resize(n);
-        for (auto& a : d.accepting) a = rng() % 2;
-        d.delta.resize(n * sigma);
-        for (std::size_t q = 0; q < n; ++q) {
-            std::size_t first = q;
-            while (first > 0 && layer[first - 1] == layer[q]) --first;
-            for (std::size_t c = 0; c < sigma; ++c)
-                d.delta[q * sigma + c] = static_cast<State>(first + rng() % (n - first));
-        }
-        d = minimize(d);
+        const Dfa d = random_layered_dfa(rng, sigma, n);
         if (!locally_r_trivial_by_pair_graph(d)) continue;
         const unsigned k = 2 + unsigned(trial % 4 == 3);
         UpsetSearchReport r = search_upsets(d, k, 3, 200'000);

@@ -1,7 +1,10 @@
 // The checker's verification of a sink-state or closed-set "yes" without a formula (docs/WINDOWS.md
 // §3c and §3d, "Without a formula"; check_window_certificate, window_certificate_check.cc). Written
 // apart from the searches (sink_state_formulas.cc, upset_formulas.cc): its own type interning and
-// product states, and a counterexample word when a hypothesis fails.
+// product states, and a counterexample word when a hypothesis fails. The sink-state check explores
+// only the words that avoid the sink and their continuations while their types stay in G; checked as
+// the closed-set chain of {sink}, it would explore the whole product, 20 times more on the windows
+// table's cell 75 (2.5 s instead of 0.12 s).
 #include <algorithm>
 #include <cstdint>
 #include <deque>

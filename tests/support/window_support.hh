@@ -146,6 +146,42 @@ inline Dfa random_dfa(std::mt19937_64& rng, std::size_t states, std::size_t symb
 }
 
 
+// A random minimal DFA with n states besides a sink (accepting or not; the sink's acceptance drawn
+// first); mixed: the other states take random acceptances, else the sink's opposite.
+inline Dfa random_sink_dfa(std::mt19937_64& rng, std::size_t sigma, std::size_t n, bool mixed) {
+    Dfa d;
+    for (std::size_t i = 0; i < sigma; ++i) d.alphabet.push_back(std::string(1, char('a' + i)));
+    d.initial = 0;
+    const bool sink_acc = rng() % 2;
+    d.accepting.assign(n + 1, !sink_acc);
+    d.accepting[n] = sink_acc;
+    if (mixed)
+        for (std::size_t q = 0; q < n; ++q) d.accepting[q] = rng() % 2;
+    d.delta.resize((n + 1) * sigma);
+    for (std::size_t q = 0; q <= n; ++q)
+        for (std::size_t c = 0; c < sigma; ++c) d.delta[q * sigma + c] = static_cast<State>(q == n ? n : rng() % (n + 1));
+    return minimize(d);
+}
+
+// A random minimal DFA whose n states form layers (a transition never goes back to an earlier
+// layer), so that several closed sets exist (docs/WINDOWS.md §3d).
+inline Dfa random_layered_dfa(std::mt19937_64& rng, std::size_t sigma, std::size_t n) {
+    Dfa d;
+    for (std::size_t i = 0; i < sigma; ++i) d.alphabet.push_back(std::string(1, char('a' + i)));
+    d.initial = 0;
+    std::vector<std::size_t> layer(n);
+    for (std::size_t q = 1; q < n; ++q) layer[q] = layer[q - 1] + (rng() % 2);
+    d.accepting.resize(n);
+    for (auto& a : d.accepting) a = rng() % 2;
+    d.delta.resize(n * sigma);
+    for (std::size_t q = 0; q < n; ++q) {
+        std::size_t first = q;
+        while (first > 0 && layer[first - 1] == layer[q]) --first;
+        for (std::size_t c = 0; c < sigma; ++c) d.delta[q * sigma + c] = static_cast<State>(first + rng() % (n - first));
+    }
+    return minimize(d);
+}
+
 // Every word over the DFA's alphabet up to length n, in length-lexicographic order.
 inline std::vector<Word> all_words(std::size_t sigma, std::size_t n) {
     std::vector<Word> out{Word{}};
