@@ -331,3 +331,62 @@ TEST_CASE("Closed-set chains with nested marks: the windows table's 5-state 4-le
     CHECK_FALSE(chain_holds(d, 2, {{U0, top}}, top));  // one set does not decide it
     CHECK_FALSE(chain_holds(d, 2, {{U1, top}}, top));  // U1 without U0's mark: not seen at depth 3
 }
+
+namespace {
+
+// d with one more letter: a copy of letter 0's column (Proposition 10.9) or, zero, a letter that
+// sends every state to a new rejecting sink (Proposition 10.10).
+Dfa with_extra_letter(const Dfa& d, bool zero) {
+    const std::size_t sigma = d.num_symbols(), n = d.num_states() + (zero ? 1 : 0);
+    Dfa e;
+    e.alphabet = d.alphabet;
+    e.alphabet.push_back(zero ? "z" : "y");
+    e.initial = d.initial;
+    e.accepting = d.accepting;
+    if (zero) e.accepting.push_back(0);
+    e.delta.resize(n * (sigma + 1));
+    for (State q = 0; q < n; ++q)
+        for (Symbol c = 0; c <= sigma; ++c) {
+            const bool sink = zero && q + 1 == n;
+            e.delta[q * (sigma + 1) + c] = sink ? q
+                                         : c < sigma ? d.next(q, c)
+                                         : zero      ? static_cast<State>(n - 1)
+                                                     : d.next(q, 0);
+        }
+    return minimize(e);
+}
+
+}  // namespace
+
+TEST_CASE("Exploration certificates carry over letters that act alike and zero letters", "[windows]") {
+    // decide asks the question without the extra letter (Propositions 10.9 and 10.10, docs/WINDOWS.md
+    // §10); its sink or closed-set certificate, lifted, must re-verify on the DFA with the letter.
+    std::mt19937_64 rng(31);
+    std::map<std::string, std::size_t> lifted;  // "sink copy", "closed_sets zero", ...
+    for (int trial = 0; trial < 300 && lifted.size() < 4; ++trial) {
+        const std::size_t sigma = 2 + trial % 2;
+        const bool layered = trial % 2 == 1;
+        const Dfa d = layered ? random_layered_dfa(rng, sigma, 3 + trial % 3) : random_sink_dfa(rng, sigma, 2 + trial % 3, trial % 4 == 2);
+        if (!locally_r_trivial_by_pair_graph(d)) continue;
+        const unsigned k = 2;
+        for (bool zero : {false, true}) {
+            const Dfa e = with_extra_letter(d, zero);
+            INFO(to_json(e) << " k = " << k);
+            WindowOptions o;
+            o.max_formula_size = 1;
+            o.work_limit = 100'000;
+            o.probe_depth = 0;
+            o.transient_dag = false;
+            const WindowDecision w = decide_hybrid_k(e, k, o);
+            if (w.answer != Answer::Yes || !w.certificate.window || !w.certificate.window->types) continue;
+            const std::string types = *w.certificate.window->types;
+            if (types != "sink" && types != "closed_sets") continue;
+            ++lifted[types + (zero ? " zero" : " copy")];
+            CHECK(accepted(certificate_to_json(w.certificate, e)));
+        }
+    }
+    for (const char* kind : {"sink copy", "sink zero", "closed_sets copy", "closed_sets zero"}) {
+        INFO(kind);
+        CHECK(lifted[kind] >= 1);
+    }
+}
