@@ -9,7 +9,9 @@
 //   upset_formulas.cc        "yes": a language decided by which closed sets of states (an SCC and
 //                            what it reaches) the run entered, and by the EOS type (search_upsets)
 //   window_types.cc          window types and the product step these explore
-//   window_decide.cc         decide: the strategies in order, and the certificate each one writes
+//   window_answers.cc        each strategy as an answer with its certificate (window_answers.hh)
+//   window_decide.cc         decide: the reductions of docs/WINDOWS.md §10, the strategies in order and
+//                            their shares of the budget
 //   window_certificate_check.cc  the independent checker of window certificates
 // The exact depth probe is depth_probe.hh; window types are WindowTypes (windows.hh).
 #pragma once

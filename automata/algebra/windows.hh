@@ -6,7 +6,7 @@
 // fragment, formulas for languages decided by entering a sink state, then Boolean combinations of
 // characteristic formulas of window types (window_type_formulas.cc); the extended sink-state
 // strategy; finally the exact depth probe (depth_probe.hh), whose conflicts bound the depth of any
-// defining formula. window_decide.cc holds that order and the certificates' wording;
+// defining formula. window_decide.cc holds that order, window_answers.cc the certificates' wording;
 // window_certificate_check.cc re-verifies certificates.
 #pragma once
 
