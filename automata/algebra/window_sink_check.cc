@@ -14,34 +14,149 @@
 #include <unordered_map>
 #include <vector>
 
+#include "automata/algebra/window_strategies.hh"
 #include "automata/algebra/windows.hh"
-#include "automata/random.hh"
 
 namespace ltlkit::automata::algebra {
 
 namespace {
 
-struct IntVecHash {
-    std::size_t operator()(const std::vector<int>& v) const noexcept {
-        std::uint64_t h = 0x51ed270b27b0f3a1ULL + v.size();
-        for (int x : v) h = splitmix64(h + static_cast<std::uint64_t>(static_cast<std::uint32_t>(x)));
-        return static_cast<std::size_t>(h);
-    }
-};
+using window_strategies::LongVecHash;
 
-// Window types (docs/WINDOWS.md §3b): level 0 is the label (a letter, or -1 for EOS) with the set of
-// letters before the position (0 when letters are not annotated); level j is the position's own
-// level-(j-1) type with the set of level-(j-1) types of the (up to k) positions before it.
-class Types {
+// One step of the DFA x window-type product (docs/WINDOWS.md §3b). A product state is [q, letters
+// read (bit mask, 0 unless annotated), then for each level j = 0..D-1 the level-j types of the last
+// k positions, oldest first, -1 before the word]. Level 0 of a position's type is its label (a
+// letter, or -1 for EOS) with the letters before it (letters) and, nested, the marks of the state
+// before it (the sets of `marks` holding it); level j is the level-(j-1) type with the set of
+// level-(j-1) types of the positions in its window. Types are interned here, apart from the
+// searches' WindowTypes.
+class WindowStepper {
 public:
-    int intern(const std::vector<int>& key) {
-        if (auto it = ids_.find(key); it != ids_.end()) return it->second;
-        return ids_.emplace(key, static_cast<int>(ids_.size())).first->second;
+    WindowStepper(const Dfa& d, unsigned k, unsigned D, bool letters, bool nested = false,
+                  std::vector<const std::vector<char>*> marks = {})
+        : d_(d), k_(k), D_(D), letters_(letters), nested_(nested), marks_(std::move(marks)), lv_(D + 1) {}
+
+    std::vector<long> initial() const {
+        std::vector<long> st(2 + std::size_t(D_) * k_, -1);
+        st[0] = static_cast<long>(d_.initial);
+        st[1] = 0;
+        return st;
     }
-    std::size_t size() const { return ids_.size(); }
+    // The level-D type of a new position labelled c (-1: EOS) after state st.
+    long type_after(const std::vector<long>& st, long c) {
+        lv_[0] = intern({0, c, letters_ ? st[1] : 0, nested_ ? mark_bits(state(st)) : 0});
+        for (unsigned j = 1; j <= D_; ++j) {
+            key_.assign({static_cast<long>(j), lv_[j - 1]});
+            for (std::size_t i = 0; i < k_; ++i)
+                if (const long t = st[2 + std::size_t(j - 1) * k_ + i]; t >= 0) key_.push_back(t);
+            std::sort(key_.begin() + 2, key_.end());  // the window as a set
+            key_.erase(std::unique(key_.begin() + 2, key_.end()), key_.end());
+            lv_[j] = intern(key_);
+        }
+        return lv_[D_];
+    }
+    // The successor of st after the position labelled c whose type type_after just computed.
+    std::vector<long> successor(const std::vector<long>& st, Symbol c) const {
+        std::vector<long> nx(st.size());
+        nx[0] = static_cast<long>(d_.next(state(st), c));
+        nx[1] = letters_ ? (st[1] | (1L << c)) : 0;
+        for (unsigned j = 0; j < D_; ++j) {
+            const std::size_t base = 2 + std::size_t(j) * k_;
+            for (std::size_t i = 0; i + 1 < k_; ++i) nx[base + i] = st[base + i + 1];
+            nx[base + k_ - 1] = lv_[j];
+        }
+        return nx;
+    }
+    static State state(const std::vector<long>& st) { return static_cast<State>(st[0]); }
+    long mark_bits(State q) const {
+        long m = 0;
+        for (std::size_t i = 0; i < marks_.size(); ++i)
+            if ((*marks_[i])[q]) m |= 1L << i;
+        return m;
+    }
 
 private:
-    std::unordered_map<std::vector<int>, int, IntVecHash> ids_;
+    long intern(const std::vector<long>& key) {
+        if (auto it = ids_.find(key); it != ids_.end()) return it->second;
+        return ids_.emplace(key, static_cast<long>(ids_.size())).first->second;
+    }
+    const Dfa& d_;
+    std::size_t k_;
+    unsigned D_;
+    bool letters_, nested_;
+    std::vector<const std::vector<char>*> marks_;
+    std::unordered_map<std::vector<long>, long, LongVecHash> ids_;
+    std::vector<long> lv_, key_;
+};
+
+// The product states an exploration has met, in order, each with the state and letter it was
+// reached from, so that a counterexample is written as the word that reaches it.
+class ProductStates {
+public:
+    explicit ProductStates(std::size_t max_states, std::string what) : max_(max_states), what_(std::move(what)) {}
+    // The index of st, added (reached from state `from` by c) when new; an error past max_states.
+    Result<std::size_t> add(std::vector<long> st, std::size_t from, Symbol c) {
+        if (auto it = seen_.find(st); it != seen_.end()) return it->second;
+        if (states_.size() >= max_) return make_error("the " + what_ + " exploration exceeded " + std::to_string(max_) + " product states");
+        seen_.emplace(st, states_.size());
+        states_.push_back(std::move(st));
+        parent_.emplace_back(from, c);
+        return states_.size() - 1;
+    }
+    std::size_t size() const { return states_.size(); }
+    const std::vector<long>& operator[](std::size_t i) const { return states_[i]; }
+    Word word_to(std::size_t i) const {
+        Word w;
+        for (; i != 0; i = parent_[i].first) w.push_back(parent_[i].second);
+        std::reverse(w.begin(), w.end());
+        return w;
+    }
+
+private:
+    std::size_t max_;
+    std::string what_;
+    std::unordered_map<std::vector<long>, std::size_t, LongVecHash> seen_;
+    std::vector<std::vector<long>> states_;
+    std::vector<std::pair<std::size_t, Symbol>> parent_;
+};
+
+// The whole product of one exploration of the closed-set strategy (docs/WINDOWS.md §3d), with each
+// state's EOS key and each transition's key (a level-D type with the marks of the state before).
+class MarkedProduct {
+public:
+    MarkedProduct(const Dfa& d, unsigned k, unsigned D, bool letters, bool nested, std::vector<const std::vector<char>*> marks,
+                  std::size_t max_states)
+        : d_(d), step_(d, k, D, letters, nested, std::move(marks)), states_(max_states, "closed-set") {}
+
+    Result<bool> explore() {
+        const std::size_t sigma = d_.num_symbols();
+        if (auto r = states_.add(step_.initial(), 0, 0); !r) return r.error();
+        for (std::size_t i = 0; i < states_.size(); ++i) {
+            const std::vector<long> st = states_[i];
+            const long m = step_.mark_bits(WindowStepper::state(st));
+            eos_.push_back({step_.type_after(st, -1), m});
+            for (Symbol c = 0; c < sigma; ++c) {
+                keys_.push_back({step_.type_after(st, static_cast<long>(c)), m});
+                auto to = states_.add(step_.successor(st, c), i, c);
+                if (!to) return to.error();
+                to_.push_back(*to);
+            }
+        }
+        return true;
+    }
+    std::size_t size() const { return states_.size(); }
+    State state(std::size_t i) const { return WindowStepper::state(states_[i]); }
+    std::pair<long, long> eos_key(std::size_t i) const { return eos_[i]; }
+    std::pair<long, long> step_key(std::size_t i, Symbol c) const { return keys_[i * d_.num_symbols() + c]; }
+    std::size_t step_to(std::size_t i, Symbol c) const { return to_[i * d_.num_symbols() + c]; }
+    Word word_to(std::size_t i) const { return states_.word_to(i); }
+
+private:
+    const Dfa& d_;
+    WindowStepper step_;
+    ProductStates states_;
+    std::vector<std::pair<long, long>> eos_, keys_;
+    std::vector<std::size_t> to_;
 };
 
 }  // namespace
@@ -64,101 +179,49 @@ Result<std::optional<std::string>> check_sink_exploration(const Dfa& minimal, un
             if (q != s && (minimal.accepting[q] != 0) == sink_acc)
                 return why("a state besides the sink has the sink's acceptance, which the certificate's form (not mixed) excludes");
 
-    // A product state: [q, letters read (bit mask, 0 unless annotated), then for each level
-    // j = 0..D-1 the level-j types of the last k positions, oldest first, -1 before the word].
-    Types types;
-    const std::size_t width = 2 + std::size_t(D) * k;
-    std::unordered_map<std::vector<int>, std::size_t, IntVecHash> seen;
-    std::vector<std::vector<int>> states;
-    std::vector<std::pair<std::size_t, Symbol>> parent;  // (previous state, letter); the first has none
-    auto word_to = [&](std::size_t i) {
-        Word w;
-        while (i != 0) {
-            w.push_back(parent[i].second);
-            i = parent[i].first;
-        }
-        std::reverse(w.begin(), w.end());
-        return w;
-    };
-    // The level-D type of a new position labelled c (-1: EOS) after state st; its levels 0..D-1 in lv.
-    std::vector<int> lv(D + 1), key;
-    key.reserve(2 + k);
-    auto type_after = [&](const std::vector<int>& st, int c) {
-        lv[0] = types.intern({0, c, past_letters ? st[1] : 0});
-        for (unsigned j = 1; j <= D; ++j) {
-            key.assign({static_cast<int>(j), lv[j - 1]});
-            for (std::size_t i = 0; i < k; ++i)
-                if (const int t = st[2 + std::size_t(j - 1) * k + i]; t >= 0) key.push_back(t);
-            std::sort(key.begin() + 2, key.end());  // the window as a set
-            key.erase(std::unique(key.begin() + 2, key.end()), key.end());
-            lv[j] = types.intern(key);
-        }
-        return lv[D];
-    };
-    // The successor of st after a position labelled c whose types type_after just computed.
-    auto successor = [&](const std::vector<int>& st, Symbol c) {
-        std::vector<int> nx(width);
-        nx[0] = static_cast<int>(minimal.next(static_cast<State>(st[0]), c));
-        nx[1] = past_letters ? (st[1] | (1 << c)) : 0;
-        for (unsigned j = 0; j < D; ++j) {
-            const std::size_t base = 2 + std::size_t(j) * k;
-            for (std::size_t i = 0; i + 1 < k; ++i) nx[base + i] = st[base + i + 1];
-            nx[base + k - 1] = lv[j];
-        }
-        return nx;
-    };
-    auto add = [&](std::vector<int> nx, std::size_t from, Symbol c) -> Result<bool> {
-        if (seen.count(nx)) return false;
-        if (states.size() >= max_states)
-            return make_error("the sink-state exploration exceeded " + std::to_string(max_states) + " product states");
-        seen.emplace(nx, states.size());
-        states.push_back(std::move(nx));
-        parent.emplace_back(from, c);
-        return true;
-    };
-    std::vector<int> init(width, -1);
-    init[0] = static_cast<int>(minimal.initial);
-    init[1] = 0;
-    if (auto r = add(init, 0, 0); !r) return r.error();
+    WindowStepper step(minimal, k, D, past_letters);
+    ProductStates states(max_states, "sink-state");
+    if (auto r = states.add(step.initial(), 0, 0); !r) return r.error();
 
     // Words that avoid the sink: G (position types), G_EOS (EOS types) and, per EOS type, the
     // acceptances it meets (bit 1 rejected, bit 2 accepted); the entries into the sink wait.
-    std::set<int> G;
-    std::map<int, std::pair<int, std::size_t>> eos;  // EOS type -> (acceptances, a state with it)
+    std::set<long> G;
+    std::map<long, std::pair<int, std::size_t>> eos;  // EOS type -> (acceptances, a state with it)
     std::vector<std::pair<std::size_t, Symbol>> entries;
     for (std::size_t i = 0; i < states.size(); ++i) {
-        const std::vector<int> st = states[i];
-        const int e = type_after(st, -1);
+        const std::vector<long> st = states[i];
+        const long e = step.type_after(st, -1);
         auto& [acc, where] = eos.try_emplace(e, 0, i).first->second;
-        const int bit = minimal.accepting[static_cast<State>(st[0])] ? 2 : 1;
+        const int bit = minimal.accepting[WindowStepper::state(st)] ? 2 : 1;
         if (mixed && (acc | bit) == 3) {
-            const Word u = word_to(where), v = word_to(i);
+            const Word u = states.word_to(where), v = states.word_to(i);
             return why("the words '" + format_word(minimal.alphabet, u) + "' and '" + format_word(minimal.alphabet, v) +
                        "' avoid the sink, have equal depth-" + std::to_string(D) + " EOS types and differ in membership");
         }
         acc |= bit;
         for (Symbol c = 0; c < sigma; ++c) {
-            if (minimal.next(static_cast<State>(st[0]), c) == s) {
+            if (minimal.next(WindowStepper::state(st), c) == s) {
                 entries.emplace_back(i, c);
                 continue;
             }
-            G.insert(type_after(st, static_cast<int>(c)));
-            if (auto r = add(successor(st, c), i, c); !r) return r.error();
+            G.insert(step.type_after(st, static_cast<long>(c)));
+            if (auto r = states.add(step.successor(st, c), i, c); !r) return r.error();
         }
     }
     // Words that enter the sink, from the entry on, as long as every position type lies in G: none
     // may end with an EOS type of G_EOS.
     const std::size_t avoiding = states.size();
     auto follow = [&](std::size_t i, Symbol c) -> Result<bool> {
-        const std::vector<int> st = states[i];
-        if (!G.count(type_after(st, static_cast<int>(c)))) return false;  // a type outside G: the branch ends
-        return add(successor(st, c), i, c);
+        const std::vector<long> st = states[i];
+        if (!G.count(step.type_after(st, static_cast<long>(c)))) return true;  // a type outside G: the branch ends
+        if (auto r = states.add(step.successor(st, c), i, c); !r) return r.error();
+        return true;
     };
     for (const auto& [i, c] : entries)
         if (auto r = follow(i, c); !r) return r.error();
     for (std::size_t i = avoiding; i < states.size(); ++i) {
-        if (auto it = eos.find(type_after(states[i], -1)); it != eos.end()) {
-            const Word u = word_to(i), v = word_to(it->second.second);
+        if (auto it = eos.find(step.type_after(states[i], -1)); it != eos.end()) {
+            const Word u = states.word_to(i), v = states.word_to(it->second.second);
             return why("the word '" + format_word(minimal.alphabet, u) + "' enters the sink, and every one of its depth-" +
                        std::to_string(D) + " position types is that of a position of a word avoiding the sink, and its EOS type that of '" +
                        format_word(minimal.alphabet, v) + "', which avoids it");
@@ -168,98 +231,6 @@ Result<std::optional<std::string>> check_sink_exploration(const Dfa& minimal, un
     }
     return std::optional<std::string>();
 }
-
-namespace {
-
-// The whole DFA x window-type product of one exploration of the closed-set strategy (docs/WINDOWS.md
-// §3d): level-0 types carry the letters before the position (letters) and, nested, the marks of the
-// state before it (the sets of `marks` holding it); a key is a level-D type with those marks.
-class MarkedProduct {
-public:
-    MarkedProduct(const Dfa& d, unsigned k, unsigned D, bool letters, bool nested, std::vector<const std::vector<char>*> marks)
-        : d_(d), k_(k), D_(D), letters_(letters), nested_(nested), marks_(std::move(marks)), lv_(D + 1) {}
-
-    // Explores every reachable product state; an error past max_states.
-    Result<bool> explore(std::size_t max_states) {
-        const std::size_t sigma = d_.num_symbols(), width = 2 + std::size_t(D_) * k_;
-        std::unordered_map<std::vector<int>, std::size_t, IntVecHash> seen;
-        std::vector<int> init(width, -1);
-        init[0] = static_cast<int>(d_.initial);
-        init[1] = 0;
-        seen.emplace(init, 0);
-        states_.push_back(init);
-        parent_.emplace_back(0, 0);
-        for (std::size_t i = 0; i < states_.size(); ++i) {
-            const std::vector<int> st = states_[i];
-            const int m = mark_bits(static_cast<State>(st[0]));
-            eos_.push_back({type_after(st, -1), m});
-            for (Symbol c = 0; c < sigma; ++c) {
-                step_.push_back({type_after(st, static_cast<int>(c)), m});
-                std::vector<int> nx(width);
-                nx[0] = static_cast<int>(d_.next(static_cast<State>(st[0]), c));
-                nx[1] = letters_ ? (st[1] | (1 << c)) : 0;
-                for (unsigned j = 0; j < D_; ++j) {
-                    const std::size_t base = 2 + std::size_t(j) * k_;
-                    for (std::size_t p = 0; p + 1 < k_; ++p) nx[base + p] = st[base + p + 1];
-                    nx[base + k_ - 1] = lv_[j];
-                }
-                auto [it, fresh] = seen.try_emplace(nx, states_.size());
-                if (fresh) {
-                    if (states_.size() >= max_states)
-                        return make_error("the closed-set exploration exceeded " + std::to_string(max_states) + " product states");
-                    states_.push_back(std::move(nx));
-                    parent_.emplace_back(i, c);
-                }
-                to_.push_back(it->second);
-            }
-        }
-        return true;
-    }
-    std::size_t size() const { return states_.size(); }
-    State state(std::size_t i) const { return static_cast<State>(states_[i][0]); }
-    std::pair<int, int> eos_key(std::size_t i) const { return eos_[i]; }
-    std::pair<int, int> step_key(std::size_t i, Symbol c) const { return step_[i * d_.num_symbols() + c]; }
-    std::size_t step_to(std::size_t i, Symbol c) const { return to_[i * d_.num_symbols() + c]; }
-    Word word_to(std::size_t i) const {
-        Word w;
-        for (; i != 0; i = parent_[i].first) w.push_back(parent_[i].second);
-        std::reverse(w.begin(), w.end());
-        return w;
-    }
-
-private:
-    int mark_bits(State q) const {
-        int m = 0;
-        for (std::size_t i = 0; i < marks_.size(); ++i)
-            if ((*marks_[i])[q]) m |= 1 << i;
-        return m;
-    }
-    int type_after(const std::vector<int>& st, int c) {
-        lv_[0] = types_.intern({0, c, letters_ ? st[1] : 0, nested_ ? mark_bits(static_cast<State>(st[0])) : 0});
-        for (unsigned j = 1; j <= D_; ++j) {
-            key_.assign({static_cast<int>(j), lv_[j - 1]});
-            for (std::size_t i = 0; i < k_; ++i)
-                if (const int t = st[2 + std::size_t(j - 1) * k_ + i]; t >= 0) key_.push_back(t);
-            std::sort(key_.begin() + 2, key_.end());
-            key_.erase(std::unique(key_.begin() + 2, key_.end()), key_.end());
-            lv_[j] = types_.intern(key_);
-        }
-        return lv_[D_];
-    }
-    const Dfa& d_;
-    std::size_t k_;
-    unsigned D_;
-    bool letters_, nested_;
-    std::vector<const std::vector<char>*> marks_;
-    Types types_;
-    std::vector<int> lv_, key_;
-    std::vector<std::vector<int>> states_;
-    std::vector<std::pair<std::size_t, Symbol>> parent_;
-    std::vector<std::pair<int, int>> eos_, step_;
-    std::vector<std::size_t> to_;
-};
-
-}  // namespace
 
 Result<std::optional<std::string>> check_closed_set_chain(const Dfa& minimal, unsigned k,
                                                           const std::vector<UpsetSearchReport::Step>& chain,
@@ -279,7 +250,7 @@ Result<std::optional<std::string>> check_closed_set_chain(const Dfa& minimal, un
     auto product_of = [&](const UpsetSearchReport::Exploration& by) {
         std::vector<const std::vector<char>*> marks;
         for (std::size_t m : by.marks) marks.push_back(&chain[m].set);
-        return MarkedProduct(minimal, k, by.depth, by.past_letters, by.nested, std::move(marks));
+        return MarkedProduct(minimal, k, by.depth, by.past_letters, by.nested, std::move(marks), max_states);
     };
     for (std::size_t i = 0; i < chain.size(); ++i) {
         const std::string what = "set " + std::to_string(i + 1);
@@ -297,8 +268,8 @@ Result<std::optional<std::string>> check_closed_set_chain(const Dfa& minimal, un
         if (!any) return why(what + " is empty");
         // Lemma 5: every word that enters U shows a key that no word avoiding U shows.
         MarkedProduct p = product_of(chain[i].by);
-        if (auto r = p.explore(max_states); !r) return r.error();
-        std::set<std::pair<int, int>> G, G_eos;
+        if (auto r = p.explore(); !r) return r.error();
+        std::set<std::pair<long, long>> G, G_eos;
         for (std::size_t s = 0; s < p.size(); ++s) {
             if (U[p.state(s)]) continue;
             G_eos.insert(p.eos_key(s));
@@ -327,8 +298,8 @@ Result<std::optional<std::string>> check_closed_set_chain(const Dfa& minimal, un
     }
     if (auto r = check_by(decision, chain.size(), "the decision"); !r) return r.error();
     MarkedProduct p = product_of(decision);
-    if (auto r = p.explore(max_states); !r) return r.error();
-    std::map<std::pair<std::vector<char>, std::pair<int, int>>, std::pair<bool, std::size_t>> point;
+    if (auto r = p.explore(); !r) return r.error();
+    std::map<std::pair<std::vector<char>, std::pair<long, long>>, std::pair<bool, std::size_t>> point;
     for (std::size_t s = 0; s < p.size(); ++s) {
         std::vector<char> in;
         for (const auto& step : chain) in.push_back(step.set[p.state(s)]);
