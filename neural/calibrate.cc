@@ -122,11 +122,7 @@ Result<Throughput> measure_throughput(const Config& c, double seconds) {
             const long n = i < 0 ? thi : tlo + (thi - tlo) * (i % 4) / 3;
             // Chunks as large as the evaluation's (several lengths share one): their size, not the
             // words per length, sets how well the attention scores stay in cache.
-            const double tokens_per_word = static_cast<double>(n + 1);
-            double words = chunks.tokens / tokens_per_word;
-            if (c.model.arch.is_transformer())  // attention scores bound the chunk (make_predictor)
-                words = std::min(words, chunks.scores / (std::max(c.model.heads, 1) * tokens_per_word * tokens_per_word));
-            const long b = std::max(1L, static_cast<long>(words));
+            const long b = static_cast<long>(chunk_words(chunks, c, static_cast<double>(n + 1)));
             auto [tok, eos] = batch_of(b, n, *dev);
             const double t0 = clock.now();
             (void)model->forward(tok, eos).to(torch::kCPU);

@@ -57,13 +57,7 @@ double activation_elements(const Config& c, double batch, double n, bool all_lay
 }
 
 // Words per inference chunk of n tokens, under the larger (GPU) limits: an upper bound on either device.
-double eval_chunk(const Config& c, double n) {
-    const EvalChunks limits = eval_chunks(true);
-    const double by_tokens = std::floor(limits.tokens / n);
-    if (!c.model.arch.is_transformer()) return std::max(1.0, by_tokens);  // no attention scores (make_predictor)
-    const double by_scores = std::floor(limits.scores / (std::max(1, c.model.heads) * n * n));
-    return std::max(1.0, std::min(by_tokens, by_scores));
-}
+double eval_chunk(const Config& c, double n) { return chunk_words(eval_chunks(true), c, n); }
 
 std::string gib(double bytes) {
     char buf[32];
@@ -76,6 +70,12 @@ std::string gib(double bytes) {
 EvalChunks eval_chunks(bool cuda) {
     if (cuda) return {1 << 16, 1 << 25};
     return {1 << 14, 1 << 20};
+}
+
+double chunk_words(const EvalChunks& limits, const Config& c, double n) {
+    double words = limits.tokens / n;
+    if (c.model.arch.is_transformer()) words = std::min(words, limits.scores / (std::max(1, c.model.heads) * n * n));
+    return std::max(1.0, std::floor(words));
 }
 
 double MemoryEstimate::peak() const { return parameters + optimizer + std::max(training, evaluation); }

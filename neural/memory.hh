@@ -20,6 +20,9 @@ struct EvalChunks {
 // scores: 2.0-2.5x the tokens/s of the earlier 2^16 / 2^25 on global and hybrid models,
 // docs/PERFORMANCE.md "Evaluation chunks"); on a GPU, large chunks (2^16, 2^25) that fill it.
 EvalChunks eval_chunks(bool cuda);
+// Words of n tokens (EOS included) in one forward pass under `limits`: B · N <= tokens and, for a
+// transformer, B · heads · N² <= scores (an LSTM has no attention scores); at least 1.
+double chunk_words(const EvalChunks& limits, const Config& c, double n);
 
 // Default of --max-memory-gb.
 inline constexpr double kDefaultMaxMemoryGb = 16;
