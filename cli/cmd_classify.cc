@@ -155,7 +155,7 @@ LTLKIT_COMMAND(CommandDef{
                        "equal share of what is left, and what is left at the end goes to the questions it stopped, asked again; a "
                        "question out of steps answers unknown and says so. Counted in work, not "
                        "time, so the answers do not depend on the machine or its load (default " +
-                           std::to_string(ClassifyOptions::kDefaultWindowWork) + ", at most about 1.5 s of CPU and 150 MB on 4-letter DFAs of up to 12 states; 0 = no limit)");
+                           std::to_string(ClassifyOptions::kDefaultWindowWork) + ", at most about 1.7 s of CPU and 150 MB on 4-letter DFAs of up to 12 states; 0 = no limit)");
         app.add_option("--window-time", a->window_time,
                        "Also bound the window questions by seconds (see --window-clock), shared the same way; the answers then "
                        "depend on the machine's speed and load (default: none)")

@@ -117,7 +117,7 @@ TEST_CASE("OthersIndex::differs gives the columns of the comparisons it replaces
     std::size_t checked = 0;
     for (unsigned k : {2u, 3u}) {
         for (std::size_t sigma : {2u, 3u}) {
-            WindowTypes types{k, sigma, {}, {}, {}};
+            WindowTypes types{k, sigma, {}, {}};
             const unsigned D = 3;
             for (int w = 0; w < 60; ++w) {
                 Word word(1 + rng() % 12);
@@ -164,7 +164,7 @@ TEST_CASE("OthersIndex::differs gives the columns of the comparisons it replaces
 TEST_CASE("past the budget the greedy gives up and an index excludes nothing", "[windows][cover]") {
     std::vector<CoverBits> bits{CoverBits{0b0111}, CoverBits{0b1000}};
     REQUIRE(greedy_cover(bits, {1, 1}, 4) == std::optional<std::vector<std::size_t>>({0, 1}));
-    WindowTypes types{2, 2, {}, {}, {}};
+    WindowTypes types{2, 2, {}, {}};
     for (const Word& w : {Word{0, 1, 1}, Word{1, 0, 0, 1}, Word{0, 0, 0}}) types.types(w, 2);
     std::vector<long> level;
     for (long id = 0; id < long(types.sig.size()); ++id)

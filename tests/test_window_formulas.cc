@@ -170,7 +170,7 @@ TEST_CASE("Sink-state formulas agree with the depth probe and the direct semanti
                 CHECK(in_sink(r.conflict->first));
                 CHECK(d.run(d.initial, r.conflict->second) != d.run(d.initial, r.conflict->first));  // (another sink may be)
                 if (!mixed) CHECK(d.accepts(r.conflict->first) != d.accepts(r.conflict->second));
-                WindowTypes t{k, sigma, {}, {}, {}};
+                WindowTypes t{k, sigma, {}, {}};
                 CHECK(t.types(r.conflict->first, r.conflict_depth).back() == t.types(r.conflict->second, r.conflict_depth).back());
             }
         }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "automata/algebra/budget.hh"
+#include "automata/algebra/flat_interner.hh"
 #include "automata/random.hh"
 #include "ltl/builder.hh"
 
@@ -16,60 +17,7 @@ namespace {
 
 using Vec = std::vector<std::int32_t>;
 
-std::uint64_t hash_ids(const std::int32_t* s, std::size_t n) {
-    std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-    for (std::size_t i = 0; i < n; ++i) {
-        h ^= static_cast<std::uint32_t>(s[i]) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-        h *= 0xff51afd7ed558ccdULL;
-    }
-    return h ^ (h >> 33);
-}
-
-// Interns sequences of ids to dense ids (0, 1, ... in order of first sight). All sequences live in
-// one pool with an open-addressing index, so that millions of types cost no allocation each and
-// are freed at once: a probe that stops at its deadline returns without a long teardown.
-class Interner {
-public:
-    std::int32_t operator()(const Vec& v) { return (*this)(v.data(), v.size()); }
-    std::int32_t operator()(const std::int32_t* s, std::size_t n) {
-        if (2 * (start_.size() + 1) > slots_.size()) grow();
-        std::size_t i = hash_ids(s, n) & (slots_.size() - 1);
-        for (;; i = (i + 1) & (slots_.size() - 1)) {
-            const std::int32_t id = slots_[i];
-            if (id < 0) break;
-            const auto [p, m] = get(id);
-            if (m == n && std::equal(s, s + n, p)) return id;
-        }
-        const auto id = static_cast<std::int32_t>(start_.size());
-        start_.push_back(pool_.size());
-        pool_.insert(pool_.end(), s, s + n);
-        slots_[i] = id;
-        return id;
-    }
-    std::size_t size() const { return start_.size(); }
-    // The bytes held: the pool, the starts and about two index slots per sequence (for the budget).
-    std::size_t bytes() const { return 4 * pool_.size() + 16 * start_.size(); }
-    // The sequence of id: (first element, length).
-    std::pair<const std::int32_t*, std::size_t> get(std::int32_t id) const {
-        const auto i = static_cast<std::size_t>(id);
-        const std::size_t end = i + 1 < start_.size() ? start_[i + 1] : pool_.size();
-        return {pool_.data() + start_[i], end - start_[i]};
-    }
-
-private:
-    void grow() {
-        slots_.assign(std::max<std::size_t>(1024, slots_.size() * 2), -1);
-        for (std::size_t id = 0; id < start_.size(); ++id) {
-            const auto [p, n] = get(static_cast<std::int32_t>(id));
-            std::size_t i = hash_ids(p, n) & (slots_.size() - 1);
-            while (slots_[i] >= 0) i = (i + 1) & (slots_.size() - 1);
-            slots_[i] = static_cast<std::int32_t>(id);
-        }
-    }
-    std::vector<std::int32_t> pool_;
-    std::vector<std::size_t> start_;
-    std::vector<std::int32_t> slots_;
-};
+using Interner = FlatInterner<std::int32_t>;  // flat_interner.hh: sequences of ids in one pool
 
 // Sets of type ids (sorted, interned), with memoized insertion in an open-addressing table.
 class SetTable {

@@ -8,10 +8,10 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <unordered_map>
 #include <vector>
 
 #include "automata/algebra/budget.hh"
+#include "automata/algebra/flat_interner.hh"
 #include "ltl/builder.hh"
 
 namespace ltlkit::automata::algebra {
@@ -80,17 +80,18 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         // the plain pass (window types) unless the extended call repeats the first call's work; the
         // extended call adds letters annotated with the set of letters before them
         if ((enrich && !extended) || (!enrich && extended && uniform)) continue;
-        WindowTypes types{k, sigma, {}, {}, {}};
+        WindowTypes types{k, sigma, {}, {}};
         const std::size_t W = std::size_t(D) * k;
         // layout: [q, level 0 window (k, oldest first), ..., level D-1 window(, letters so far)]
-        std::unordered_map<std::vector<long>, std::int32_t, LongVecHash> index;
-        std::vector<std::vector<long>> states;
+        // the product states met, in one pool (flat_interner.hh), each with the state and letter it
+        // was reached from
+        FlatInterner<long> states;
         std::vector<std::pair<std::int32_t, std::int32_t>> parent;
+        std::vector<long> cur, tmp;  // copies of a state: the pool grows while it is read
         std::vector<long> init(W + 1 + (enrich ? 1 : 0), -1);
         init[0] = static_cast<long>(minimal.initial);
         if (enrich) init[W + 1] = 0;
-        index.emplace(init, 0);
-        states.push_back(init);
+        states.intern(init);
         parent.emplace_back(-1, -1);
         WindowTypeStep tw{types, D};
         const std::vector<long>& fresh = tw.fresh;
@@ -104,13 +105,12 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         auto word_of = [&](std::int32_t x) { return word_from_parents(parent, x); };
         bool limit = false;
         auto push = [&](std::size_t from, std::size_t c) {
-            if (index.count(nx)) return;
-            if (rep.states + states.size() >= max_states || budget_charge_bytes(product_state_bytes(nx.size()))) {
+            if (states.find(nx.data(), nx.size()) >= 0) return;
+            if (rep.states + states.size() >= max_states || budget_charge_bytes(FlatInterner<long>::bytes_of(nx.size()))) {
                 limit = true;
                 return;
             }
-            index.emplace(nx, std::int32_t(states.size()));
-            states.push_back(nx);
+            states.intern(nx);
             parent.emplace_back(std::int32_t(from), std::int32_t(c));
         };
         // Phase 1: the words that avoid the sink; G and G_EOS. Entries into the sink wait for phase 2.
@@ -125,11 +125,15 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
             return fresh[j];
         };
         std::vector<std::pair<std::size_t, std::size_t>> entries;
-        for (std::size_t si = 0; si < states.size() && !limit; ++si) {
-            const std::vector<long> st = states[si];  // a copy: states grows below
+        // With both acceptances besides the sink, the pass fails as soon as one EOS type of a word
+        // avoiding the sink is met accepted and rejected: the rest of the exploration cannot help.
+        bool undecided = false;
+        for (std::size_t si = 0; si < states.size() && !limit && !undecided; ++si) {
+            states.copy(std::int32_t(si), cur);
+            const std::vector<long>& st = cur;
             levels(st, static_cast<long>(sigma));
             seen_eos.insert(fresh.begin(), fresh.end());
-            eos_membership[fresh[D]] |= minimal.accepting[std::size_t(st[0])] ? 2 : 1;
+            undecided = (eos_membership[fresh[D]] |= minimal.accepting[std::size_t(st[0])] ? 2 : 1) == 3;
             for (std::size_t c = 0; c < sigma && !limit; ++c) {
                 const long q = static_cast<long>(minimal.delta[std::size_t(st[0]) * sigma + c]);
                 if (q == s) {
@@ -142,10 +146,15 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
                 push(si, c);
             }
         }
+        if (undecided) {
+            rep.states += states.size();
+            continue;
+        }
         // Phase 2: from each entry on, every continuation until its first type outside G / G_EOS.
         const std::size_t phase2 = states.size();
         auto step = [&](std::size_t si, std::size_t c) {
-            const std::vector<long> st = states[si];
+            states.copy(std::int32_t(si), tmp);
+            const std::vector<long>& st = tmp;
             levels(st, static_cast<long>(c));
             if (!seen.count(fresh[D])) {
                 bad.insert(coarsest(seen));
@@ -160,13 +169,15 @@ SinkSearchReport search_sink(const Dfa& minimal, unsigned k, unsigned max_depth,
         }
         bool conflict = false;
         for (std::size_t si = phase2; si < states.size() && !limit && !conflict; ++si) {
-            levels(states[si], static_cast<long>(sigma));
+            states.copy(std::int32_t(si), cur);
+            levels(cur, static_cast<long>(sigma));
             if (seen_eos.count(fresh[D])) {
                 conflict = true;
                 // a word that avoids the sink with the same EOS type, for the report
                 const long e = fresh[D];
                 for (std::size_t sj = 0; sj < phase2; ++sj) {
-                    levels(states[sj], static_cast<long>(sigma));
+                    states.copy(std::int32_t(sj), cur);
+                    levels(cur, static_cast<long>(sigma));
                     if (e == fresh[D]) {
                         rep.conflict = std::make_pair(word_of(std::int32_t(si)), word_of(std::int32_t(sj)));
                         rep.conflict_depth = D;

@@ -194,7 +194,7 @@ UpsetSearchReport search_upsets(const Dfa& minimal, unsigned k, unsigned max_dep
                 // The product of the DFA with the window types of the last k positions (levels
                 // 0..D-1) and, in the second pass, the set of letters read so far (a letter's
                 // level-0 type then carries the letters before it).
-                WindowTypes types{k, sigma, {}, {}, {}};
+                WindowTypes types{k, sigma, {}, {}};
                 WindowTypeStep tw{types, D};
                 const std::vector<long>& fresh = tw.fresh;
                 const std::size_t W = std::size_t(D) * k;

@@ -188,7 +188,7 @@ WindowTypeSearchReport search_window_types(const Dfa& minimal, unsigned k, bool 
     constexpr std::size_t kMaxPairTypes = 300;  // past types in the sample beyond which pairs are not tried
     for (unsigned D = 1; D <= max_depth; ++D) {
         Sample sample = initial_sample(sigma, k, hybrid);
-        WindowTypes types{k, sigma, {}, {}, {}};
+        WindowTypes types{k, sigma, {}, {}};
         std::vector<std::uint8_t> target;      // per sample word, kept across rounds (the sample only grows)
         std::vector<std::vector<long>> typed;  // its level-D types (EOS last)
         std::vector<std::vector<std::vector<long>>> lower;  // its level-0..D-1 types

@@ -11,14 +11,11 @@
 namespace ltlkit::automata::algebra {
 
 long WindowTypes::intern(std::vector<long> s) {
-    auto [it, fresh] = ids.emplace(s, long(sig.size()));
-    if (fresh) {
-        // a new type is held twice (map key and sig) while the search runs: the work clock pays for
-        // it (budget.hh); the search that interned it finds the budget spent at its next poll
-        budget_charge_bytes(2 * (sizeof(s) + 16 + s.size() * sizeof(long)) + 64);
-        sig.push_back(std::move(s));
-    }
-    return it->second;
+    const auto [id, fresh] = sig.intern(s);
+    // a new type is held while the search runs: the work clock pays for it (budget.hh); the search
+    // that interned it finds the budget spent at its next poll
+    if (fresh) budget_charge_bytes(FlatInterner<long>::bytes_of(s.size()));
+    return id;
 }
 
 std::vector<long> WindowTypes::types(const Word& w, unsigned D) {
@@ -45,7 +42,8 @@ ltl::Formula WindowTypes::formula(long id, const std::vector<std::string>& alpha
     if (chi.size() < sig.size()) chi.resize(sig.size());
     auto& slot = chi[static_cast<std::size_t>(id)];
     if (!slot.is_null()) return slot;
-    const std::vector<long> s = sig[static_cast<std::size_t>(id)];
+    const std::span<const long> sp = sig[static_cast<std::size_t>(id)];
+    const std::vector<long> s(sp.begin(), sp.end());
     // Building is a step of the search: each new characteristic formula charges the installed
     // budget for the nodes it interns (formulas live as long as the process, so this also bounds
     // their memory; docs/WINDOWS.md §5b). Past the budget it returns `true` without building: every

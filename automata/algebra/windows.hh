@@ -15,9 +15,11 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "automata/algebra/flat_interner.hh"
 #include "automata/certificate.hh"
 #include "automata/dfa.hh"
 #include "ltl/formula.hh"
@@ -122,11 +124,27 @@ bool locally_r_trivial_by_pair_graph(const Dfa& minimal);
 // of a position is its level-(j-1) type together with the set of level-(j-1) types at the up to k
 // positions before it; level 0 is the letter, or EOS. formula(t) is a characteristic formula of
 // LTL[Y<=k]: it holds at a position exactly when the position's type is t.
+// The signatures of interned window types by id, in one pool (flat_interner.hh): a type costs its
+// signature and two index slots, not a tree node and two vectors, so that the searches that explore
+// window types reach about twice as many within the same work budget (docs/PERFORMANCE.md, "Window
+// types in one pool"). A signature read here is invalidated by the next interning.
+class TypeSignatures {
+public:
+    std::span<const long> operator[](std::size_t id) const {
+        const auto [p, n] = pool_.get(static_cast<std::int32_t>(id));
+        return {p, n};
+    }
+    std::size_t size() const { return pool_.size(); }
+    std::pair<std::int32_t, bool> intern(const std::vector<long>& s) { return pool_.intern(s); }
+
+private:
+    FlatInterner<long> pool_;
+};
+
 struct WindowTypes {
     unsigned k = 2;
     std::size_t sigma = 0;  // letters 0..sigma-1; sigma stands for EOS
-    std::map<std::vector<long>, long> ids;  // {own level-(j-1) type, window set...} -> id; level 0: {-2, letter}
-    std::vector<std::vector<long>> sig;     // by id
+    TypeSignatures sig;     // by id: {own level-(j-1) type, window set...}; level 0: {-2, letter}
     std::vector<ltl::Formula> chi;          // by id, built on demand
     long intern(std::vector<long> s);
     // The level-D types of the positions of w, then of EOS (index |w|).
