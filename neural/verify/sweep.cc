@@ -337,7 +337,6 @@ Result<double> estimate_level_seconds(const Profile& profile, const ProfileSizes
 
 namespace {
 
-// The cells of level `level + 1`: those of `level` whose verdict escalates.
 // The cells of level `from` that go to level `to` (escalation_to). With `to` already planned
 // (its cells.txt written by an earlier binary), only escalation_of applies, so that a level's cell
 // list, once written, keeps its plan and its finished runs.
