@@ -11,9 +11,9 @@
 #include <map>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "automata/algebra/flat_interner.hh"
 #include "automata/algebra/window_strategies.hh"
 #include "automata/algebra/windows.hh"
 
@@ -21,7 +21,6 @@ namespace ltlkit::automata::algebra {
 
 namespace {
 
-using window_strategies::LongVecHash;
 
 // One step of the DFA x window-type product (docs/WINDOWS.md §3b). A product state is [q, letters
 // read (bit mask, 0 unless annotated), then for each level j = 0..D-1 the level-j types of the last
@@ -76,16 +75,13 @@ public:
     }
 
 private:
-    long intern(const std::vector<long>& key) {
-        if (auto it = ids_.find(key); it != ids_.end()) return it->second;
-        return ids_.emplace(key, static_cast<long>(ids_.size())).first->second;
-    }
+    long intern(const std::vector<long>& key) { return ids_(key); }
     const Dfa& d_;
     std::size_t k_;
     unsigned D_;
     bool letters_, nested_;
     std::vector<const std::vector<char>*> marks_;
-    std::unordered_map<std::vector<long>, long, LongVecHash> ids_;
+    FlatInterner<long> ids_;  // the types met, in one pool (flat_interner.hh)
     std::vector<long> lv_, key_;
 };
 
@@ -95,16 +91,20 @@ class ProductStates {
 public:
     explicit ProductStates(std::size_t max_states, std::string what) : max_(max_states), what_(std::move(what)) {}
     // The index of st, added (reached from state `from` by c) when new; an error past max_states.
-    Result<std::size_t> add(std::vector<long> st, std::size_t from, Symbol c) {
-        if (auto it = seen_.find(st); it != seen_.end()) return it->second;
+    Result<std::size_t> add(const std::vector<long>& st, std::size_t from, Symbol c) {
+        if (const std::int32_t id = states_.find(st.data(), st.size()); id >= 0) return static_cast<std::size_t>(id);
         if (states_.size() >= max_) return make_error("the " + what_ + " exploration exceeded " + std::to_string(max_) + " product states");
-        seen_.emplace(st, states_.size());
-        states_.push_back(std::move(st));
         parent_.emplace_back(from, c);
-        return states_.size() - 1;
+        return static_cast<std::size_t>(states_(st));
     }
     std::size_t size() const { return states_.size(); }
-    const std::vector<long>& operator[](std::size_t i) const { return states_[i]; }
+    State dfa_state(std::size_t i) const { return static_cast<State>(states_.get(static_cast<std::int32_t>(i)).first[0]); }
+    // A copy: the pool moves as states are added.
+    std::vector<long> operator[](std::size_t i) const {
+        std::vector<long> st;
+        states_.copy(static_cast<std::int32_t>(i), st);
+        return st;
+    }
     Word word_to(std::size_t i) const {
         Word w;
         for (; i != 0; i = parent_[i].first) w.push_back(parent_[i].second);
@@ -115,8 +115,7 @@ public:
 private:
     std::size_t max_;
     std::string what_;
-    std::unordered_map<std::vector<long>, std::size_t, LongVecHash> seen_;
-    std::vector<std::vector<long>> states_;
+    FlatInterner<long> states_;  // in one pool (flat_interner.hh), ids in order of first sight
     std::vector<std::pair<std::size_t, Symbol>> parent_;
 };
 
@@ -145,7 +144,7 @@ public:
         return true;
     }
     std::size_t size() const { return states_.size(); }
-    State state(std::size_t i) const { return WindowStepper::state(states_[i]); }
+    State state(std::size_t i) const { return states_.dfa_state(i); }
     std::pair<long, long> eos_key(std::size_t i) const { return eos_[i]; }
     std::pair<long, long> step_key(std::size_t i, Symbol c) const { return keys_[i * d_.num_symbols() + c]; }
     std::size_t step_to(std::size_t i, Symbol c) const { return to_[i * d_.num_symbols() + c]; }
