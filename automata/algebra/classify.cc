@@ -392,7 +392,11 @@ Result<Classification> classify(const Dfa& minimal, const ClassifyOptions& optio
                 --questions_left;
                 continue;
             }
+            // Theorem 10.12's route had its share at the first asking (window_decide.cc): now the
+            // searches get the whole of the larger one.
+            wo.route_after_searches = false;
             WindowDecision w = ask(id, hybrid, k);
+            wo.route_after_searches = true;
             --questions_left;
             // An unknown again says what the larger share reached (its bounds are at least the first's).
             w.certificate.fact += w.answer == Answer::Unknown

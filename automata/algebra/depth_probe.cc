@@ -8,6 +8,7 @@
 
 #include "automata/algebra/budget.hh"
 #include "automata/algebra/flat_interner.hh"
+#include "automata/algebra/windows.hh"
 #include "automata/random.hh"
 #include "ltl/builder.hh"
 
@@ -134,8 +135,15 @@ private:
 // The probe of both entry points (depth_probe.hh). With past_letters, the EOS label carries the set S
 // of the word's letters (a bit mask), σ + (σ+1)·S, and with every_position each position's label the
 // set of letters strictly before it, c + (σ+1)·S; the set is the last slot of a state.
+// With state_labels, an EOS type is labelled by the DFA state the word reaches instead of its
+// acceptance (a conflict: two states, one type), and the formulas are one per state; the product
+// states whose DFA state is `avoid` are neither recorded nor expanded (their words do not count).
 static DepthProbe probe(const Dfa& dfa, unsigned k, bool hybrid, bool past_letters, bool every_position, unsigned depth,
-                        std::size_t max_states, bool build_formula, std::size_t max_formula_types) {
+                        std::size_t max_states, bool build_formula, std::size_t max_formula_types,
+                        const std::vector<std::int32_t>* labels = nullptr, State avoid = kNoAvoid) {
+    const bool state_labels = labels != nullptr;
+    const std::size_t label_count =
+        state_labels && !labels->empty() ? static_cast<std::size_t>(*std::max_element(labels->begin(), labels->end())) + 1 : 0;
     DepthProbe out;
     out.depth = depth;
     const std::size_t sigma = dfa.num_symbols();
@@ -160,9 +168,9 @@ static DepthProbe probe(const Dfa& dfa, unsigned k, bool hybrid, bool past_lette
     if (past_letters) init[L - 1] = 0;
     states.add(init.data());
     parent.emplace_back(-1, -1);
-    // EOS types met: per type id, 0 = not met, 1 = met by a rejected word, 2 = by an accepted one;
-    // the state that met it first; and the types met, in order.
-    std::vector<std::uint8_t> eos_label_of;
+    // EOS types met: per type id, 0 = not met, else 1 + its label (0 = rejected, 1 = accepted, or
+    // with state_labels the DFA state); the product state that met it first; and the types met, in order.
+    std::vector<std::int32_t> eos_label_of;
     std::vector<std::int32_t> eos_state, eos_seen;
     auto word_of = [&](std::int32_t s) {
         Word w;
@@ -200,26 +208,28 @@ static DepthProbe probe(const Dfa& dfa, unsigned k, bool hybrid, bool past_lette
             }
         }
         std::copy_n(states.at(si), L, st.begin());  // a copy: the store grows below
+        if (avoid != kNoAvoid && static_cast<State>(st[0]) == avoid) continue;
         // EOS type at depth `depth` (depth >= 1; depth 0 would be the EOS label alone).
         const std::int32_t set = past_letters ? st[L - 1] : 0;
         std::int32_t eos =
             depth == 0 ? (past_letters ? level0_of(label_of(eos_label, set)) : eos_label)
                        : type_of(types, depth, label_of(eos_label, set), &st[1 + std::size_t(depth - 1) * k], k,
                                  hybrid ? st[1 + W + depth - 1] : -1);
-        const bool acc = dfa.accepting[static_cast<std::size_t>(st[0])] != 0;
+        const std::int32_t mark = 1 + (state_labels ? (*labels)[static_cast<std::size_t>(st[0])]
+                                                    : dfa.accepting[static_cast<std::size_t>(st[0])] != 0);
         const auto e = static_cast<std::size_t>(eos);
         if (e >= eos_label_of.size()) {  // a new type id (or, at depth 0, the EOS label)
             eos_label_of.resize(std::max(e + 1, types.size()), 0);
             eos_state.resize(eos_label_of.size(), -1);
         }
         if (eos_label_of[e] == 0) {
-            eos_label_of[e] = acc ? 2 : 1;
+            eos_label_of[e] = mark;
             eos_state[e] = si;
             eos_seen.push_back(eos);
-        } else if ((eos_label_of[e] == 2) != acc) {
+        } else if (eos_label_of[e] != mark) {
             out.status = DepthProbe::Status::Conflict;
             Word a = word_of(eos_state[e]), b = word_of(si);
-            if (eos_label_of[e] != 2) std::swap(a, b);
+            if (!state_labels && eos_label_of[e] != 2) std::swap(a, b);
             out.accepted = std::move(a);
             out.rejected = std::move(b);
             out.states = states.size();
@@ -264,7 +274,13 @@ static DepthProbe probe(const Dfa& dfa, unsigned k, bool hybrid, bool past_lette
     // is empty or universal, and its formula a constant.
     if (depth == 0 && !past_letters) {
         out.formula_types = 1;
-        if (build_formula) out.formula = eos_label_of[static_cast<std::size_t>(eos_label)] == 2 ? ltl::Formula::tt() : ltl::Formula::ff();
+        const std::int32_t only = eos_label_of.size() > static_cast<std::size_t>(eos_label) ? eos_label_of[static_cast<std::size_t>(eos_label)] : 0;
+        if (build_formula && state_labels) {
+            out.state_formulas.assign(label_count, ltl::Formula::ff());
+            if (only > 0) out.state_formulas[static_cast<std::size_t>(only - 1)] = ltl::Formula::tt();
+        } else if (build_formula) {
+            out.formula = only == 2 ? ltl::Formula::tt() : ltl::Formula::ff();
+        }
         return out;
     }
     std::vector<std::uint8_t> used(types.size(), 0);
@@ -327,6 +343,16 @@ static DepthProbe probe(const Dfa& dfa, unsigned k, bool hybrid, bool past_lette
                 all_and_only(sets.members(v[2]), [](ltl::Formula f) { return ltl::Formula::past(f); });
             chi[id] = ltl::conjunction(parts);
         }
+        if (state_labels) {
+            std::vector<std::vector<ltl::Formula>> by_state(label_count);
+            for (std::int32_t t : eos_seen)
+                by_state[static_cast<std::size_t>(eos_label_of[static_cast<std::size_t>(t)] - 1)].push_back(chi[static_cast<std::size_t>(t)]);
+            for (auto& fs : by_state) {
+                std::sort(fs.begin(), fs.end(), [](ltl::Formula a, ltl::Formula b) { return a.id() < b.id(); });
+                out.state_formulas.push_back(any(fs));
+            }
+            return out;
+        }
         std::vector<ltl::Formula> acc, rej;
         for (std::int32_t t : eos_seen)
             (eos_label_of[static_cast<std::size_t>(t)] == 2 ? acc : rej).push_back(chi[static_cast<std::size_t>(t)]);
@@ -351,6 +377,11 @@ DepthProbe probe_depth_past_letters(const Dfa& dfa, unsigned k, unsigned depth, 
         return out;  // Status::Limit
     }
     return probe(dfa, k, false, true, every_position, depth, max_states, build_formula, max_formula_types);
+}
+
+DepthProbe probe_depth_states(const Dfa& dfa, const std::vector<std::int32_t>& labels, State avoid, unsigned k, unsigned depth,
+                              std::size_t max_states, bool build_formula, std::size_t max_formula_types) {
+    return probe(dfa, k, false, false, false, depth, max_states, build_formula, max_formula_types, &labels, avoid);
 }
 
 bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool hybrid, unsigned depth) {

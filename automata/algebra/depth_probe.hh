@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct DepthProbe {
     // Separates: the window types that formula refers to (the EOS types met and the types of their
     // windows and past sets), a lower bound on its distinct subformulas.
     std::size_t formula_types = 0;
+    // probe_depth_states, Separates with a formula: per label, the disjunction of the
+    // characteristic formulas of the EOS types its words meet (false for a label met by none).
+    std::vector<ltl::Formula> state_formulas;
 };
 
 // Explores at most max_states product states (Status::Limit beyond).
@@ -54,6 +58,17 @@ DepthProbe probe_depth(const Dfa& dfa, unsigned k, bool hybrid, unsigned depth, 
 inline constexpr std::size_t kMaxPastLetters = 8;
 DepthProbe probe_depth_past_letters(const Dfa& dfa, unsigned k, unsigned depth, bool every_position, std::size_t max_states,
                                     bool build_formula = false, std::size_t max_formula_types = 0);
+
+// The same exploration for LTL[Y<=k], each EOS type labelled by labels[q] (labels 0..m-1, one per
+// DFA state) for the state q the word reaches rather than by its acceptance, the words whose run
+// ends in `avoid` (kNoAvoid: none) left out: Separates when the depth-d EOS type of every other word
+// determines the label of the state it reaches (then state_formulas[l] holds at the EOS of such a
+// word iff its state has label l); Conflict: two such words (in accepted, rejected) whose states
+// have different labels, with equal types. A word that passes through `avoid` ends there when
+// `avoid` is a sink. Used to track the state inside an SCC from its entry (Theorem 10.12,
+// docs/WINDOWS.md §10).
+DepthProbe probe_depth_states(const Dfa& dfa, const std::vector<std::int32_t>& labels, State avoid, unsigned k, unsigned depth,
+                              std::size_t max_states, bool build_formula = false, std::size_t max_formula_types = 0);
 
 // Do the EOS positions of u and v have the same depth-d type? Computed on the words themselves.
 bool eos_depth_types_equal(const Word& u, const Word& v, unsigned k, bool hybrid, unsigned depth);

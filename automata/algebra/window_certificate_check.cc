@@ -69,10 +69,30 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
         // (Proposition 10.9: the same answer), as the decision asked it.
         const std::optional<LetterClasses> merged = letters_acting_alike(minimal);
         const Dfa& base = merged ? merged->reduced : minimal;
-        const std::optional<TransientDag> dag = transient_dag(base);
+        // Theorem 10.12 (route transient_scc): transient SCCs of two or more states too, the state
+        // inside each told by its window types from each entry, re-explored here at the given depth.
+        const bool tracked = w.route == "transient_scc";
+        const std::optional<TransientDag> dag = transient_dag(base, tracked);
         if (!dag) {
-            say("Theorem 10.8 does not apply: the initial state lies in a bottom SCC or some other SCC has two or more states");
+            say(tracked ? "Theorem 10.12 does not apply: the initial state lies in a bottom SCC"
+                        : "Theorem 10.8 does not apply: the initial state lies in a bottom SCC or some other SCC has two or more states");
             return false;
+        }
+        if (tracked) {
+            if (dag->tracked.empty()) {
+                say("every transient SCC is a single state: Theorem 10.8's shape, not route transient_scc");
+                return false;
+            }
+            auto depth = count_in("depth", w.depth, 64);
+            if (!depth) return depth.error();
+            for (const TransientDag::Tracked& g : dag->tracked)
+                for (const State e : g.entries)
+                    if (!track_scc_states(base, e, k, static_cast<unsigned>(*depth), 5'000'000, 0, nullptr, false)) {
+                        say("from its entry state " + std::to_string(e) + " (of the minimal DFA" + (merged ? " over one letter per class" : "") + "), in a transient SCC of " +
+                            std::to_string(g.states.size()) + " states, the window types up to depth " + std::to_string(*depth) +
+                            " of the words that stay inside do not tell their state (or the exploration exceeds 5,000,000 states)");
+                        return false;
+                    }
         }
         const nlohmann::json& subs = *w.residuals;
         if (subs.size() != dag->first_entry.size()) {
@@ -113,9 +133,16 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
                 return false;
             }
         }
-        say("every SCC that is not a bottom SCC is a single state and the " + std::to_string(subs.size()) +
-            " residual certificates (one per bottom SCC entered) re-verify in " + fragment_name(false, k) + ", so by Theorem 10.8 the language is in " +
-            fragment_name(true, k));
+        if (tracked)
+            say("from every entry of each of the " + std::to_string(dag->tracked.size()) +
+                " transient SCCs of two or more states, the window types of the words that stay inside tell their state (depth <= " +
+                std::to_string(*w.depth) + ", re-explored), and the " + std::to_string(subs.size()) +
+                " residual certificates (one per bottom SCC entered) re-verify in " + fragment_name(false, k) +
+                ", so by Theorem 10.12 the language is in " + fragment_name(true, k));
+        else
+            say("every SCC that is not a bottom SCC is a single state and the " + std::to_string(subs.size()) +
+                " residual certificates (one per bottom SCC entered) re-verify in " + fragment_name(false, k) +
+                ", so by Theorem 10.8 the language is in " + fragment_name(true, k));
         return true;
     }
     if (member && cert.kind == CertificateKind::DepthTypes && !cert.formula && w.types == "closed_sets") {

@@ -50,12 +50,20 @@ static_assert(std::size(kSearchNames) == std::size(kSearches));
 
 WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options);
 
+// The deepest window types tried for Theorem 10.12's tracking: on the random DFAs of
+// tests/test_window_tracked.cc every separation came at depth 1..3, on the window-budget bench at
+// 3..4, while a tracking that fails conflicts at every depth, each costing about three times the
+// one before (docs/WINDOWS.md §10, "In the code").
+constexpr unsigned kTrackingDepth = 5;
+
 // Yes or no (hybrid only), by Theorem 10.8 (docs/WINDOWS.md §10): the DFA's transient SCCs are single
 // states, so the language is in LTL[P,Y<=k] iff the residual of every bottom state entered from a
 // transient state is in LTL[Y<=k]. Each residual's local question gets an equal share of what is left
 // of `work` and `seconds` (0: none); a "no" is the residual's family behind a word into its bottom
 // SCC (Theorem 10.6's certificate), a "yes" Theorem 10.8's formula, compiled back. nullopt when a
-// residual is unknown or answers without a formula or family.
+// residual is unknown or answers without a formula or family. With transient SCCs of two or more
+// states (Theorem 10.12) the windows must first tell the kind of state inside each, from each entry;
+// "yes" is then the theorem's formula, or the residuals' certificates with the tracking depth.
 std::optional<WindowDecision> transient_dag_decision(const Dfa& minimal, const TransientDag& dag, unsigned k,
                                                      const WindowOptions& options, std::uint64_t work, double seconds) {
     const Question q{minimal, k, true, options, fragment_name(true, k)};
@@ -101,6 +109,32 @@ std::optional<WindowDecision> transient_dag_decision(const Dfa& minimal, const T
             if (auto parsed = ltl::parse_formula(*d.certificate.formula)) out.formula = *parsed;
         return out;
     };
+    // Theorem 10.12 first: in each transient SCC of two or more states, from each of its entries,
+    // the depth-d window types of the words that stay inside tell the kind of state they reach
+    // (depth_probe.hh), at depths 1..kTrackingDepth, on half of the route's work and time (the
+    // route runs after the searches, on what they left); where they do not, the route ends there.
+    const bool tracked = !dag.tracked.empty();
+    std::vector<std::vector<std::vector<ltl::Formula>>> tracking;
+    unsigned tracking_depth = 0;
+    if (tracked) {
+        SearchBudget track_budget;
+        track_budget.work = work ? std::max<std::uint64_t>(work / 2, 1) : 0;
+        if (seconds > 0)
+            track_budget.deadline = BudgetClock::now() + std::chrono::duration_cast<BudgetClock::duration>(
+                                                             std::chrono::duration<double>(std::max(1e-3, seconds / 2)));
+        BudgetScope scope(track_budget);
+        for (const TransientDag::Tracked& g : dag.tracked) {
+            tracking.emplace_back();
+            for (const State e : g.entries) {
+                unsigned depth = 0;
+                auto chi = track_scc_states(minimal, e, k, std::min(options.probe_depth, kTrackingDepth), options.probe_states,
+                                            kProbeFormulaDag, &depth);
+                if (!chi) return std::nullopt;
+                tracking.back().push_back(std::move(*chi));
+                tracking_depth = std::max(tracking_depth, depth);
+            }
+        }
+    }
     // One residual per bottom SCC decides (Theorem 10.8: one state of a bottom SCC, equivalently every).
     std::vector<std::optional<Solved>> by_entry(dag.entries.size());
     const std::size_t bottoms = dag.first_entry.size();
@@ -110,8 +144,15 @@ std::optional<WindowDecision> transient_dag_decision(const Dfa& minimal, const T
         if (refuted) return refuted;
         if (!by_entry[i]) return std::nullopt;
     }
-    const std::string shape = "every SCC of the minimal DFA that is not a bottom SCC is a single state, and the residual of a state of each "
-                              "of the " + std::to_string(bottoms) + " bottom SCCs entered from one is in " + fragment_name(false, k);
+    const std::string shape =
+        tracked ? "in each of the " + std::to_string(dag.tracked.size()) +
+                      " transient SCCs of two or more states, the depth-" + std::to_string(tracking_depth) +
+                      " window types of the words read from each entry that stay inside tell the kind of state they reach (its acceptance and "
+                      "where each letter leaves the SCC), and the residual of a "
+                      "state of each of the " + std::to_string(bottoms) + " bottom SCCs entered from a transient state is in " +
+                      fragment_name(false, k)
+                : "every SCC of the minimal DFA that is not a bottom SCC is a single state, and the residual of a state of each "
+                  "of the " + std::to_string(bottoms) + " bottom SCCs entered from one is in " + fragment_name(false, k);
     // Theorem 10.8's formula needs a formula for the residual of every entry.
     std::string omitted = "a residual's \"yes\" has no formula within the cap (its depth types are re-explored)";
     bool formulas = true;
@@ -119,6 +160,9 @@ std::optional<WindowDecision> transient_dag_decision(const Dfa& minimal, const T
         if (!by_entry[i]) by_entry[i] = solve(i, dag.entries.size() - i);
         formulas = by_entry[i] && by_entry[i]->formula;
     }
+    for (const auto& g : tracking)
+        for (const auto& chi : g)
+            for (const ltl::Formula f : chi) formulas = formulas && !f.is_null();
     if (formulas) {
         std::vector<ltl::Formula> psi;
         for (const auto& e : by_entry) psi.push_back(*e->formula);
@@ -126,12 +170,16 @@ std::optional<WindowDecision> transient_dag_decision(const Dfa& minimal, const T
         SearchBudget compile_budget;
         compile_budget.work = work ? work_left(1) : 0;
         BudgetScope scope(compile_budget);
-        auto yes = window_yes_by_formula(minimal, theorem_10_8_formula(minimal, dag, psi), k, true, options,
-                                         shape + ", so Theorem 10.8's formula (docs/WINDOWS.md §10) defines the language",
-                                         "transient_dag");
+        auto yes = window_yes_by_formula(minimal, theorem_10_8_formula(minimal, dag, psi, tracking), k, true, options,
+                                         shape + (tracked ? ", so Theorem 10.12's formula (docs/WINDOWS.md §10) defines the language"
+                                                          : ", so Theorem 10.8's formula (docs/WINDOWS.md §10) defines the language"),
+                                         tracked ? "transient_scc" : "transient_dag");
         if (yes && yes->certificate.formula) return yes;
         omitted = "Theorem 10.8's formula, assembled from the residuals' formulas, is over the formula cap";
     }
+    if (tracked)
+        omitted = "Theorem 10.12's formula needs a formula for every residual and every entry's tracking within the caps, and its "
+                  "compile-back within the budget";
     // Some residual's "yes" has no formula (its depth types are re-explored), or the assembled
     // formula is over the cap: the residuals' certificates are the certificate.
     WindowDecision d = q.blank();
@@ -139,11 +187,14 @@ std::optional<WindowDecision> transient_dag_decision(const Dfa& minimal, const T
     d.answer = Answer::Yes;
     c.member = true;
     c.kind = CertificateKind::DepthTypes;
-    c.fact = shape + " (their certificates, in field residuals), so by Theorem 10.8 (docs/WINDOWS.md §10) the language is in " + q.frag;
+    c.fact = shape + " (their certificates, in field residuals), so by Theorem " + (tracked ? "10.12" : "10.8") +
+             " (docs/WINDOWS.md §10) the language is in " + q.frag;
     nlohmann::json residuals = nlohmann::json::array();
     for (const std::size_t i : dag.first_entry) residuals.push_back(by_entry[i]->certificate);
-    c.formula_omitted = omitted + "; the residuals' certificates are the certificate";
-    c.window = WindowFields{.k = k, .route = "transient_dag"};
+    c.formula_omitted = omitted + (tracked ? "; the residuals' certificates and the tracking depth (field depth, re-explored) are the certificate"
+                                           : "; the residuals' certificates are the certificate");
+    c.window = WindowFields{.k = k, .route = tracked ? "transient_scc" : "transient_dag"};
+    if (tracked) c.window->depth = tracking_depth, c.window->probe_states = options.probe_states;
     c.window->residuals = std::move(residuals);
     return d;
 }
@@ -162,7 +213,33 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
     // of the question's work and time. A "no" stands; a "yes" stands unless the searches, on what the
     // route left, find a smaller formula (the route's formula is often several times larger).
     if (hybrid && options.transient_dag)
-        if (auto dag = transient_dag(minimal)) {
+        if (auto dag = transient_dag(minimal, true)) {
+            if (!dag->tracked.empty() && !options.route_after_searches) return decide_by_search(minimal, k, hybrid, options);
+            if (!dag->tracked.empty()) {
+                // Theorem 10.12's shape: the searches first, on seven eighths of the work and time;
+                // the route on what they leave (at least an eighth). Its tracking conflicts at every
+                // depth on most such DFAs, and before the searches it cost cells they answer with the
+                // whole budget (docs/WINDOWS.md §10, "In the code").
+                const std::uint64_t w0 = budget_work_done();
+                const auto t0 = BudgetClock::now();
+                WindowOptions first = options;
+                if (options.work_limit) first.work_limit = std::max<std::uint64_t>(options.work_limit / 8 * 7, 1);
+                first.time_limit_s = options.time_limit_s / 8 * 7;
+                WindowDecision searched = decide_by_search(minimal, k, hybrid, first);
+                if (searched.answer != Answer::Unknown) return searched;
+                const std::uint64_t used = budget_work_done() - w0;
+                const std::uint64_t left = options.work_limit ? std::max<std::uint64_t>(options.work_limit > used ? options.work_limit - used : 0, 1) : 0;
+                const double seconds = options.time_limit_s > 0
+                                           ? std::max(1e-3, options.time_limit_s - std::chrono::duration<double>(BudgetClock::now() - t0).count())
+                                           : 0;
+                SearchBudget route_budget;
+                route_budget.work = left;
+                if (seconds > 0)
+                    route_budget.deadline = BudgetClock::now() + std::chrono::duration_cast<BudgetClock::duration>(std::chrono::duration<double>(seconds));
+                BudgetScope scope(route_budget);
+                std::optional<WindowDecision> d = transient_dag_decision(minimal, *dag, k, options, left, seconds);
+                return d ? std::move(*d) : searched;
+            }
             const std::uint64_t w0 = budget_work_done();
             const auto t0 = BudgetClock::now();
             std::optional<WindowDecision> d =

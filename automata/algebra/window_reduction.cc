@@ -3,10 +3,12 @@
 #include "automata/algebra/window_reduction.hh"
 
 #include <deque>
+#include <map>
 
 #include "automata/algorithms.hh"
 #include "ltl/builder.hh"
 #include "automata/algebra/budget.hh"
+#include "automata/algebra/depth_probe.hh"
 #include "automata/algebra/scc.hh"
 #include "automata/algebra/window_complete.hh"
 #include "automata/algebra/window_strategies.hh"
@@ -183,7 +185,7 @@ std::optional<WordFamily> inner_scc_no(const Dfa& minimal, unsigned k, const Win
     return std::nullopt;
 }
 
-std::optional<TransientDag> transient_dag(const Dfa& minimal) {
+std::optional<TransientDag> transient_dag(const Dfa& minimal, bool tracked) {
     const std::size_t n = minimal.num_states(), sigma = minimal.num_symbols();
     const Sccs sc = sccs_of(minimal);
     const std::vector<std::uint32_t>& comp = sc.comp;
@@ -199,7 +201,7 @@ std::optional<TransientDag> transient_dag(const Dfa& minimal) {
         const State s = queue.front();
         queue.pop_front();
         if (bottom(s)) continue;
-        if (sc.size[comp[s]] > 1) return std::nullopt;  // a transient SCC of two or more states
+        if (sc.size[comp[s]] > 1 && !tracked) return std::nullopt;  // a transient SCC of two or more states
         dag.transient.push_back(s);
         for (Symbol a = 0; a < sigma; ++a) {
             const State t = minimal.next(s, a);
@@ -216,57 +218,163 @@ std::optional<TransientDag> transient_dag(const Dfa& minimal) {
             dag.entry_words.push_back(to[t]);
         }
     }
+    // The transient SCCs of two or more states, in the order of their first state met, with their
+    // entries: the initial state, or a state entered from a transient state of another SCC.
+    std::vector<std::size_t> group(m, SIZE_MAX);
+    for (State s : dag.transient) {
+        if (sc.size[comp[s]] < 2) continue;
+        if (group[comp[s]] == SIZE_MAX) {
+            group[comp[s]] = dag.tracked.size();
+            dag.tracked.emplace_back();
+        }
+        dag.tracked[group[comp[s]]].states.push_back(s);
+    }
+    for (auto& g : dag.tracked) std::sort(g.states.begin(), g.states.end());
+    if (group[comp[minimal.initial]] != SIZE_MAX) dag.tracked[group[comp[minimal.initial]]].entries.push_back(minimal.initial);
+    for (State r : dag.transient)
+        for (Symbol a = 0; a < sigma; ++a) {
+            const State t = minimal.next(r, a);
+            if (comp[t] == comp[r] || group[comp[t]] == SIZE_MAX) continue;
+            std::vector<State>& e = dag.tracked[group[comp[t]]].entries;
+            if (std::find(e.begin(), e.end(), t) == e.end()) e.push_back(t);
+        }
+    for (auto& g : dag.tracked) std::sort(g.entries.begin(), g.entries.end());
     return dag;
 }
 
-ltl::Formula theorem_10_8_formula(const Dfa& minimal, const TransientDag& dag, const std::vector<ltl::Formula>& residual) {
+std::optional<std::vector<ltl::Formula>> track_scc_states(const Dfa& minimal, State entry, unsigned k, unsigned max_depth,
+                                                          std::size_t max_states, std::size_t max_formula_types,
+                                                          unsigned* depth_out, bool build_formula) {
+    const Sccs sc = sccs_of(minimal);
+    // restrict_to numbers the entry 0, then the SCC's other states in increasing order.
+    const SccRestriction r = restrict_to(minimal, sc, entry);
+    std::vector<State> members{entry};
+    for (State q = 0; q < minimal.num_states(); ++q)
+        if (q != entry && sc.comp[q] == sc.comp[entry]) members.push_back(q);
+    // What the formula of Theorem 10.12 needs of the state inside: its acceptance and, per letter,
+    // the state outside the SCC it leads to (or that it stays inside). States alike in these share a
+    // label; the sink `outside` has its own.
+    std::map<std::vector<std::int64_t>, std::int32_t> label_of;
+    std::vector<std::int32_t> labels;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        std::vector<std::int64_t> obs{minimal.accepting[members[i]] ? 1 : 0};
+        for (Symbol a = 0; a < minimal.num_symbols(); ++a) {
+            const State t = minimal.next(members[i], a);
+            obs.push_back(sc.comp[t] == sc.comp[entry] ? -1 : std::int64_t(t));
+        }
+        labels.push_back(label_of.emplace(std::move(obs), std::int32_t(label_of.size())).first->second);
+    }
+    labels.push_back(std::int32_t(label_of.size()));  // outside
+    for (unsigned depth = 1; depth <= max_depth; ++depth) {
+        const DepthProbe pr = probe_depth_states(r.dfa, labels, r.outside, k, depth, max_states, build_formula, max_formula_types);
+        if (pr.status == DepthProbe::Status::Conflict) continue;
+        if (pr.status != DepthProbe::Status::Separates) return std::nullopt;
+        // Without the formulas (not asked for, or over max_formula_types): null formulas.
+        const bool built = pr.state_formulas.size() == label_of.size() + 1;
+        std::vector<std::pair<State, ltl::Formula>> by_state;
+        for (std::size_t i = 0; i < members.size(); ++i)
+            by_state.emplace_back(members[i], built ? pr.state_formulas[static_cast<std::size_t>(labels[i])] : ltl::Formula());
+        std::sort(by_state.begin(), by_state.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<ltl::Formula> out;
+        for (const auto& [q, f] : by_state) out.push_back(f);
+        if (depth_out) *depth_out = depth;
+        return out;
+    }
+    return std::nullopt;
+}
+
+ltl::Formula theorem_10_8_formula(const Dfa& minimal, const TransientDag& dag, const std::vector<ltl::Formula>& residual,
+                                  const std::vector<std::vector<std::vector<ltl::Formula>>>& tracking) {
     using ltl::Formula;
-    const std::size_t n = minimal.num_states();
+    const std::size_t n = minimal.num_states(), sigma = minimal.num_symbols();
+    const Sccs sc = sccs_of(minimal);
+    const auto& comp = sc.comp;
     std::vector<char> is_transient(n, 0);
     for (State p : dag.transient) is_transient[p] = 1;
     auto letter = [&](Symbol a) { return Formula::atom(minimal.alphabet[a]); };
-    // Predecessors come first in a topological order of the DAG (self-loops aside): a state's
-    // predecessors are transient states that reach it and are reached from it only through itself.
-    std::vector<State> order;
-    std::vector<char> placed(n, 0);
-    for (bool progress = true; progress && order.size() < dag.transient.size();) {
+    // The transient SCCs (a single state, or a tracked SCC with its index), predecessors first in a
+    // topological order: an SCC is placed once every transient state outside it that enters it is.
+    std::vector<std::size_t> tracked_of(sc.size.size(), SIZE_MAX);
+    for (std::size_t i = 0; i < dag.tracked.size(); ++i) tracked_of[comp[dag.tracked[i].states.front()]] = i;
+    std::vector<std::vector<State>> groups;
+    std::vector<char> group_seen(sc.size.size(), 0);
+    for (State p : dag.transient)
+        if (!group_seen[comp[p]]) {
+            group_seen[comp[p]] = 1;
+            groups.push_back(tracked_of[comp[p]] != SIZE_MAX ? dag.tracked[tracked_of[comp[p]]].states : std::vector<State>{p});
+        }
+    std::vector<std::size_t> order;
+    std::vector<char> placed(n, 0), group_placed(groups.size(), 0);
+    for (bool progress = true; progress && order.size() < groups.size();) {
         progress = false;
-        for (State p : dag.transient) {
-            if (placed[p]) continue;
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            if (group_placed[g]) continue;
+            const std::uint32_t c = comp[groups[g].front()];
             bool ready = true;
             for (State r : dag.transient)
-                for (Symbol a = 0; a < minimal.num_symbols() && ready; ++a)
-                    if (r != p && !placed[r] && minimal.next(r, a) == p) ready = false;
-            if (ready) placed[p] = 1, order.push_back(p), progress = true;
+                for (Symbol a = 0; a < sigma && ready; ++a)
+                    if (comp[r] != c && !placed[r] && comp[minimal.next(r, a)] == c) ready = false;
+            if (!ready) continue;
+            group_placed[g] = 1, order.push_back(g), progress = true;
+            for (State p : groups[g]) placed[p] = 1;
         }
     }
     std::vector<std::optional<Formula>> before(n);
-    // "the transition from p' (transient) by a ends here": Before_{p'} & a, over the given pairs
+    // "the transition from a transient state of another SCC by a ends here in target":
+    // Before_{p'} & a over those pairs
     auto entering = [&](State target) {
         std::vector<Formula> ways;
         for (State r : dag.transient)
-            for (Symbol a = 0; a < minimal.num_symbols(); ++a)
-                if (r != target && minimal.next(r, a) == target) ways.push_back(Formula::conj(*before[r], letter(a)));
+            for (Symbol a = 0; a < sigma; ++a)
+                if (comp[r] != comp[target] && minimal.next(r, a) == target) ways.push_back(Formula::conj(*before[r], letter(a)));
         return ltl::disjunction(ways);
     };
-    for (State p : order) {
-        const Formula eb = p == minimal.initial ? Formula::tt() : Formula::past(entering(p));
-        std::vector<Formula> leave;
-        for (Symbol a = 0; a < minimal.num_symbols(); ++a)
-            if (minimal.next(p, a) != p) leave.push_back(letter(a));
-        before[p] = leave.empty() ? eb : Formula::conj(eb, Formula::neg(Formula::past(Formula::conj(eb, ltl::disjunction(leave)))));
-    }
-    std::vector<Formula> parts;
-    for (State p : order)
-        if (minimal.accepting[p]) parts.push_back(*before[p]);
-    for (std::size_t i = 0; i < dag.entries.size(); ++i) {
-        const Formula after = Formula::past(entering(dag.entries[i]));
-        const Formula rel = ltl::rebuilt(residual.at(i), [&](Formula g, Formula c0, Formula c1) {
+    // chi with each Y<=j χ replaced by Y<=j (after & χ'): read on the positions after an entry only.
+    auto relativized = [&](Formula chi, Formula after) {
+        return ltl::rebuilt(chi, [&](Formula g, Formula c0, Formula c1) {
             if (g.op() == ltl::Op::Yesterday) return Formula::yesterday(Formula::conj(after, c0));
             if (g.op() == ltl::Op::BoundedYesterday) return Formula::bounded_yesterday(Formula::conj(after, c0), g.k());
             return ltl::with_children(g, c0, c1);
         });
-        parts.push_back(Formula::conj(after, rel));
+    };
+    for (std::size_t g : order) {
+        const std::vector<State>& states = groups[g];
+        const std::size_t t = tracked_of[comp[states.front()]];
+        const std::vector<State> entries = t == SIZE_MAX ? states : dag.tracked[t].entries;
+        // in[m]: the run is in states[m] before this position (given it has not left the SCC)
+        std::vector<std::vector<Formula>> in(states.size());
+        for (std::size_t j = 0; j < entries.size(); ++j) {
+            const State e = entries[j];
+            const Formula eb = e == minimal.initial ? Formula::tt() : Formula::past(entering(e));
+            for (std::size_t m = 0; m < states.size(); ++m) {
+                if (t == SIZE_MAX) {
+                    in[m].push_back(eb);
+                    continue;
+                }
+                const Formula chi = tracking.at(t).at(j).at(m);
+                if (chi.op() == ltl::Op::False) continue;
+                in[m].push_back(e == minimal.initial ? chi : Formula::conj(eb, relativized(chi, eb)));
+            }
+        }
+        std::vector<Formula> exits;
+        for (std::size_t m = 0; m < states.size(); ++m) {
+            std::vector<Formula> leave;
+            for (Symbol a = 0; a < sigma; ++a)
+                if (comp[minimal.next(states[m], a)] != comp[states[m]]) leave.push_back(letter(a));
+            if (!leave.empty() && !in[m].empty()) exits.push_back(Formula::conj(ltl::disjunction(in[m]), ltl::disjunction(leave)));
+        }
+        for (std::size_t m = 0; m < states.size(); ++m) {
+            const Formula inside = ltl::disjunction(in[m]);
+            before[states[m]] = exits.empty() ? inside : Formula::conj(inside, Formula::neg(Formula::past(ltl::disjunction(exits))));
+        }
+    }
+    std::vector<Formula> parts;
+    for (std::size_t g : order)
+        for (State p : groups[g])
+            if (minimal.accepting[p]) parts.push_back(*before[p]);
+    for (std::size_t i = 0; i < dag.entries.size(); ++i) {
+        const Formula after = Formula::past(entering(dag.entries[i]));
+        parts.push_back(Formula::conj(after, relativized(residual.at(i), after)));
     }
     return ltl::disjunction(parts);
 }

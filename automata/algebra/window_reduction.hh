@@ -78,13 +78,38 @@ struct TransientDag {
     std::vector<State> entries;
     std::vector<Word> entry_words;         // a shortest word from the initial state into each entry
     std::vector<std::size_t> first_entry;  // per bottom SCC entered, the index of its first entry
+    // Theorem 10.12 (transient_dag(minimal, true) only): the transient SCCs of two or more states,
+    // each with its states (increasing) and its entry states (the initial state, or the states
+    // entered from a transient state outside the SCC; increasing). Empty for Theorem 10.8's shape.
+    struct Tracked {
+        std::vector<State> states, entries;
+    };
+    std::vector<Tracked> tracked;
 };
-// nullopt when the DFA does not have that shape.
-std::optional<TransientDag> transient_dag(const Dfa& minimal);
+// nullopt when the DFA does not have that shape (with `tracked`: when the initial state lies in a
+// bottom SCC; transient SCCs of two or more states are then listed in `tracked`).
+std::optional<TransientDag> transient_dag(const Dfa& minimal, bool tracked = false);
 
 // Theorem 10.8's formula of LTL[P,Y<=k]: Before_p at EOS for each accepting transient p, and for each
 // entry q, P Ent_q and ψ_q relativized to the positions after the entry (each Y<=j χ becomes
 // Y<=j (P Ent_q & χ')); `residual[i]` defines the residual of dag.entries[i] (a formula of LTL[Y<=k]).
-ltl::Formula theorem_10_8_formula(const Dfa& minimal, const TransientDag& dag, const std::vector<ltl::Formula>& residual);
+// With tracked SCCs (Theorem 10.12), tracking[i][j][m] is a formula of LTL[Y<=k] without a letter
+// outside its windows that holds at the EOS of a word u whose run from dag.tracked[i].entries[j]
+// stays inside the SCC iff u leads to a state alike to dag.tracked[i].states[m] (the same
+// acceptance and, per letter, the same state outside the SCC or none); relativized to the positions
+// after the entry, it says which kind of state of the SCC the run is in.
+ltl::Formula theorem_10_8_formula(const Dfa& minimal, const TransientDag& dag, const std::vector<ltl::Formula>& residual,
+                                  const std::vector<std::vector<std::vector<ltl::Formula>>>& tracking = {});
+
+// Theorem 10.12's condition for one tracked SCC entered at `entry`: the depth-d window types (the
+// least d <= max_depth at which they do) of the words whose run from `entry` stays inside its SCC
+// determine the kind of state they reach (its acceptance and, per letter, the state outside the SCC
+// it leads to, or none); the formulas of the SCC's states (in increasing order), each the
+// disjunction of the characteristic formulas of the types of its kind. nullopt when no depth up to max_depth
+// does within max_states product states, or the budget runs out. depth_out: the depth found. The
+// formulas are null without build_formula or when they would refer to over max_formula_types types.
+std::optional<std::vector<ltl::Formula>> track_scc_states(const Dfa& minimal, State entry, unsigned k, unsigned max_depth,
+                                                          std::size_t max_states, std::size_t max_formula_types,
+                                                          unsigned* depth_out = nullptr, bool build_formula = true);
 
 }  // namespace ltlkit::automata::algebra

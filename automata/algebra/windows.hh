@@ -52,6 +52,10 @@ struct WindowOptions {
     // Decide a DFA of Theorem 10.8's shape through the local questions on its bottom residuals first
     // (hybrid only; docs/WINDOWS.md §10); off only in tests that compare with the searches alone.
     bool transient_dag = true;
+    // On a DFA with a transient SCC of two or more states (Theorem 10.12), the searches get seven
+    // eighths of the question and the route through the residuals what they leave; false: the
+    // searches get all of it and the route is not taken (classify's second asking of a question).
+    bool route_after_searches = true;
     // Search window families that stay inside an SCC that is not a bottom SCC (hybrid only;
     // Corollary 10.11, docs/WINDOWS.md §10); off only in tests that compare with the searches without it.
     bool inner_scc = true;
