@@ -337,9 +337,9 @@ Result<double> estimate_level_seconds(const Profile& profile, const ProfileSizes
 
 namespace {
 
-// The cells of level `from` that go to level `to` (escalation_to). With `to` already planned
-// (its cells.txt written by an earlier binary), only escalation_of applies, so that a level's cell
-// list, once written, keeps its plan and its finished runs.
+// The cells of level `from` that go to level `to` (escalation_into, the rule the report shares).
+// With `to` already planned (its cells.txt written by an earlier binary), only escalation_of
+// applies, so that a level's cell list, once written, keeps its plan and its finished runs.
 std::vector<std::string> escalated_cells(const std::vector<std::string>& cells, const std::map<std::string, json>& verdicts,
                                          const SweepLevel& from, const SweepLevel& to, bool to_planned) {
     std::vector<std::string> out;
@@ -350,8 +350,7 @@ std::vector<std::string> escalated_cells(const std::vector<std::string>& cells, 
         const std::string verdict = v.value("verdict", "pending"), evidence = v.value("evidence", "none"),
                           prediction = v.value("prediction", "unknown");
         const EscalationDecision d =
-            to_planned ? escalation_of(verdict, evidence, prediction)
-                       : escalation_to(verdict, evidence, prediction, v.value("runs", 0), every_run_fitted(v), from, to);
+            escalation_into(verdict, evidence, prediction, v.value("runs", 0), every_run_fitted(v), from, to, to_planned);
         if (d.escalate) out.push_back(cell);
     }
     return out;

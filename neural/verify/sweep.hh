@@ -104,6 +104,12 @@ EscalationDecision escalation_of(const std::string& verdict, const std::string& 
 // is not escalated to it (its evidence, e.g. controls_failed, cannot change there).
 EscalationDecision escalation_to(const std::string& verdict, const std::string& evidence, const std::string& prediction,
                                  int runs, bool every_run_fitted, const SweepLevel& from, const SweepLevel& to);
+// The rule the sweep and its report share: into a next level already planned with the cell (by an
+// earlier binary, or an earlier sitting) a cell goes by escalation_of, since the plan stands;
+// otherwise escalation_to decides.
+EscalationDecision escalation_into(const std::string& verdict, const std::string& evidence, const std::string& prediction,
+                                   int runs, bool every_run_fitted, const SweepLevel& from, const SweepLevel& to,
+                                   bool planned_with_it);
 
 // The estimated seconds of `runs_per_cell` runs of each cell (arch names) under `profile` sized by
 // `sizes`, on a CPU (neural/cost.hh, verify's estimate).

@@ -176,6 +176,13 @@ EscalationDecision escalation_to(const std::string& verdict, const std::string& 
                        " raises only the step budget (same seeds, same model), so it would train the same models again"};
 }
 
+EscalationDecision escalation_into(const std::string& verdict, const std::string& evidence, const std::string& prediction,
+                                   int runs, bool every_run_fitted, const SweepLevel& from, const SweepLevel& to,
+                                   bool planned_with_it) {
+    return planned_with_it ? escalation_of(verdict, evidence, prediction)
+                           : escalation_to(verdict, evidence, prediction, runs, every_run_fitted, from, to);
+}
+
 int level_runs_per_cell(const Profile& base, const SweepLevel& level) {
     return level.sizes.seeds.value_or(base.seeds) * static_cast<int>(base.lrs.size());
 }

@@ -159,15 +159,15 @@ Result<SweepReport> build_sweep_report(const std::string& dir) {
             else {
                 auto d = escalation_of(c.final.verdict, c.final.evidence, c.prediction);
                 const int next = c.final.level + 1;
-                // not escalated by escalation_to (a level that changes only the step budget), unless
-                // the next level was planned with the cell by an earlier binary
+                // the sweep's rule (escalation_into) where a next level exists
                 const bool planned_with_it = next < levels_started && level_cells[next].count(id);
-                if (d.escalate && next < req->levels && !planned_with_it) {
+                if (d.escalate && next < req->levels) {
                     auto from = sweep_level(*profile, c.final.level);
                     auto to = sweep_level(*profile, next);
                     if (!from.ok()) return from.error();
                     if (!to.ok()) return to.error();
-                    d = escalation_to(c.final.verdict, c.final.evidence, c.prediction, c.final.runs, c.final.every_fitted, *from, *to);
+                    d = escalation_into(c.final.verdict, c.final.evidence, c.prediction, c.final.runs, c.final.every_fitted, *from, *to,
+                                        planned_with_it);
                 }
                 if (!d.escalate)
                     c.status = d.why;
