@@ -52,7 +52,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
 
 // The deepest window types tried for Theorem 10.12's tracking: on the random DFAs of
 // tests/test_window_tracked.cc every separation came at depth 1..3, on the window-budget bench at
-// 3..4, while a tracking that fails conflicts at every depth, each costing about three times the
+// 2..4, while a tracking that fails conflicts at every depth, each costing about three times the
 // one before (docs/WINDOWS.md §10, "In the code").
 constexpr unsigned kTrackingDepth = 5;
 
@@ -160,10 +160,14 @@ std::optional<WindowDecision> transient_dag_decision(const Dfa& minimal, const T
         if (!by_entry[i]) by_entry[i] = solve(i, dag.entries.size() - i);
         formulas = by_entry[i] && by_entry[i]->formula;
     }
+    bool tracking_formulas = true;
     for (const auto& g : tracking)
         for (const auto& chi : g)
-            for (const ltl::Formula f : chi) formulas = formulas && !f.is_null();
-    if (formulas) {
+            for (const ltl::Formula f : chi) tracking_formulas = tracking_formulas && !f.is_null();
+    if (formulas && !tracking_formulas)
+        omitted = "a tracking formula (the disjunction of the characteristic formulas of its window types) would refer to over " +
+                  std::to_string(kProbeFormulaDag) + " window types, so it was not built (the tracking is re-explored)";
+    if (formulas && tracking_formulas) {
         std::vector<ltl::Formula> psi;
         for (const auto& e : by_entry) psi.push_back(*e->formula);
         // Compiling the formula back is charged to what is left of the work (budget.hh).
@@ -175,11 +179,10 @@ std::optional<WindowDecision> transient_dag_decision(const Dfa& minimal, const T
                                                           : ", so Theorem 10.8's formula (docs/WINDOWS.md §10) defines the language"),
                                          tracked ? "transient_scc" : "transient_dag");
         if (yes && yes->certificate.formula) return yes;
-        omitted = "Theorem 10.8's formula, assembled from the residuals' formulas, is over the formula cap";
+        omitted = tracked ? "Theorem 10.12's formula, assembled from the tracking and residual formulas, is over the formula cap or its "
+                            "compile-back over the budget"
+                          : "Theorem 10.8's formula, assembled from the residuals' formulas, is over the formula cap";
     }
-    if (tracked)
-        omitted = "Theorem 10.12's formula needs a formula for every residual and every entry's tracking within the caps, and its "
-                  "compile-back within the budget";
     // Some residual's "yes" has no formula (its depth types are re-explored), or the assembled
     // formula is over the cap: the residuals' certificates are the certificate.
     WindowDecision d = q.blank();
