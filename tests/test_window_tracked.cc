@@ -8,6 +8,9 @@
 //   same states outside the SCC per letter);
 // - the theorem's formula, assembled from the tracking and the residuals' formulas: against the DFA
 //   by the direct semantics on every short word, not through the compiler;
+// - the labelled probe itself against the types computed on the words (eos_depth_types_equal):
+//   a conflict's two words have equal types and different labels, a separation leaves no two
+//   short words with equal types and different labels;
 // - the default decision against the searches alone (WindowOptions::transient_dag off): no "yes" of
 //   one is a "no" of the other, and every certificate re-verifies;
 // - the certificate without a formula (the residuals' certificates and the tracking depth): it
@@ -15,6 +18,7 @@
 #include <functional>
 #include <set>
 
+#include "automata/algebra/depth_probe.hh"
 #include "automata/algebra/window_reduction.hh"
 #include "automata/dfa_json.hh"
 #include "ltl/printer.hh"
@@ -211,4 +215,57 @@ TEST_CASE("Theorem 10.12's certificate: re-explored, forgeries refused", "[windo
     CHECK_FALSE(reverifies(forged([](Certificate& c) { c.class_id = window_class_id(true, 3); c.window->k = 3; }), d));
     // on a DFA of Theorem 10.8's shape (no transient SCC of two or more states)
     CHECK_FALSE(reverifies(w.certificate, dfa_of(std::string("Y<=3 Y<=3 !d & (P !b | d)"), abcd)));
+}
+
+TEST_CASE("The labelled depth probe against the types computed on the words", "[windows]") {
+    std::mt19937_64 rng(101'203);
+    std::size_t separations = 0, conflicts = 0, pairs = 0;
+    for (int i = 0; i < 400; ++i) {
+        const std::size_t sigma = 2 + i % 2;
+        // random DFAs (mostly conflicts), and definite ones of degree 1-2 (whose last letters the
+        // types tell at some depth: separations with labels that differ)
+        const Dfa d = i % 2 ? random_dfa(rng, 3 + rng() % 4, sigma) : random_definite(rng, sigma, 1 + rng() % 2);
+        // labels: a random class per state; the last state, when it is a sink, is avoided
+        std::vector<std::int32_t> labels(d.num_states());
+        for (auto& l : labels) l = std::int32_t(rng() % 3);
+        State avoid = kNoAvoid;
+        for (State q = 0; q < d.num_states(); ++q) {
+            bool sink = true;
+            for (Symbol a = 0; a < sigma; ++a) sink = sink && d.next(q, a) == q;
+            if (sink && q != d.initial) avoid = q;
+        }
+        for (std::int32_t& l : labels) l = std::min<std::int32_t>(l, 2);
+        const unsigned k = 2 + unsigned(rng() % 2), depth = 1 + unsigned(rng() % 4);
+        const DepthProbe pr = probe_depth_states(d, labels, avoid, k, depth, 200'000);
+        INFO(to_json(d) << " k = " << k << ", depth " << depth);
+        if (pr.status == DepthProbe::Status::Conflict) {
+            ++conflicts;
+            const State a = d.run(d.initial, pr.accepted), b = d.run(d.initial, pr.rejected);
+            CHECK(a != avoid);
+            CHECK(b != avoid);
+            CHECK(labels[a] != labels[b]);
+            CHECK(eos_depth_types_equal(pr.accepted, pr.rejected, k, false, depth));
+            continue;
+        }
+        if (pr.status == DepthProbe::Status::Limit) continue;  // over 200,000 product states
+        ++separations;
+        // no two words up to length 5 (2 letters) or 4 (3 letters) that avoid `avoid` have equal
+        // types and different labels
+        std::vector<Word> words;
+        for (const Word& w : all_words(sigma, sigma == 2 ? 5 : 4))
+            if (d.run(d.initial, w) != avoid) words.push_back(w);
+        for (std::size_t x = 0; x < words.size(); ++x)
+            for (std::size_t y = x + 1; y < words.size(); ++y) {
+                const State p = d.run(d.initial, words[x]), q = d.run(d.initial, words[y]);
+                if (labels[p] == labels[q]) continue;
+                ++pairs;
+                INFO(format_word(d.alphabet, words[x]) << " / " << format_word(d.alphabet, words[y]));
+                CHECK_FALSE(eos_depth_types_equal(words[x], words[y], k, false, depth));
+            }
+    }
+    CHECK(separations >= 10);
+    CHECK(conflicts >= 10);
+    CHECK(pairs >= 300);
+    WARN("labelled probe: " << separations << " separations (" << pairs << " pairs of differently labelled short words, each with "
+                            << "different types), " << conflicts << " conflicts whose words have equal types");
 }
