@@ -31,6 +31,9 @@
 
 namespace ltlkit::automata::algebra {
 
+// The product states every exploration the checker re-runs may reach (its messages say 5,000,000).
+constexpr std::size_t kCheckProductStates = 5'000'000;
+
 using namespace window_strategies;
 
 // Independent re-verification (docs/WINDOWS.md §6): a "yes" formula is parsed, its fragment
@@ -87,7 +90,7 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
             if (!depth) return depth.error();
             for (const TransientDag::Tracked& g : dag->tracked)
                 for (const State e : g.entries)
-                    if (!track_scc_states(base, e, k, static_cast<unsigned>(*depth), 5'000'000, 0, nullptr, false)) {
+                    if (!track_scc_states(base, e, k, static_cast<unsigned>(*depth), kCheckProductStates, 0, nullptr, false)) {
                         say("from its entry state " + std::to_string(e) + " (of the minimal DFA" + (merged ? " over one letter per class" : "") + "), in a transient SCC of " +
                             std::to_string(g.states.size()) + " states, the window types up to depth " + std::to_string(*depth) +
                             " of the words that stay inside do not tell their state (or the exploration exceeds 5,000,000 states)");
@@ -190,7 +193,7 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
         }
         auto decision = exploration((*w.closed_sets)["decision"], "the decision");
         if (!decision) return decision.error();
-        auto found = check_closed_set_chain(explored, k, chain, *decision, 5'000'000);
+        auto found = check_closed_set_chain(explored, k, chain, *decision, kCheckProductStates);
         if (!found) return found.error();
         if (*found) {
             say(**found);
@@ -219,7 +222,7 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
         if (merged)
             for (Symbol& c : x) c = merged->class_of.at(c);
         const bool letters = w.past_letters.value_or(false), mixed = w.mixed.value_or(false);
-        auto found = check_sink_exploration(explored, k, static_cast<unsigned>(*depth), letters, mixed, x, 5'000'000);
+        auto found = check_sink_exploration(explored, k, static_cast<unsigned>(*depth), letters, mixed, x, kCheckProductStates);
         if (!found) return found.error();
         if (*found) {
             say(**found);
@@ -236,7 +239,7 @@ Result<bool> check_window_certificate_itself(const CertificateWithDfa& read, std
         // Re-run the exhaustive exploration of the depth-d EOS types (depth_probe.hh).
         auto depth = count_in("depth", w.depth, 64);
         if (!depth) return depth.error();
-        const std::size_t limit = 5'000'000;
+        const std::size_t limit = kCheckProductStates;
         // "types": "window" on a hybrid class: the LTL[Y<=k] types separate, and equal LTL[P,Y<=k]
         // types are equal LTL[Y<=k] types, so those separate too.
         const bool window_types = hybrid && w.types == "window";

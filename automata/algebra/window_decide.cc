@@ -204,6 +204,17 @@ std::optional<WindowDecision> transient_dag_decision(const Dfa& minimal, const T
 
 WindowDecision decide_by_search(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options);
 
+// The question's options with the work and time spent since (w0, t0) taken off its bounds (never
+// 0, which would mean no bound, where the question has one).
+WindowOptions remaining(const WindowOptions& options, std::uint64_t w0, BudgetClock::time_point t0) {
+    WindowOptions rest = options;
+    const std::uint64_t used = budget_work_done() - w0;
+    if (options.work_limit) rest.work_limit = std::max<std::uint64_t>(options.work_limit > used ? options.work_limit - used : 0, 1);
+    if (options.time_limit_s > 0)
+        rest.time_limit_s = std::max(1e-3, options.time_limit_s - std::chrono::duration<double>(BudgetClock::now() - t0).count());
+    return rest;
+}
+
 WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowOptions& options) {
     // Zero letters (hybrid only): the same question on the words without them (Proposition 10.10).
     if (hybrid && options.zero_letters)
@@ -230,17 +241,8 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                 first.time_limit_s = options.time_limit_s / 8 * 7;
                 WindowDecision searched = decide_by_search(minimal, k, hybrid, first);
                 if (searched.answer != Answer::Unknown) return searched;
-                const std::uint64_t used = budget_work_done() - w0;
-                const std::uint64_t left = options.work_limit ? std::max<std::uint64_t>(options.work_limit > used ? options.work_limit - used : 0, 1) : 0;
-                const double seconds = options.time_limit_s > 0
-                                           ? std::max(1e-3, options.time_limit_s - std::chrono::duration<double>(BudgetClock::now() - t0).count())
-                                           : 0;
-                SearchBudget route_budget;
-                route_budget.work = left;
-                if (seconds > 0)
-                    route_budget.deadline = BudgetClock::now() + std::chrono::duration_cast<BudgetClock::duration>(std::chrono::duration<double>(seconds));
-                BudgetScope scope(route_budget);
-                std::optional<WindowDecision> d = transient_dag_decision(minimal, *dag, k, options, left, seconds);
+                const WindowOptions left = remaining(options, w0, t0);
+                std::optional<WindowDecision> d = transient_dag_decision(minimal, *dag, k, options, left.work_limit, left.time_limit_s);
                 return d ? std::move(*d) : searched;
             }
             const std::uint64_t w0 = budget_work_done();
@@ -251,12 +253,7 @@ WindowDecision decide(const Dfa& minimal, unsigned k, bool hybrid, const WindowO
                                        options.work_limit ? std::max<std::uint64_t>(options.work_limit / 2, 1) : 0,
                                        options.time_limit_s / 2);
             if (d && d->answer == Answer::No) return std::move(*d);
-            WindowOptions rest = options;
-            const std::uint64_t used = budget_work_done() - w0;
-            if (options.work_limit) rest.work_limit = std::max<std::uint64_t>(options.work_limit > used ? options.work_limit - used : 0, 1);
-            if (options.time_limit_s > 0)
-                rest.time_limit_s = std::max(1e-3, options.time_limit_s - std::chrono::duration<double>(BudgetClock::now() - t0).count());
-            WindowDecision searched = decide_by_search(minimal, k, hybrid, rest);
+            WindowDecision searched = decide_by_search(minimal, k, hybrid, remaining(options, w0, t0));
             if (!d || searched.answer == Answer::No) return searched;  // a "no" cannot meet a "yes": both are proofs
             auto size = [](const WindowDecision& w) {
                 return w.certificate.window && w.certificate.window->formula_size ? *w.certificate.window->formula_size

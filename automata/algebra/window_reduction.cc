@@ -4,6 +4,7 @@
 
 #include <deque>
 #include <map>
+#include <numeric>
 
 #include "automata/algorithms.hh"
 #include "ltl/builder.hh"
@@ -271,12 +272,12 @@ std::optional<std::vector<ltl::Formula>> track_scc_states(const Dfa& minimal, St
         if (pr.status != DepthProbe::Status::Separates) return std::nullopt;
         // Without the formulas (not asked for, or over max_formula_types): null formulas.
         const bool built = pr.state_formulas.size() == label_of.size() + 1;
-        std::vector<std::pair<State, ltl::Formula>> by_state;
-        for (std::size_t i = 0; i < members.size(); ++i)
-            by_state.emplace_back(members[i], built ? pr.state_formulas[static_cast<std::size_t>(labels[i])] : ltl::Formula());
-        std::sort(by_state.begin(), by_state.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        // members: the entry, then the others increasing; the output is in increasing state order
+        std::vector<std::size_t> order(members.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return members[a] < members[b]; });
         std::vector<ltl::Formula> out;
-        for (const auto& [q, f] : by_state) out.push_back(f);
+        for (std::size_t i : order) out.push_back(built ? pr.state_formulas[static_cast<std::size_t>(labels[i])] : ltl::Formula());
         if (depth_out) *depth_out = depth;
         return out;
     }
@@ -289,8 +290,6 @@ ltl::Formula theorem_10_8_formula(const Dfa& minimal, const TransientDag& dag, c
     const std::size_t n = minimal.num_states(), sigma = minimal.num_symbols();
     const Sccs sc = sccs_of(minimal);
     const auto& comp = sc.comp;
-    std::vector<char> is_transient(n, 0);
-    for (State p : dag.transient) is_transient[p] = 1;
     auto letter = [&](Symbol a) { return Formula::atom(minimal.alphabet[a]); };
     // The transient SCCs (a single state, or a tracked SCC with its index), predecessors first in a
     // topological order: an SCC is placed once every transient state outside it that enters it is.
@@ -319,6 +318,12 @@ ltl::Formula theorem_10_8_formula(const Dfa& minimal, const TransientDag& dag, c
             for (State p : groups[g]) placed[p] = 1;
         }
     }
+    // States alike (one class of Theorem 10.12) have the same formulas: each disjunct once.
+    auto any_distinct = [](std::vector<Formula> fs) {
+        std::sort(fs.begin(), fs.end(), [](Formula a, Formula b) { return a.id() < b.id(); });
+        fs.erase(std::unique(fs.begin(), fs.end(), [](Formula a, Formula b) { return a.id() == b.id(); }), fs.end());
+        return ltl::disjunction(fs);
+    };
     std::vector<std::optional<Formula>> before(n);
     // "the transition from a transient state of another SCC by a ends here in target":
     // Before_{p'} & a over those pairs
@@ -327,7 +332,7 @@ ltl::Formula theorem_10_8_formula(const Dfa& minimal, const TransientDag& dag, c
         for (State r : dag.transient)
             for (Symbol a = 0; a < sigma; ++a)
                 if (comp[r] != comp[target] && minimal.next(r, a) == target) ways.push_back(Formula::conj(*before[r], letter(a)));
-        return ltl::disjunction(ways);
+        return any_distinct(std::move(ways));
     };
     // chi with each Y<=j χ replaced by Y<=j (after & χ'): read on the positions after an entry only.
     auto relativized = [&](Formula chi, Formula after) {
@@ -365,7 +370,7 @@ ltl::Formula theorem_10_8_formula(const Dfa& minimal, const TransientDag& dag, c
         }
         for (std::size_t m = 0; m < states.size(); ++m) {
             const Formula inside = ltl::disjunction(in[m]);
-            before[states[m]] = exits.empty() ? inside : Formula::conj(inside, Formula::neg(Formula::past(ltl::disjunction(exits))));
+            before[states[m]] = exits.empty() ? inside : Formula::conj(inside, Formula::neg(Formula::past(any_distinct(exits))));
         }
     }
     std::vector<Formula> parts;
@@ -376,7 +381,7 @@ ltl::Formula theorem_10_8_formula(const Dfa& minimal, const TransientDag& dag, c
         const Formula after = Formula::past(entering(dag.entries[i]));
         parts.push_back(Formula::conj(after, relativized(residual.at(i), after)));
     }
-    return ltl::disjunction(parts);
+    return any_distinct(std::move(parts));
 }
 
 }  // namespace ltlkit::automata::algebra
